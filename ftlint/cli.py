@@ -1,0 +1,220 @@
+"""Command line: flags -> settings -> run -> exit code. Heavy imports stay inside commands so
+`ftlint --help` is instant."""
+
+from __future__ import annotations
+
+import os
+import sys
+from fractions import Fraction
+from typing import NoReturn
+
+import click
+
+from . import __version__
+from .diagnostics import ERROR, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, WARNING
+
+OUTPUT_FORMATS = ("text", "json")
+
+
+class UsageFailure(click.ClickException):
+    """A one-line error with exit 2 (usage, configuration or I/O)."""
+
+    exit_code = EXIT_USAGE
+
+    def show(self, file: object = None) -> None:
+        click.echo(f"ftlint: error: {self.format_message()}", err=True)
+
+
+class Ratio(click.ParamType):
+    """A decimal from 0 to 1, kept exact (0.1 is 1/10, not 0.1000000000000000055...), so
+    ceil(ratio x steps) is what arithmetic by hand gives."""
+
+    name = "ratio"
+
+    def convert(self, value: object, param: object, ctx: object) -> Fraction:
+        if isinstance(value, Fraction):
+            return value
+        try:
+            ratio = Fraction(str(value).strip())
+        except (ValueError, ZeroDivisionError):
+            self.fail(f"{value!r} is not a decimal number", param, ctx)  # type: ignore[arg-type]
+        if not 0 <= ratio <= 1:
+            self.fail(f"{value} is not between 0 and 1", param, ctx)  # type: ignore[arg-type]
+        return ratio
+
+
+def _model_and_limit(model_name: str | None, context: int | None):  # type: ignore[no-untyped-def]
+    from .models import UnknownModel, get_model
+
+    try:
+        model = get_model(model_name)
+    except UnknownModel as exc:
+        raise UsageFailure(str(exc)) from None
+    limit = context if context is not None else (int(model.context.value) if model.context else None)  # type: ignore[arg-type]
+    return model, limit
+
+
+def _common(func):  # type: ignore[no-untyped-def]
+    options = [
+        click.argument("paths", nargs=-1, required=True, type=click.Path(dir_okay=True, allow_dash=True)),
+        click.option("--model", "model_name", metavar="MODEL", help="Target model: sets the tokenizer, the per-example limit and the price (see `ftlint models`)."),
+        click.option("--context", type=click.IntRange(min=1), metavar="TOKENS", help="Override the model's per-example token limit."),
+        click.option("--format", "format_name", type=click.Choice(["openai-chat"]), default="openai-chat", show_default=True, help="Dataset format."),
+        click.option("--max-line-bytes", type=click.IntRange(min=1), default=128 * 1024 * 1024, show_default=True, help="Longer lines are reported (FT007), not parsed."),
+        click.option("-o", "--output-format", type=click.Choice(OUTPUT_FORMATS), default="text", show_default=True),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "-V", "--version", prog_name="ftlint")
+def cli() -> None:
+    """Preflight linter for fine-tuning datasets (JSONL).
+
+    \b
+    ftlint check data.jsonl            which records the provider would reject, and why
+    ftlint estimate data.jsonl -e 3    records, tokens, steps and cost of a run
+    ftlint rules [CODE]                what each finding means
+    ftlint models                      models, prices and limits, with their sources
+
+    Exit codes: 0 nothing failing, 1 findings, 2 usage or I/O error.
+    """
+
+
+def _run(paths: tuple[str, ...], model_name: str | None, context: int | None, format_name: str,
+         max_line_bytes: int, emit):  # type: ignore[no-untyped-def]
+    from .engine import Settings, analyse
+
+    model, limit = _model_and_limit(model_name, context)
+    settings = Settings(
+        model=model,
+        context_limit=limit,
+        format_name=format_name,
+        max_line_bytes=max_line_bytes,
+        min_examples=int(model.min_examples.value) if model.min_examples else None,  # type: ignore[arg-type]
+    )
+    result = analyse(paths, settings, emit)
+    for message in result.io_errors:
+        click.echo(f"ftlint: error: {message}", err=True)
+    return result, settings
+
+
+@cli.command()
+@_common
+@click.option("--max-errors", type=click.IntRange(min=0), metavar="N", help="Show at most N findings (all are still counted for the exit code).")
+@click.option("--fail-on", type=click.Choice([ERROR, WARNING]), default=ERROR, show_default=True, help="Lowest severity that makes the exit code 1.")
+def check(paths: tuple[str, ...], model_name: str | None, context: int | None, format_name: str,
+          max_line_bytes: int, output_format: str, max_errors: int | None, fail_on: str) -> None:
+    """Report every record the provider would reject, and why.
+
+    One line per finding: path:line:col: CODE message ($.json.path). PATH may be '-' for
+    standard input; .gz files are read transparently.
+    """
+    from .report import CHECK_REPORTERS
+
+    reporter = CHECK_REPORTERS[output_format](sys.stdout, max_errors)
+    reporter.start()
+    result, _ = _run(paths, model_name, context, format_name, max_line_bytes, reporter.diagnostic)
+    reporter.finish(result)
+    failing = result.counts[ERROR] + (result.counts[WARNING] if fail_on == WARNING else 0)
+    if result.io_errors:
+        sys.exit(EXIT_USAGE)
+    sys.exit(EXIT_FINDINGS if failing else EXIT_OK)
+
+
+@cli.command()
+@_common
+@click.option("-e", "--epochs", type=click.IntRange(min=1), help="Epochs (default: the provider's auto rule).")
+@click.option("-b", "--batch-size", type=click.IntRange(min=1), help="Per-device batch size (default: the provider's auto rule).")
+@click.option("-g", "--grad-accum", type=click.IntRange(min=1), default=1, show_default=True, help="Gradient accumulation steps.")
+@click.option("--gpus", type=click.IntRange(min=1), default=1, show_default=True, help="Data-parallel devices.")
+@click.option("--warmup-ratio", type=Ratio(), metavar="R", help="Warmup as a share of total steps, 0 to 1 (rounded up).")
+@click.option("--warmup-steps", type=click.IntRange(min=0), help="Warmup in steps.")
+@click.option("--drop-last", is_flag=True, help="Drop the partial last batch of each epoch (steps = floor).")
+@click.option("--price", type=click.FloatRange(min=0), metavar="USD_PER_1M_TOKENS", help="Override the model's training price.")
+def estimate(paths: tuple[str, ...], model_name: str | None, context: int | None, format_name: str,
+             max_line_bytes: int, output_format: str, epochs: int | None, batch_size: int | None,
+             grad_accum: int, gpus: int, warmup_ratio: Fraction | None, warmup_steps: int | None,
+             drop_last: bool, price: float | None) -> None:
+    """Records, tokens, steps, epochs and cost of a training run on PATH.
+
+    Several paths are one dataset. Findings are not listed (use `ftlint check`); lines with
+    errors are left out of the figures and named in a warning.
+    """
+    from .estimate import Plan, dataset_figures
+    from .estimate import estimate as compute
+    from .models import user_value
+    from .report import ESTIMATE_RENDERERS
+
+    if warmup_ratio is not None and warmup_steps is not None:
+        raise UsageFailure("give --warmup-ratio or --warmup-steps, not both")
+    result, settings = _run(paths, model_name, context, format_name, max_line_bytes, lambda d: None)
+    if result.io_errors:
+        sys.exit(EXIT_USAGE)
+    plan = Plan(epochs=epochs, batch_size=batch_size, grad_accum=grad_accum, gpus=gpus,
+                warmup_ratio=warmup_ratio, warmup_steps=warmup_steps, drop_last=drop_last)
+    model = settings.model
+    figures = dataset_figures(result.frame(), lines=result.lines, invalid_lines=result.invalid,
+                              messages=result.messages, context_limit=settings.context_limit)
+    chosen_price = user_value(price) if price is not None else model.price_per_1m
+    e = compute(figures, plan, model=model.name, encoding=str(model.encoding.value),
+                context_limit=settings.context_limit, price=chosen_price,
+                min_examples=settings.min_examples)
+    names = [f.path for f in result.files]
+    sys.stdout.write(ESTIMATE_RENDERERS[output_format](e, names))
+    sys.exit(EXIT_OK)
+
+
+@cli.command()
+@click.argument("code", required=False)
+def rules(code: str | None) -> None:
+    """List every code, or explain one: what it checks, why it matters, an example."""
+    from .rules import load_all
+
+    registry = load_all()
+    if code:
+        rule = registry.get(code.upper())
+        if rule is None:
+            raise UsageFailure(f"unknown code {code!r}; `ftlint rules` lists them")
+        click.echo(f"{rule.code} {rule.name} ({rule.severity})\n\n{rule.doc}")
+        return
+    for rule in sorted(registry.values(), key=lambda r: r.code):
+        click.echo(f"{rule.code}  {rule.severity:<7}  {rule.name:<26}  {rule.summary}")
+
+
+@cli.command()
+def models() -> None:
+    """Models ftlint knows: tokenizer, per-example token limit, training price, with sources."""
+    from .models import all_models, default_model_name
+
+    default = default_model_name()
+    for model in all_models().values():
+        mark = " (default)" if model.name == default else ""
+        aliases = f" aliases: {', '.join(model.aliases)}" if model.aliases else ""
+        click.echo(f"{model.name}{mark}  [{model.provider}]{aliases}")
+        for label, value, fmt in (
+            ("encoding", model.encoding, "{}"),
+            ("limit", model.context, "{:,} tokens per example"),
+            ("price", model.price_per_1m, "${:g} per 1M training tokens"),
+            ("minimum", model.min_examples, "{} examples"),
+        ):
+            if value is not None:
+                click.echo(f"  {label:<9}{fmt.format(value.value)}  ({value.note})")
+
+
+def main() -> NoReturn:
+    try:
+        cli.main(prog_name="ftlint")
+    except SystemExit:
+        raise
+    except Exception as exc:  # never a traceback for users; FTLINT_DEBUG=1 shows it
+        if os.environ.get("FTLINT_DEBUG"):
+            raise
+        from .tokens import TokenizerError
+
+        kind = "error" if isinstance(exc, TokenizerError) else "internal error (please report)"
+        click.echo(f"ftlint: {kind}: {type(exc).__name__}: {exc}", err=True)
+        sys.exit(EXIT_USAGE)
+    sys.exit(EXIT_OK)

@@ -1,0 +1,58 @@
+"""Diagnostics, severities and exit codes: the contract every reporter and test builds on."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+# Exit codes (documented in the README; never change their meaning).
+EXIT_OK = 0  # nothing failing
+EXIT_FINDINGS = 1  # at least one finding at or above --fail-on (an invalid JSON line is one)
+EXIT_USAGE = 2  # usage, configuration or I/O error (missing file, directory, unreadable)
+
+ERROR = "error"
+WARNING = "warning"
+SEVERITIES = (ERROR, WARNING)
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Diagnostic:
+    """One finding. Field order is sort order, so output is stable: by file, then line."""
+
+    path: str
+    line: int  # 1-based physical line; 0 = the file as a whole
+    col: int  # 1-based column (characters); 1 where the finding is about the whole record
+    code: str  # "FT201": letters + 3 digits; the hundreds digit is the family
+    message: str  # lower case: what is wrong and what is expected
+    severity: str = ERROR
+    pointer: str | None = None  # JSON path into the record, e.g. "$.messages[2].content"
+
+    def to_dict(self) -> dict[str, object]:
+        return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """What a rule yields: the engine adds file, line, code and severity."""
+
+    message: str
+    pointer: str | None = None
+    col: int = 1
+
+
+def json_path(parts: tuple[object, ...] | list[object]) -> str:
+    """Render a path of keys and indexes as a JSON path: ("messages", 2, "content") ->
+    "$.messages[2].content". Keys that are not plain identifiers are quoted."""
+    out = ["$"]
+    for part in parts:
+        if isinstance(part, int):
+            out.append(f"[{part}]")
+        elif isinstance(part, str) and part.isidentifier():
+            out.append(f".{part}")
+        else:
+            out.append("[" + _quote(str(part)) + "]")
+    return "".join(out)
+
+
+def _quote(key: str) -> str:
+    escaped = key.replace("\\", "\\\\").replace("'", "\\'")
+    return f"'{escaped}'"

@@ -1,0 +1,49 @@
+"""Dataset formats: each owns its JSON Schema, its rules and its record rule.
+
+A format turns one parsed line into findings (schema + rules) and into training records (how
+many, which spans carry loss, their tokens). The registry is explicit: add a module, add it here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from ..tokens import TokenCounter
+
+
+@dataclass(slots=True)
+class RecordFigures:
+    """One training record as the provider sees it."""
+
+    messages: int  # messages in the record's context
+    targets: int  # spans that carry loss
+    tokens: int  # all tokens of the record, formatting overhead included
+    trainable: int  # tokens of the targets
+
+
+@dataclass(slots=True)
+class LineFigures:
+    records: list[RecordFigures]
+    messages: int  # messages on the line (not per expanded record)
+    special_token_pointers: list[str] = field(default_factory=list)
+
+
+class Format(Protocol):
+    name: str
+    title: str
+    schema: str
+    record_rule: str
+
+    def findings(self, record: dict) -> list[tuple[str, str, str | None]]: ...
+
+    def figures(self, record: dict, counter: TokenCounter) -> LineFigures: ...
+
+
+def get_format(name: str) -> Format:
+    from . import openai_chat
+
+    formats: dict[str, Format] = {openai_chat.FORMAT.name: openai_chat.FORMAT}
+    if name not in formats:
+        raise KeyError(f"unknown format {name!r}; known formats: {', '.join(sorted(formats))}")
+    return formats[name]

@@ -1,0 +1,64 @@
+"""The registry of every code ftlint emits.
+
+Codes are letters + 3 digits; the hundreds digit is the family:
+  FT0xx file and JSON        FT1xx structure (schema)     FT2xx content and conversation
+  FT3xx tokens               FT4xx dataset-wide           FT5xx training-plan advice
+Codes are never reused. A rule's docstring is its documentation (`ftlint rules CODE`): the first
+line is the summary; then what it checks, why it matters for training, and an example.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from ..diagnostics import ERROR, Hit
+
+Check = Callable[[dict], Iterable[Hit]]
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    code: str
+    name: str
+    severity: str
+    doc: str
+    check: Check | None = None  # None: emitted by the reader, the schema or the estimator
+
+    @property
+    def summary(self) -> str:
+        return self.doc.strip().splitlines()[0]
+
+
+REGISTRY: dict[str, Rule] = {}
+
+
+def register(code: str, name: str, severity: str, doc: str, check: Check | None = None) -> Rule:
+    if code in REGISTRY:
+        raise ValueError(f"code {code} registered twice")
+    rule = Rule(code, name, severity, inspect.cleandoc(doc), check)
+    REGISTRY[code] = rule
+    return rule
+
+
+def rule(code: str, name: str, severity: str = ERROR) -> Callable[[Check], Check]:
+    """Decorator for a record rule: the function's docstring documents it."""
+
+    def wrap(func: Check) -> Check:
+        register(code, name, severity, func.__doc__ or name, func)
+        return func
+
+    return wrap
+
+
+def severity_of(code: str) -> str:
+    rule_ = REGISTRY.get(code)
+    return rule_.severity if rule_ else ERROR
+
+
+def load_all() -> dict[str, Rule]:
+    """Import every rule module so the registry is complete."""
+    from . import estimate_advice, file, openai_chat, schema, tokens  # noqa: F401
+
+    return REGISTRY

@@ -1,0 +1,230 @@
+"""Content and conversation rules of OpenAI's chat format (FT2xx): what the schema cannot say.
+
+Every rule reads the record defensively: the schema reports wrong types, so a rule simply
+skips what it cannot read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import orjson
+
+from ..diagnostics import WARNING, Hit, json_path
+from . import rule
+
+
+def _messages(record: dict) -> list[tuple[int, dict]]:
+    messages = record.get("messages")
+    if not isinstance(messages, list):
+        return []
+    return [(i, m) for i, m in enumerate(messages) if isinstance(m, dict)]
+
+
+def is_target(message: dict) -> bool:
+    """An assistant message that carries loss: OpenAI trains on every assistant message
+    unless it has weight 0."""
+    return message.get("role") == "assistant" and message.get("weight", 1) != 0
+
+
+def _tool_calls(message: dict) -> list[tuple[int, dict]]:
+    calls = message.get("tool_calls")
+    if not isinstance(calls, list):
+        return []
+    return [(j, c) for j, c in enumerate(calls) if isinstance(c, dict)]
+
+
+@rule("FT201", "no-trainable-target")
+def no_target(record: dict) -> Iterator[Hit]:
+    """The example has no assistant message to train on.
+
+    Checks that at least one assistant message has no weight or weight 1.
+    Why: OpenAI trains only on assistant messages; an example without one (or with every
+    assistant message at weight 0) teaches nothing, is billed anyway, and OpenAI rejects it.
+    Example: {"messages": [{"role": "user", "content": "hi"}]}
+    """
+    messages = _messages(record)
+    if not messages:
+        return
+    if not any(m.get("role") == "assistant" for _, m in messages):
+        yield Hit("no assistant message: the example has nothing to train on", "$.messages")
+    elif not any(is_target(m) for _, m in messages):
+        yield Hit("every assistant message has weight 0: the example has nothing to train on", "$.messages")
+
+
+@rule("FT202", "orphan-tool-message")
+def orphan_tool_message(record: dict) -> Iterator[Hit]:
+    """A tool message answers no earlier tool call.
+
+    Checks that each tool message's tool_call_id names the id of a tool call made by an
+    earlier assistant message of the same example.
+    Why: OpenAI rejects a tool result that follows no matching call; a mismatched id usually
+    means messages were reordered or ids rewritten.
+    Example: assistant calls id "call_1", then {"role": "tool", "tool_call_id": "call_2", ...}
+    """
+    seen: set[str] = set()
+    for i, message in _messages(record):
+        role = message.get("role")
+        if role == "assistant":
+            for _, call in _tool_calls(message):
+                if isinstance(call.get("id"), str):
+                    seen.add(call["id"])
+        elif role == "tool":
+            call_id = message.get("tool_call_id")
+            if isinstance(call_id, str) and call_id not in seen:
+                where = "no earlier tool call" if not seen else "no earlier tool call with that id"
+                yield Hit(
+                    f"tool message answers tool_call_id '{call_id}', but there is {where}",
+                    json_path(["messages", i, "tool_call_id"]),
+                )
+
+
+def _text_fields(message: dict, i: int) -> Iterator[tuple[str, str]]:
+    content = message.get("content")
+    if isinstance(content, str):
+        yield content, json_path(["messages", i, "content"])
+    elif isinstance(content, list):
+        for j, part in enumerate(content):
+            if isinstance(part, dict) and part.get("type") == "text" and isinstance(part.get("text"), str):
+                yield part["text"], json_path(["messages", i, "content", j, "text"])
+
+
+@rule("FT203", "empty-content")
+def empty_content(record: dict) -> Iterator[Hit]:
+    """A message's content is empty or only white space.
+
+    Checks string content and every text part. An assistant message whose content is empty but
+    which makes tool calls is fine.
+    Why: an empty user or system turn carries nothing; an empty assistant target trains the
+    model to answer with nothing. Providers reject empty messages.
+    Example: {"role": "assistant", "content": "  "}
+    """
+    for i, message in _messages(record):
+        if message.get("role") == "assistant" and (message.get("tool_calls") or message.get("function_call")):
+            continue
+        for text, pointer in _text_fields(message, i):
+            if not text.strip():
+                kind = "empty" if not text else "only white space"
+                yield Hit(f"{message.get('role', 'message')} content is {kind}", pointer)
+
+
+@rule("FT204", "assistant-without-content")
+def assistant_without_content(record: dict) -> Iterator[Hit]:
+    """An assistant message has no content, no tool calls and no function call.
+
+    Why: OpenAI requires content unless the message makes a tool call (or a legacy function
+    call); such a message is rejected.
+    Example: {"role": "assistant", "content": null}
+    """
+    for i, message in _messages(record):
+        if message.get("role") != "assistant":
+            continue
+        if message.get("content") is None and not message.get("tool_calls") and not message.get("function_call"):
+            if message.get("refusal"):
+                continue
+            yield Hit("assistant message has no content and makes no tool call", json_path(["messages", i]))
+
+
+@rule("FT205", "tool-arguments-not-json", WARNING)
+def tool_arguments_not_json(record: dict) -> Iterator[Hit]:
+    """A tool call's arguments string does not parse as a JSON object.
+
+    Why: the model learns to emit exactly these arguments; arguments that do not parse teach
+    it to produce calls your code cannot execute.
+    Example: "arguments": "{'altitude': 100}"  (single quotes)
+    """
+    for i, message in _messages(record):
+        calls = [(["tool_calls", j, "function"], c.get("function")) for j, c in _tool_calls(message)]
+        if isinstance(message.get("function_call"), dict):
+            calls.append((["function_call"], message["function_call"]))
+        for where, function in calls:
+            if not isinstance(function, dict) or not isinstance(function.get("arguments"), str):
+                continue
+            try:
+                parsed = orjson.loads(function["arguments"])
+            except orjson.JSONDecodeError as exc:
+                yield Hit(f"arguments are not valid JSON: {exc.msg}", json_path(["messages", i, *where, "arguments"]))
+                continue
+            if not isinstance(parsed, dict):
+                yield Hit("arguments are JSON but not an object", json_path(["messages", i, *where, "arguments"]))
+
+
+@rule("FT206", "duplicate-tool-call-id", WARNING)
+def duplicate_tool_call_id(record: dict) -> Iterator[Hit]:
+    """Two tool calls in one example share an id.
+
+    Why: tool results are matched to calls by id; with duplicates, a result may be paired with
+    the wrong call.
+    Example: two calls both with "id": "call_1" in one example
+    """
+    seen: dict[str, str] = {}
+    for i, message in _messages(record):
+        for j, call in _tool_calls(message):
+            call_id = call.get("id")
+            if not isinstance(call_id, str):
+                continue
+            pointer = json_path(["messages", i, "tool_calls", j, "id"])
+            if call_id in seen:
+                yield Hit(f"tool call id '{call_id}' is used already at {seen[call_id]}", pointer)
+            else:
+                seen[call_id] = pointer
+
+
+def _defined_functions(record: dict) -> set[str] | None:
+    names: set[str] = set()
+    defined = False
+    for tool in record.get("tools") or ():
+        if isinstance(tool, dict) and isinstance(tool.get("function"), dict):
+            defined = True
+            if isinstance(tool["function"].get("name"), str):
+                names.add(tool["function"]["name"])
+    for function in record.get("functions") or ():
+        if isinstance(function, dict):
+            defined = True
+            if isinstance(function.get("name"), str):
+                names.add(function["name"])
+    return names if defined else None
+
+
+@rule("FT207", "undefined-tool", WARNING)
+def undefined_tool(record: dict) -> Iterator[Hit]:
+    """A tool call names a function the example's tools do not define.
+
+    Only checked when the example has "tools" (or legacy "functions").
+    Why: the model learns to call a function it was never shown; at inference it will call
+    functions that do not exist.
+    Example: tools define "land_drone"; the assistant calls "land_dron".
+    """
+    names = _defined_functions(record)
+    if names is None:
+        return
+    for i, message in _messages(record):
+        for j, call in _tool_calls(message):
+            function = call.get("function")
+            if isinstance(function, dict) and isinstance(function.get("name"), str) and function["name"] not in names:
+                yield Hit(
+                    f"calls '{function['name']}', which the example's tools do not define",
+                    json_path(["messages", i, "tool_calls", j, "function", "name"]),
+                )
+
+
+@rule("FT208", "untrained-tail", WARNING)
+def untrained_tail(record: dict) -> Iterator[Hit]:
+    """Messages after the last trained assistant message.
+
+    Why: nothing after the last target carries loss, yet those tokens are billed every epoch.
+    Often a sign of a conversation cut in the wrong place.
+    Example: [..., {"role": "assistant", ...}, {"role": "user", "content": "thanks"}]
+    """
+    messages = _messages(record)
+    targets = [i for i, m in messages if is_target(m)]
+    if not targets or not messages:
+        return
+    last_target = targets[-1]
+    tail = [i for i, _ in messages if i > last_target]
+    if tail:
+        n = len(tail)
+        yield Hit(
+            f"{n} message{'s' if n > 1 else ''} after the last trained assistant message: billed, never trained on",
+            json_path(["messages", tail[0]]),
+        )
