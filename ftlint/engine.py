@@ -175,6 +175,10 @@ def _file_findings(summary: FileSummary, settings: Settings) -> list[Diagnostic]
         return [Diagnostic(summary.path, 0, 0, "FT006", f"{what}: no training records", ERROR)]
     minimum = settings.min_examples
     if minimum and 0 < summary.records < minimum:
-        msg = f"{summary.records} training records; {settings.model.provider} needs at least {minimum}"
+        msg = f"{_plural(summary.records, 'training record')}; {settings.model.provider} needs at least {minimum}"
         return [Diagnostic(summary.path, 0, 0, "FT401", msg, severity_of("FT401"))]
     return []
+
+
+def _plural(n: int, noun: str) -> str:
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"

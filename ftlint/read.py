@@ -186,6 +186,13 @@ def _json_problem(raw: bytes, exc: orjson.JSONDecodeError) -> Problem:
         return Problem("FT003", f"invalid UTF-8: byte 0x{byte:02x} at byte offset {bad.start} of the line", col)
     col = int(getattr(exc, "colno", 0) or (exc.pos + 1))
     msg = exc.msg
+    rest = text[col - 1 : col + 8]
+    if rest.startswith(("NaN", "Infinity", "-Infinity")):
+        return Problem("FT001", f"invalid JSON: {rest.split(',')[0].split('}')[0]} is not a JSON number (NaN and Infinity are not JSON)", col)
+    if rest.startswith("'"):
+        msg = f"{msg} (JSON strings and keys take double quotes)"
+    if "after document" in msg:
+        msg = f"{msg} (two JSON values on one line: a missing newline?)"
     if "surrogate" in msg:
         return Problem("FT001", f"invalid JSON: {msg} (a lone UTF-16 surrogate escape)", col)
     if col > len(text) and text.rstrip().endswith(("{", "[", ",", ":", '"')) or "unexpected end" in msg:

@@ -100,7 +100,8 @@ def _explain(error: ValidationError) -> Iterator[tuple[str, str, str]]:
         yield code, f"expected {want}, got {_type_name(value)}", json_path(path)
     elif keyword == "enum":
         options = ", ".join(_short(v) for v in expected)
-        yield code, f"{_short(value)} is not allowed here; expected one of {options}", json_path(path)
+        key = f"{path[-1]} " if path and isinstance(path[-1], str) else ""
+        yield code, f"{key}{_short(value)} is not allowed; expected one of {options}", json_path(path)
     elif keyword == "const":
         yield code, f"expected {_short(expected)}, got {_short(value)}", json_path(path)
     elif keyword == "minItems":

@@ -41,7 +41,7 @@ class TextReporter:
         valid = sum(f.valid for f in result.files)
         blank = sum(f.blank for f in result.files)
         self.out.write(
-            f"checked {files} file{'s' if files != 1 else ''}, {result.lines:,} lines: "
+            f"checked {files} file{'s' if files != 1 else ''}, {result.lines:,} line{'s' if result.lines != 1 else ''}: "
             f"{valid:,} valid, {result.invalid:,} with errors ({blank:,} blank)\n"
         )
         parts = []

@@ -1,0 +1,45 @@
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ftlint.cli import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures"
+
+
+@dataclass
+class Result:
+    exit_code: int
+    stdout: str
+    stderr: str
+
+
+def run(*args: str, input: bytes | str | None = None) -> Result:
+    """Run the CLI in-process (fast), from the repository root so paths in output are relative."""
+    runner = CliRunner()
+    old = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        r = runner.invoke(cli, list(args), input=input, catch_exceptions=False)
+    finally:
+        os.chdir(old)
+    return Result(r.exit_code, r.stdout, r.stderr)
+
+
+def run_process(*args: str, input: bytes | None = None, cwd: Path = ROOT) -> Result:
+    """Run the real console entry point in a subprocess."""
+    p = subprocess.run([sys.executable, "-m", "ftlint", *args], input=input, capture_output=True, cwd=cwd, timeout=120)
+    return Result(p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace"))
+
+
+@pytest.fixture
+def fixtures() -> Path:
+    return FIXTURES

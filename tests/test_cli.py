@@ -1,0 +1,93 @@
+"""The command line as users and CI meet it: exit codes, errors, entry points."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import ROOT, run, run_process
+from ftlint import __version__
+
+OK = json.dumps({"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]})
+
+
+def test_version_and_module_entry_point() -> None:
+    r = run_process("--version")
+    assert r.exit_code == 0 and __version__ in r.stdout
+
+
+def test_missing_file_is_exit_2_with_one_line() -> None:
+    r = run_process("check", "no/such/file.jsonl")
+    assert r.exit_code == 2
+    assert r.stderr.strip() == "ftlint: error: no/such/file.jsonl: no such file"
+    assert "Traceback" not in r.stderr
+
+
+def test_directory_is_exit_2() -> None:
+    r = run_process("check", "fixtures")
+    assert r.exit_code == 2 and "is a directory" in r.stderr
+
+
+def test_other_files_are_still_checked_when_one_is_missing() -> None:
+    r = run("check", "missing.jsonl", "fixtures/bad/ft201_no_target.jsonl")
+    assert r.exit_code == 2
+    assert "FT201" in r.stdout
+
+
+def test_unknown_model_is_exit_2() -> None:
+    r = run_process("estimate", "fixtures/good/openai_chat_basic.jsonl", "--model", "gpt-9")
+    assert r.exit_code == 2 and "unknown model 'gpt-9'" in r.stderr
+
+
+def test_bad_option_is_exit_2() -> None:
+    assert run_process("estimate", "fixtures/good/openai_chat_basic.jsonl", "--epochs", "0").exit_code == 2
+
+
+def test_max_errors_caps_output_not_exit_code() -> None:
+    r = run("check", "fixtures/bad/ft001_invalid_json.jsonl", "--max-errors", "2")
+    assert r.stdout.count(": FT001 ") == 2
+    assert "more finding(s) not shown" in r.stdout
+    assert r.exit_code == 1
+    j = run("check", "fixtures/bad/ft001_invalid_json.jsonl", "--max-errors", "2", "-o", "json")
+    assert len(json.loads(j.stdout)) == 2
+
+
+def test_warnings_fail_only_with_fail_on_warning() -> None:
+    path = "fixtures/bad/ft208_untrained_tail.jsonl"
+    assert run("check", path).exit_code == 0
+    assert run("check", path, "--fail-on", "warning").exit_code == 1
+
+
+def test_many_files_one_summary() -> None:
+    r = run("check", "fixtures/good/openai_chat_basic.jsonl", "fixtures/good/openai_chat_tools.jsonl")
+    assert "checked 2 files, 24 lines: 24 valid" in r.stdout
+
+
+def test_hostile_bytes_never_traceback(tmp_path: Path) -> None:
+    path = tmp_path / "hostile.jsonl"
+    path.write_bytes(b"\x00\x01\xff\xfe{\n" + b"[" * 5000 + b"\n" + b'{"a": "\\ud800"}\n' + b"\r\r\n" + OK.encode())
+    r = run_process("check", str(path))
+    assert r.exit_code == 1
+    assert "Traceback" not in r.stderr and r.stderr == ""
+    assert [ln.split(":")[1] for ln in r.stdout.splitlines() if ": FT0" in ln] == ["1", "2", "3", "4"]
+
+
+def test_rules_lists_and_explains() -> None:
+    listing = run("rules").stdout
+    assert "FT201" in listing and "FT001" in listing
+    one = run("rules", "ft201")
+    assert one.exit_code == 0 and "Why:" in one.stdout
+    assert run("rules", "FT999").exit_code == 2
+
+
+def test_models_lists_prices_with_sources() -> None:
+    out = run("models").stdout
+    assert "gpt-4.1-mini-2025-04-14 (default)" in out
+    assert "$5 per 1M training tokens" in out and "unverified" in out
+
+
+def test_readme_first_command_fixture_runs_clean() -> None:
+    readme = (ROOT / "README.md").read_text()
+    assert "fixtures/good/drone_training.jsonl" in readme
+    r = run("check", "fixtures/good/drone_training.jsonl")
+    assert r.exit_code == 0

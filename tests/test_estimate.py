@@ -1,0 +1,131 @@
+"""Training arithmetic against hand-computed values, through the pure function and the CLI."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from conftest import run
+from ftlint.estimate import DatasetFigures, Plan, auto_batch_size, auto_epochs, estimate
+from ftlint.models import Sourced
+
+PRICE = Sourced(5.0, "test", "2026", "V")
+
+
+def figures(records: int, tokens: int = 1000) -> DatasetFigures:
+    return DatasetFigures(lines=records, invalid_lines=0, messages=3 * records, records=records,
+                          targets=records, tokens_in_file=tokens, tokens_capped=tokens, trainable_tokens=tokens // 4)
+
+
+def run_plan(records: int, plan: Plan, tokens: int = 1000, price: Sourced | None = PRICE, min_examples: int | None = 10):  # type: ignore[no-untyped-def]
+    return estimate(figures(records, tokens), plan, model="m", encoding="o200k_base", context_limit=None,
+                    price=price, min_examples=min_examples)
+
+
+def test_partial_last_batch_is_a_step() -> None:
+    e = run_plan(810, Plan(epochs=3, batch_size=8))
+    # 810 = 101 x 8 + 2: 101 full batches and one of 2
+    assert (e.full_batches, e.last_batch, e.steps_per_epoch, e.total_steps) == (101, 2, 102, 306)
+
+
+def test_drop_last_floors() -> None:
+    e = run_plan(810, Plan(epochs=3, batch_size=8, drop_last=True))
+    assert (e.steps_per_epoch, e.total_steps) == (101, 303)
+
+
+def test_effective_batch_multiplies_batch_accumulation_and_gpus() -> None:
+    e = run_plan(1000, Plan(epochs=2, batch_size=4, grad_accum=8, gpus=2))
+    # 4 x 8 x 2 = 64; 1000 / 64 = 15.625 -> 16 steps per epoch, 32 in total
+    assert (e.effective_batch_size, e.steps_per_epoch, e.total_steps) == (64, 16, 32)
+    assert (e.full_batches, e.last_batch) == (15, 40)
+
+
+def test_exact_division_has_no_partial_batch() -> None:
+    e = run_plan(800, Plan(epochs=1, batch_size=8))
+    assert (e.steps_per_epoch, e.last_batch) == (100, 0)
+
+
+def test_warmup_ratio_rounds_up_exactly() -> None:
+    # 0.1 x 30 is 3 exactly (binary floats would make it 3.0000000000000004 and round to 4)
+    e = run_plan(30, Plan(epochs=1, batch_size=1, warmup_ratio=Fraction("0.1")))
+    assert e.warmup_steps == 3
+    e = run_plan(31, Plan(epochs=1, batch_size=1, warmup_ratio=Fraction("0.1")))
+    assert e.warmup_steps == 4  # ceil(3.1)
+
+
+def test_tokens_processed_and_cost() -> None:
+    e = run_plan(100, Plan(epochs=4, batch_size=10), tokens=250_000)
+    assert e.tokens_processed == 1_000_000
+    assert e.cost_usd == pytest.approx(5.0)
+    assert run_plan(100, Plan(epochs=4), price=None).cost_usd is None
+
+
+@pytest.mark.parametrize(("records", "epochs"), [(1, 25), (5, 20), (33, 3), (34, 3), (8333, 3), (8334, 2), (30000, 1)])
+def test_auto_epochs_follows_the_cookbook(records: int, epochs: int) -> None:
+    # n=3; if 3n < 100: min(25, 100 // n); elif 3n > 25000: max(1, 25000 // n)
+    assert auto_epochs(records) == epochs
+
+
+@pytest.mark.parametrize(("records", "batch"), [(1, 1), (249, 1), (250, 1), (750, 2), (1000, 2), (10_000, 20), (1_000_000, 256)])
+def test_auto_batch_size(records: int, batch: int) -> None:
+    assert auto_batch_size(records) == batch
+
+
+def codes(e) -> set[str]:  # type: ignore[no-untyped-def]
+    return {w["code"] for w in e.warnings}
+
+
+def test_sane_plan_has_no_advice() -> None:
+    assert codes(run_plan(5000, Plan(epochs=2, batch_size=16, warmup_ratio=Fraction("0.05")))) == set()
+
+
+def test_advice_fires_on_the_plans_made_to_trigger_it() -> None:
+    assert "FT503" in codes(run_plan(156, Plan(epochs=3, batch_size=16)))  # 30 steps
+    assert "FT504" in codes(run_plan(40, Plan(epochs=10, batch_size=1)))
+    assert "FT504" in codes(run_plan(5000, Plan(epochs=12, batch_size=16)))
+    assert "FT505" in codes(run_plan(120, Plan(epochs=1, batch_size=1, warmup_steps=100)))
+    assert "FT502" in codes(run_plan(5, Plan(epochs=1, batch_size=1)))
+
+
+def test_cli_prints_every_figure_of_the_plan() -> None:
+    out = run("estimate", "fixtures/good/drone_training.jsonl", "--epochs", "3", "--batch-size", "8",
+              "--grad-accum", "2", "--gpus", "2", "--warmup-ratio", "0.1", "--price", "10", "-o", "json")
+    e = json.loads(out.stdout)
+    assert out.exit_code == 0
+    # 103 records, effective batch 8 x 2 x 2 = 32: 3 full batches and one of 7 -> 4 steps per epoch
+    assert (e["effective_batch_size"], e["full_batches"], e["last_batch"]) == (32, 3, 7)
+    assert (e["steps_per_epoch"], e["total_steps"], e["warmup_steps"]) == (4, 12, 2)  # ceil(1.2) = 2
+    assert e["tokens_processed"] == 3 * e["tokens"]
+    assert e["cost_usd"] == pytest.approx(e["tokens_processed"] * 10 / 1e6)
+    assert e["price_source"] == "from the command line"
+    text = run("estimate", "fixtures/good/drone_training.jsonl", "--epochs", "3", "--batch-size", "8",
+               "--grad-accum", "2", "--gpus", "2", "--warmup-ratio", "0.1", "--price", "10").stdout
+    assert "= ceil(103 / 32): 3 full batches and one of 7 (a partial last batch)" in text
+    assert "= 8 batch x 2 grad-accum x 2 GPUs" in text
+    assert "= ceil(0.1 x 12)" in text
+
+
+def test_estimate_json_contract_keys() -> None:
+    e = json.loads(run("estimate", "fixtures/good/openai_chat_basic.jsonl", "-o", "json").stdout)
+    required = {"records", "lines", "messages", "targets", "tokens", "trainable_tokens", "effective_batch_size",
+                "steps_per_epoch", "total_steps", "warmup_steps", "epochs", "tokens_processed", "cost_usd", "warnings"}
+    assert required <= set(e)
+    assert all(set(w) == {"code", "message"} for w in e["warnings"])
+
+
+def test_estimate_counts_only_readable_records_and_says_so(tmp_path: Path) -> None:
+    good = json.dumps({"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]})
+    path = tmp_path / "mixed.jsonl"
+    path.write_text(f"{good}\nnot json\n{good}\n")
+    e = json.loads(run("estimate", str(path), "-o", "json").stdout)
+    assert (e["lines"], e["records"], e["invalid_lines"]) == (3, 2, 1)
+    assert "FT501" in {w["code"] for w in e["warnings"]}
+
+
+def test_warmup_ratio_and_steps_are_exclusive() -> None:
+    out = run("estimate", "fixtures/good/openai_chat_basic.jsonl", "--warmup-ratio", "0.1", "--warmup-steps", "5")
+    assert out.exit_code == 2
+    assert "not both" in out.stderr

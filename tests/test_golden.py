@@ -1,0 +1,65 @@
+"""Every shipped fixture against its golden output. Set FTLINT_UPDATE_GOLDENS=1 to rewrite the
+goldens after a deliberate change, then review the diff."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURES, run
+from ftlint.rules import load_all
+
+BAD = sorted((FIXTURES / "bad").glob("*.jsonl"))
+GOOD = sorted(p for p in (FIXTURES / "good").iterdir() if p.name.endswith((".jsonl", ".jsonl.gz")))
+
+
+def _args(path: Path) -> list[str]:
+    extra = path.with_name(path.name.split(".")[0] + ".args")
+    return extra.read_text().split() if extra.exists() else []
+
+
+def _rel(path: Path) -> str:
+    return str(path.relative_to(FIXTURES.parent))
+
+
+@pytest.mark.parametrize("path", BAD, ids=lambda p: p.name)
+def test_bad_fixture_matches_golden(path: Path) -> None:
+    result = run("check", _rel(path), *_args(path))
+    golden = path.with_suffix(".expected")
+    if os.environ.get("FTLINT_UPDATE_GOLDENS"):
+        golden.write_text(result.stdout)
+    assert result.stdout == golden.read_text()
+    code = path.name.split("_")[0].upper()
+    assert re.search(rf":\d+:\d+: {code} ", result.stdout), f"{path.name} no longer shows {code}"
+    has_error = any(load_all()[c].severity == "error" for c in re.findall(r": (FT\d{3}) ", result.stdout))
+    assert result.exit_code == (1 if has_error else 0)
+
+
+@pytest.mark.parametrize("path", GOOD, ids=lambda p: p.name)
+def test_good_fixture_is_clean(path: Path) -> None:
+    result = run("check", _rel(path), "--fail-on", "warning")
+    assert result.exit_code == 0, result.stdout
+    assert result.stdout.endswith("0 errors, 0 warnings\n")
+    assert ": FT" not in result.stdout
+
+
+def test_every_record_rule_has_a_bad_fixture() -> None:
+    covered = {p.name.split("_")[0].upper() for p in BAD}
+    emitted_by_check = {c for c in load_all() if not c.startswith("FT5") and c not in {"FT007", "FT008", "FT009", "FT401"}}
+    assert emitted_by_check - covered == set()
+
+
+@pytest.mark.parametrize("path", BAD, ids=lambda p: p.name)
+def test_json_output_carries_the_same_findings(path: Path) -> None:
+    text = run("check", _rel(path), *_args(path))
+    as_json = run("check", _rel(path), *_args(path), "-o", "json")
+    findings = json.loads(as_json.stdout)
+    assert as_json.exit_code == text.exit_code
+    assert all(set(f) == {"path", "line", "col", "code", "severity", "message", "pointer"} for f in findings)
+    lines = [ln for ln in text.stdout.splitlines() if re.match(r".+:\d+:\d+: FT\d{3} ", ln)]
+    rendered = [f"{f['path']}:{f['line']}:{f['col']}: {f['code']} {f['message']}" + (f" ({f['pointer']})" if f["pointer"] else "") for f in findings]
+    assert rendered == lines

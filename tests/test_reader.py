@@ -1,0 +1,112 @@
+"""The reader: exact line numbers, every bad line a finding, nothing held whole."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from conftest import run
+from ftlint.read import InputError, read_lines
+
+OK = json.dumps({"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]})
+
+
+def write(tmp_path: Path, data: bytes, name: str = "data.jsonl") -> str:
+    path = tmp_path / name
+    path.write_bytes(data)
+    return str(path)
+
+
+def codes(path: str, **kw: int) -> list[tuple[int, list[str]]]:
+    return [(ln.number, [p.code for p in ln.problems]) for ln in read_lines(path, **kw)]
+
+
+def test_line_numbers_are_physical_lines(tmp_path: Path) -> None:
+    data = f"{OK}\n\n{OK}\r\nnot json\n{OK}".encode()  # no final newline
+    lines = list(read_lines(write(tmp_path, data)))
+    assert [ln.number for ln in lines] == [1, 2, 3, 4, 5]
+    assert [ln.value is not None for ln in lines] == [True, False, True, False, True]
+    assert [p.code for p in lines[1].problems] == ["FT005"]
+    assert [p.code for p in lines[3].problems] == ["FT001"]
+
+
+def test_crlf_is_accepted(tmp_path: Path) -> None:
+    assert codes(write(tmp_path, f"{OK}\r\n{OK}\r\n".encode())) == [(1, []), (2, [])]
+
+
+def test_bom_is_a_warning_and_the_line_still_parses(tmp_path: Path) -> None:
+    lines = list(read_lines(write(tmp_path, b"\xef\xbb\xbf" + OK.encode() + b"\n")))
+    assert lines[0].value is not None
+    assert [(p.code, p.severity) for p in lines[0].problems] == [("FT004", "warning")]
+
+
+def test_invalid_utf8_names_the_byte_offset(tmp_path: Path) -> None:
+    raw = b'{"messages": "caf\xe9"}\n'
+    (line,) = read_lines(write(tmp_path, raw))
+    (problem,) = line.problems
+    assert problem.code == "FT003"
+    assert "byte offset 17" in problem.message and "0xe9" in problem.message
+    assert problem.col == 18
+
+
+def test_utf16_file_is_one_clear_error(tmp_path: Path) -> None:
+    path = write(tmp_path, (OK + "\n").encode("utf-16"))
+    assert codes(path) == [(1, ["FT008"])]
+
+
+def test_gzip_is_read_transparently_even_without_gz_suffix(tmp_path: Path) -> None:
+    packed = gzip.compress(f"{OK}\n{OK}\n".encode())
+    assert codes(write(tmp_path, packed, "a.jsonl.gz")) == [(1, []), (2, [])]
+    assert codes(write(tmp_path, packed, "b.jsonl")) == [(1, []), (2, [])]
+
+
+def test_truncated_gzip_is_a_finding_not_a_crash(tmp_path: Path) -> None:
+    packed = gzip.compress((OK + "\n").encode() * 2000)
+    result = codes(write(tmp_path, packed[: len(packed) // 2], "cut.jsonl.gz"))
+    assert result[-1][1] == ["FT009"]
+    assert all(c == [] for _, c in result[:-1])
+
+
+def test_line_over_the_limit_is_skipped_with_bounded_memory(tmp_path: Path) -> None:
+    big = b'{"messages": "' + b"x" * 5000 + b'"}'
+    path = write(tmp_path, OK.encode() + b"\n" + big + b"\n" + OK.encode() + b"\n")
+    result = list(read_lines(path, max_line_bytes=1000))
+    assert [ln.number for ln in result] == [1, 2, 3]
+    assert [p.code for p in result[1].problems] == ["FT007"]
+    assert f"{len(big):,} bytes" in result[1].problems[0].message
+    assert result[2].value is not None
+
+
+def test_missing_path_and_directory_raise_input_error(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="no such file"):
+        list(read_lines(str(tmp_path / "nope.jsonl")))
+    with pytest.raises(InputError, match="is a directory"):
+        list(read_lines(str(tmp_path)))
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads files whatever their mode")
+def test_unreadable_file_raises_input_error(tmp_path: Path) -> None:
+    path = write(tmp_path, b"{}\n")
+    os.chmod(path, 0)
+    with pytest.raises(InputError, match="permission denied"):
+        list(read_lines(path))
+
+
+def test_stdin_is_read_with_dash() -> None:
+    result = run("check", "-", input=(OK + "\n" + "{bad\n").encode())
+    assert result.exit_code == 1
+    assert "<stdin>:2:2: FT001 invalid JSON" in result.stdout
+
+
+def test_input_file_is_never_modified(tmp_path: Path) -> None:
+    data = b"\xef\xbb\xbf" + OK.encode() + b"\r\n\n{bad"
+    path = write(tmp_path, data)
+    before = os.stat(path).st_mtime_ns
+    run("check", path)
+    run("estimate", path)
+    assert Path(path).read_bytes() == data
+    assert os.stat(path).st_mtime_ns == before

@@ -1,0 +1,121 @@
+"""Token counts: the shipped rank files, checked, and counts derived independently."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURES, run
+from ftlint import tokens
+from ftlint.tokens import TokenCounter, TokenizerError, get_encoding, load_ranks
+
+
+def test_shipped_rank_files_match_tiktokens_pinned_hashes() -> None:
+    # the sums tiktoken itself pins in tiktoken_ext/openai_public.py
+    pinned = {
+        "cl100k_base": "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7",
+        "o200k_base": "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d",
+    }
+    root = Path(tokens.__file__).parent / "tokenizers"
+    for name, digest in pinned.items():
+        data = gzip.decompress((root / f"{name}.tiktoken.gz").read_bytes())
+        assert hashlib.sha256(data).hexdigest() == digest
+
+
+def test_known_token_ids() -> None:
+    # published ids: "hello world" is [15339, 1917] in cl100k_base and [24912, 2375] in o200k_base
+    assert get_encoding("cl100k_base").encode_ordinary("hello world") == [15339, 1917]
+    assert get_encoding("o200k_base").encode_ordinary("hello world") == [24912, 2375]
+
+
+def test_corrupt_rank_file_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tokens, "_expected_sums", lambda: {"cl100k_base": "0" * 64})
+    with pytest.raises(TokenizerError, match="corrupt"):
+        load_ranks("cl100k_base")
+
+
+def test_special_token_text_is_counted_as_text() -> None:
+    counter = TokenCounter("o200k_base")
+    text = "end<|endoftext|>"
+    assert counter.count(text) == len(get_encoding("o200k_base").encode_ordinary(text)) > 2
+
+
+def test_cached_counts_equal_fresh_counts() -> None:
+    counter = TokenCounter("cl100k_base")
+    long = "a long system prompt " * 50
+    assert counter.count(long) == counter.count(long) == len(get_encoding("cl100k_base").encode_ordinary(long))
+
+
+def test_toy_dataset_matches_the_cookbook_oracle() -> None:
+    oracle = json.loads((FIXTURES / "oracle" / "toy_chat_fine_tuning.expected.json").read_text())
+    path = "fixtures/oracle/toy_chat_fine_tuning.jsonl"
+    full = json.loads(run("estimate", path, "--model", "gpt-3.5-turbo", "-o", "json").stdout)
+    assert full["tokens"] == oracle["by_max_tokens_per_example"]["16385"]["billing_tokens"] == 8242
+    assert full["epochs"] == oracle["epochs_default"] == 20
+    assert full["tokens_processed"] == oracle["by_max_tokens_per_example"]["16385"]["charged_tokens"]
+    assert full["trainable_tokens"] == sum(e["assistant_tokens"] for e in oracle["per_example"])
+    assert full["messages"] == sum(e["n_messages"] for e in oracle["per_example"])
+    capped = json.loads(run("estimate", path, "--model", "gpt-3.5-turbo", "--context", "4096", "-o", "json").stdout)
+    assert capped["tokens"] == oracle["by_max_tokens_per_example"]["4096"]["billing_tokens"] == 4306
+    assert capped["tokens_processed"] == oracle["by_max_tokens_per_example"]["4096"]["charged_tokens"] == 86120
+    assert capped["records_over_limit"] == oracle["by_max_tokens_per_example"]["4096"]["n_too_long"] == 1
+    stats = oracle["distributions_numpy_default_linear"]["num_total_tokens_per_example"]
+    assert (full["token_stats"]["min"], full["token_stats"]["max"]) == (stats["min"], stats["max"])
+    assert full["token_stats"]["mean"] == stats["mean"]
+
+
+def _independent_count(record: dict, enc) -> tuple[int, int]:  # type: ignore[no-untyped-def]
+    """The documented convention, written out again from the README, using tiktoken directly."""
+    def n(text: object) -> int:
+        return len(enc.encode_ordinary(text)) if isinstance(text, str) else 0
+
+    total = 3
+    for key in ("tools", "functions"):
+        if record.get(key):
+            total += n(json.dumps(record[key], separators=(",", ":"), ensure_ascii=False))
+    trainable = 0
+    for m in record["messages"]:
+        body = 0
+        content = m.get("content")
+        if isinstance(content, str):
+            body += n(content)
+        elif isinstance(content, list):
+            for part in content:
+                body += 85 if part["type"] == "image_url" else n(part.get(part["type"]))
+        for call in m.get("tool_calls") or []:
+            body += n(call["function"]["name"]) + n(call["function"]["arguments"])
+        if m.get("function_call"):
+            body += n(m["function_call"]["name"]) + n(m["function_call"]["arguments"])
+        body += n(m.get("refusal"))
+        total += 3 + n(m["role"]) + body + n(m.get("tool_call_id"))
+        if "name" in m:
+            total += n(m["name"]) + 1
+        if m["role"] == "assistant" and m.get("weight", 1) == 1:
+            trainable += body
+    return total, trainable
+
+
+@pytest.mark.parametrize("name", ["drone_training.jsonl", "openai_chat_basic.jsonl", "openai_chat_tools.jsonl",
+                                  "openai_chat_legacy_functions.jsonl", "openai_chat_vision.jsonl"])
+def test_tokens_per_fixture_derived_independently(name: str) -> None:
+    enc = get_encoding("o200k_base")
+    records = [json.loads(line) for line in (FIXTURES / "good" / name).read_text(encoding="utf-8").splitlines()]
+    expected = [_independent_count(r, enc) for r in records]
+    out = json.loads(run("estimate", f"fixtures/good/{name}", "-o", "json").stdout)
+    assert out["tokens"] == sum(t for t, _ in expected)
+    assert out["trainable_tokens"] == sum(t for _, t in expected)
+    assert out["records"] == len(records)
+    assert out["messages"] == sum(len(r["messages"]) for r in records)
+    assert out["targets"] == sum(1 for r in records for m in r["messages"] if m["role"] == "assistant" and m.get("weight", 1) == 1)
+
+
+def test_model_chooses_the_encoding() -> None:
+    path = "fixtures/good/openai_chat_basic.jsonl"
+    o200k = json.loads(run("estimate", path, "-o", "json").stdout)
+    cl100k = json.loads(run("estimate", path, "--model", "davinci-002", "-o", "json").stdout)
+    assert (o200k["encoding"], cl100k["encoding"]) == ("o200k_base", "cl100k_base")
+    assert o200k["tokens"] != cl100k["tokens"]  # the Japanese line tokenises differently
