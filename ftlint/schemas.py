@@ -1,5 +1,9 @@
 """Load the JSON Schema files and turn jsonschema's errors into ftlint findings.
 
+Speed: every record first meets jsonschema-rs (a compiled validator, tens of microseconds per
+record); only a record it rejects goes through python-jsonschema, whose error tree explains the
+failure. On valid data that is hundreds of times faster than python-jsonschema alone.
+
 The schema files live in `schemas/` at the top of the repository; an installed wheel carries
 them as `ftlint/schemas/`. Messages are rewritten for people: "missing required key
 'content'", "expected string, got number", "unknown key 'foo'"; a `oneOf` failure is followed
@@ -54,6 +58,13 @@ def load_schema(name: str) -> dict:
 
 
 @cache
+def fast_validator(name: str):  # type: ignore[no-untyped-def]
+    import jsonschema_rs
+
+    return jsonschema_rs.validator_for(load_schema(name))
+
+
+@cache
 def validator(name: str) -> Draft202012Validator:
     schema = load_schema(name)
     Draft202012Validator.check_schema(schema)
@@ -62,6 +73,8 @@ def validator(name: str) -> Draft202012Validator:
 
 def schema_findings(name: str, instance: object) -> Iterator[tuple[str, str, str]]:
     """Yield (code, message, JSON path) for every schema violation of `instance`."""
+    if fast_validator(name).is_valid(instance):
+        return
     for error in validator(name).iter_errors(instance):
         yield from _explain(error)
 

@@ -63,3 +63,27 @@ def test_json_output_carries_the_same_findings(path: Path) -> None:
     lines = [ln for ln in text.stdout.splitlines() if re.match(r".+:\d+:\d+: FT\d{3} ", ln)]
     rendered = [f"{f['path']}:{f['line']}:{f['col']}: {f['code']} {f['message']}" + (f" ({f['pointer']})" if f["pointer"] else "") for f in findings]
     assert rendered == lines
+
+
+def _all_fixture_records() -> list[dict]:
+    import orjson
+
+    records = []
+    for path in BAD + [p for p in GOOD if p.suffix == ".jsonl"]:
+        for raw in path.read_bytes().splitlines():
+            try:
+                value = orjson.loads(raw)
+            except orjson.JSONDecodeError:
+                continue
+            if isinstance(value, dict):
+                records.append(value)
+    return records
+
+
+def test_fast_and_explaining_validators_agree_on_every_fixture_record() -> None:
+    from ftlint.schemas import fast_validator, validator
+
+    records = _all_fixture_records()
+    assert len(records) > 150
+    for record in records:
+        assert fast_validator("openai-chat").is_valid(record) == validator("openai-chat").is_valid(record), record
