@@ -61,6 +61,7 @@ def _common(func):  # type: ignore[no-untyped-def]
         click.option("--context", type=click.IntRange(min=1), metavar="TOKENS", help="Override the model's per-example token limit."),
         click.option("--format", "format_name", type=click.Choice(["openai-chat"]), default="openai-chat", show_default=True, help="Dataset format."),
         click.option("--max-line-bytes", type=click.IntRange(min=1), default=128 * 1024 * 1024, show_default=True, help="Longer lines are reported (FT007), not parsed."),
+        click.option("--max-depth", type=click.IntRange(min=1, max=1000), default=64, show_default=True, help="Deeper nesting is reported (FT014), not checked."),
         click.option("-o", "--output-format", type=click.Choice(OUTPUT_FORMATS), default="text", show_default=True),
     ]
     for option in reversed(options):
@@ -84,7 +85,7 @@ def cli() -> None:
 
 
 def _run(paths: tuple[str, ...], model_name: str | None, context: int | None, format_name: str,
-         max_line_bytes: int, emit):  # type: ignore[no-untyped-def]
+         max_line_bytes: int, max_depth: int, emit):  # type: ignore[no-untyped-def]
     from .engine import Settings, analyse
 
     model, limit = _model_and_limit(model_name, context)
@@ -93,6 +94,7 @@ def _run(paths: tuple[str, ...], model_name: str | None, context: int | None, fo
         context_limit=limit,
         format_name=format_name,
         max_line_bytes=max_line_bytes,
+        max_depth=max_depth,
         min_examples=int(model.min_examples.value) if model.min_examples else None,  # type: ignore[arg-type]
     )
     result = analyse(paths, settings, emit)
@@ -106,7 +108,7 @@ def _run(paths: tuple[str, ...], model_name: str | None, context: int | None, fo
 @click.option("--max-errors", type=click.IntRange(min=0), metavar="N", help="Show at most N findings (all are still counted for the exit code).")
 @click.option("--fail-on", type=click.Choice([ERROR, WARNING]), default=ERROR, show_default=True, help="Lowest severity that makes the exit code 1.")
 def check(paths: tuple[str, ...], model_name: str | None, context: int | None, format_name: str,
-          max_line_bytes: int, output_format: str, max_errors: int | None, fail_on: str) -> None:
+          max_line_bytes: int, max_depth: int, output_format: str, max_errors: int | None, fail_on: str) -> None:
     """Report every record the provider would reject, and why.
 
     One line per finding: path:line:col: CODE message ($.json.path). PATH may be '-' for
@@ -116,7 +118,7 @@ def check(paths: tuple[str, ...], model_name: str | None, context: int | None, f
 
     reporter = CHECK_REPORTERS[output_format](sys.stdout, max_errors)
     reporter.start()
-    result, _ = _run(paths, model_name, context, format_name, max_line_bytes, reporter.diagnostic)
+    result, _ = _run(paths, model_name, context, format_name, max_line_bytes, max_depth, reporter.diagnostic)
     reporter.finish(result)
     failing = result.counts[ERROR] + (result.counts[WARNING] if fail_on == WARNING else 0)
     if result.io_errors:
@@ -135,7 +137,7 @@ def check(paths: tuple[str, ...], model_name: str | None, context: int | None, f
 @click.option("--drop-last", is_flag=True, help="Drop the partial last batch of each epoch (steps = floor).")
 @click.option("--price", type=click.FloatRange(min=0), metavar="USD_PER_1M_TOKENS", help="Override the model's training price.")
 def estimate(paths: tuple[str, ...], model_name: str | None, context: int | None, format_name: str,
-             max_line_bytes: int, output_format: str, epochs: int | None, batch_size: int | None,
+             max_line_bytes: int, max_depth: int, output_format: str, epochs: int | None, batch_size: int | None,
              grad_accum: int, gpus: int, warmup_ratio: Fraction | None, warmup_steps: int | None,
              drop_last: bool, price: float | None) -> None:
     """Records, tokens, steps, epochs and cost of a training run on PATH.
@@ -150,7 +152,7 @@ def estimate(paths: tuple[str, ...], model_name: str | None, context: int | None
 
     if warmup_ratio is not None and warmup_steps is not None:
         raise UsageFailure("give --warmup-ratio or --warmup-steps, not both")
-    result, settings = _run(paths, model_name, context, format_name, max_line_bytes, lambda d: None)
+    result, settings = _run(paths, model_name, context, format_name, max_line_bytes, max_depth, lambda d: None)
     if result.io_errors:
         sys.exit(EXIT_USAGE)
     plan = Plan(epochs=epochs, batch_size=batch_size, grad_accum=grad_accum, gpus=gpus,

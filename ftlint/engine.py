@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from .diagnostics import ERROR, WARNING, Diagnostic
 from .formats import Format, get_format
 from .models import Model
-from .read import DEFAULT_MAX_LINE_BYTES, InputError, Line, display_name, read_lines
+from .read import DEFAULT_MAX_DEPTH, DEFAULT_MAX_LINE_BYTES, InputError, Line, display_name, read_lines
 from .rules import load_all, severity_of
 from .tokens import TokenCounter
 
@@ -32,6 +32,7 @@ class Settings:
     context_limit: int | None
     format_name: str = "openai-chat"
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
+    max_depth: int = DEFAULT_MAX_DEPTH
     min_examples: int | None = None
 
 
@@ -114,7 +115,7 @@ def analyse(
     for file_index, path in enumerate(paths):
         summary = FileSummary(display_name(path))
         try:
-            for line in read_lines(path, settings.max_line_bytes):
+            for line in read_lines(path, settings.max_line_bytes, settings.max_depth):
                 found = _analyse_line(line, fmt, counter, settings, summary, columns, file_index)
                 for d in sorted(found):
                     report(d)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import json
 import os
 import stat
 import sys
@@ -26,6 +27,7 @@ BOM = b"\xef\xbb\xbf"
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 GZIP_MAGIC = b"\x1f\x8b"
 DEFAULT_MAX_LINE_BYTES = 128 * 1024 * 1024
+DEFAULT_MAX_DEPTH = 64
 READ_BLOCK = 1024 * 1024
 
 
@@ -88,24 +90,25 @@ def open_binary(path: str) -> BinaryIO:
     return buffered
 
 
-def read_lines(path: str, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) -> Iterator[Line]:
+def read_lines(path: str, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+               max_depth: int = DEFAULT_MAX_DEPTH) -> Iterator[Line]:
     """Yield every physical line of `path` as a parsed `Line`."""
     stream = open_binary(path)
     try:
-        yield from _parse_stream(stream, max_line_bytes)
+        yield from _parse_stream(stream, max_line_bytes, max_depth)
     finally:
         if path != "-":
             stream.close()
 
 
-def _parse_stream(stream: BinaryIO, max_line_bytes: int) -> Iterator[Line]:
+def _parse_stream(stream: BinaryIO, max_line_bytes: int, max_depth: int) -> Iterator[Line]:
     number = 0
     for raw, too_long_by in _raw_lines(stream, max_line_bytes):
         number += 1
         if isinstance(raw, Problem):  # the stream itself broke (corrupt gzip, I/O error)
             yield Line(number, None, [raw], 0)
             return
-        if number == 1 and raw[:2] in UTF16_BOMS:
+        if number == 1 and (raw[:2] in UTF16_BOMS or _looks_utf16(raw)):
             yield Line(1, None, [Problem("FT008", "file is UTF-16 encoded; save it as UTF-8")], len(raw))
             return
         if too_long_by:
@@ -113,7 +116,7 @@ def _parse_stream(stream: BinaryIO, max_line_bytes: int) -> Iterator[Line]:
             msg = f"line is {size:,} bytes, over the {max_line_bytes:,}-byte limit; not parsed"
             yield Line(number, None, [Problem("FT007", msg)], size)
             continue
-        yield parse_line(number, raw)
+        yield parse_line(number, raw, max_depth)
 
 
 def _raw_lines(stream: BinaryIO, limit: int) -> Iterator[tuple[bytes | Problem, int]]:
@@ -141,6 +144,12 @@ def _raw_lines(stream: BinaryIO, limit: int) -> Iterator[tuple[bytes | Problem, 
         yield Problem("FT009", f"read failed: {exc.strerror or exc}"), 0
 
 
+def _looks_utf16(raw: bytes) -> bool:
+    """UTF-16 without a byte-order mark: ASCII text with a NUL beside every character."""
+    head = raw[:64]
+    return len(head) >= 8 and (head[1::2].count(0) == len(head[1::2]) or head[0::2].count(0) == len(head[0::2]))
+
+
 def _strip_end(raw: bytes) -> bytes:
     if raw.endswith(b"\n"):
         raw = raw[:-1]
@@ -149,7 +158,7 @@ def _strip_end(raw: bytes) -> bytes:
     return raw
 
 
-def parse_line(number: int, raw: bytes) -> Line:
+def parse_line(number: int, raw: bytes, max_depth: int = DEFAULT_MAX_DEPTH) -> Line:
     problems: list[Problem] = []
     nbytes = len(raw)
     if raw.startswith(BOM):
@@ -165,19 +174,92 @@ def parse_line(number: int, raw: bytes) -> Line:
     if not raw.strip():
         problems.append(Problem("FT005", "blank line: every line must hold one JSON object"))
         return Line(number, None, problems, nbytes, blank=True)
+    nul = raw.find(b"\x00")
+    if nul >= 0:
+        msg = f"NUL byte at byte offset {nul} of the line: binary data, or a UTF-16 file without a byte-order mark"
+        problems.append(Problem("FT010", msg, nul + 1))
+        return Line(number, None, problems, nbytes)
     try:
         value = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
-        problems.append(_json_problem(raw, exc))
+        problems.append(_json_problem(raw, exc, number, max_depth))
         return Line(number, None, problems, nbytes)
     if not isinstance(value, dict):
-        kind = _json_kind(value)
-        problems.append(Problem("FT002", f"line holds a JSON {kind}, expected an object"))
+        problems.append(_not_object(value))
         return Line(number, None, problems, nbytes)
+    if raw.count(b"{") + raw.count(b"[") > max_depth:
+        depth = nesting_depth(value, max_depth)
+        if depth > max_depth:
+            msg = f"value nested more than {max_depth} levels deep (--max-depth); not checked further"
+            problems.append(Problem("FT014", msg))
+            return Line(number, None, problems, nbytes)
+    duplicate = duplicate_key(raw, value)
+    if duplicate:
+        problems.append(Problem("FT013", duplicate))
     return Line(number, value, problems, nbytes)
 
 
-def _json_problem(raw: bytes, exc: orjson.JSONDecodeError) -> Problem:
+def nesting_depth(value: object, stop_above: int) -> int:
+    """Depth of nested objects and arrays (a flat object is 1), without recursion; stops
+    counting once past `stop_above`."""
+    deepest = 0
+    stack: list[tuple[object, int]] = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > deepest:
+            deepest = depth
+            if deepest > stop_above:
+                return deepest
+        children = node.values() if isinstance(node, dict) else node
+        for child in children:  # type: ignore[union-attr]
+            if isinstance(child, (dict, list)):
+                stack.append((child, depth + 1))
+    return deepest
+
+
+def duplicate_key(raw: bytes, value: dict) -> str | None:
+    """Name a key that appears twice in one object (JSON parsers silently keep the last).
+
+    Cheap test first: every key is followed by '":'; re-serialising the parsed value drops
+    duplicates, so a line with more '":' than its re-serialisation may have one. Only then is
+    the line parsed again, slowly, to find it. (Writers that put space before the colon, or
+    escape quotes as \\u0022, can hide a duplicate from the cheap test.)"""
+    if raw.count(b'":') <= orjson.dumps(value).count(b'":'):
+        return None
+    found: list[tuple[str, str]] = []
+
+    def pairs_hook(pairs: list[tuple[str, object]]) -> dict:
+        seen: dict[str, object] = {}
+        for key, item in pairs:
+            if key in seen and not found:
+                found.append((key, _short(item)))
+            seen[key] = item
+        return seen
+
+    try:
+        json.loads(raw, object_pairs_hook=pairs_hook)
+    except (ValueError, RecursionError):
+        return None
+    if not found:
+        return None
+    key, last = found[0]
+    return f"duplicate key '{key}' in one object: parsers keep only the last value ({last})"
+
+
+def _short(value: object, limit: int = 30) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _not_object(value: object) -> Problem:
+    kind = _json_kind(value)
+    msg = f"line holds a JSON {kind}, expected an object"
+    if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+        msg += f" (an array of {len(value)} objects: JSONL wants each on its own line)"
+    return Problem("FT002", msg)
+
+
+def _json_problem(raw: bytes, exc: orjson.JSONDecodeError, number: int, max_depth: int) -> Problem:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as bad:
@@ -191,6 +273,15 @@ def _json_problem(raw: bytes, exc: orjson.JSONDecodeError) -> Problem:
         return Problem("FT001", f"invalid JSON: {rest.split(',')[0].split('}')[0]} is not a JSON number (NaN and Infinity are not JSON)", col)
     if rest.startswith("'"):
         msg = f"{msg} (JSON strings and keys take double quotes)"
+    if "depth limit" in msg:
+        return Problem("FT014", f"value nested more than {max_depth} levels deep (--max-depth); not parsed", col)
+    if "infinity when parsed" in msg:
+        return Problem("FT001", "invalid JSON: a number too large for a 64-bit float", col)
+    stripped = text.strip()
+    if b"\r" in raw and ("after document" in msg or "trailing" in msg or "control character" in msg):
+        return Problem("FT011", "line holds carriage returns (CR) inside: the file uses CR-only (old Mac) line ends; ftlint splits lines at LF", col)
+    if _pretty_printed_piece(stripped, number):
+        return Problem("FT012", f"invalid JSON: {msg}: this looks like pretty-printed JSON (one value over many lines); JSONL needs each object on one line", col)
     if "after document" in msg:
         msg = f"{msg} (two JSON values on one line: a missing newline?)"
     if "surrogate" in msg:
@@ -198,6 +289,14 @@ def _json_problem(raw: bytes, exc: orjson.JSONDecodeError) -> Problem:
     if col > len(text) and text.rstrip().endswith(("{", "[", ",", ":", '"')) or "unexpected end" in msg:
         msg = f"{msg} (the line ends before the JSON value does)"
     return Problem("FT001", f"invalid JSON: {msg}", col)
+
+
+def _pretty_printed_piece(stripped: str, number: int) -> bool:
+    """A line that only makes sense as part of a JSON value spread over many lines: a lone
+    bracket, a closing bracket with its comma, or a `"key": value` line."""
+    if stripped and set(stripped) <= set("{}[],"):
+        return len(stripped) <= 2
+    return number > 1 and stripped.startswith('"') and '":' in stripped
 
 
 def _json_kind(value: object) -> str:

@@ -75,3 +75,40 @@ register("FT009", "read-failed", ERROR, """
 
     Why: lines after the break were not checked and would not reach the provider either.
 """)
+
+register("FT010", "nul-byte", ERROR, """
+    The line contains a NUL byte.
+
+    Why: NUL never occurs in UTF-8 text; it means binary data or a UTF-16 file that has no
+    byte-order mark. The message gives the byte offset.
+""")
+
+register("FT011", "cr-line-ends", ERROR, """
+    Carriage returns (CR) separate records inside one line: the file uses CR-only line ends.
+
+    ftlint, like every JSONL reader, splits lines at LF ("\\n"); CRLF is fine, CR alone is not.
+    Why: the provider sees the whole file as one broken line. Convert line ends to LF.
+""")
+
+register("FT012", "pretty-printed-json", ERROR, """
+    The line is part of a pretty-printed JSON value spread over many lines.
+
+    Why: JSONL needs each record on exactly one line. Re-serialise each record compactly
+    (e.g. `jq -c . data.json`).
+    Example: a line holding only "{".
+""")
+
+register("FT013", "duplicate-key", ERROR, """
+    An object has the same key twice.
+
+    Why: JSON leaves the meaning undefined; most parsers (the provider's included) keep the last
+    value silently, so the data trained on is not what a reader of the file sees.
+    Example: {"role": "user", "content": "a", "content": "b"}
+""")
+
+register("FT014", "too-deep", ERROR, """
+    The value is nested deeper than the nesting limit (--max-depth, default 64).
+
+    Why: no training format nests that deep; such a line is generated garbage or an attack on
+    the parser, and checking it would cost unbounded time. Raise the limit if it is real.
+""")
