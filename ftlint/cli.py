@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
+from collections.abc import Iterator
 from fractions import Fraction
-from typing import NoReturn
+from typing import IO, NoReturn
 
 import click
 
@@ -43,6 +45,31 @@ class Ratio(click.ParamType):
         return ratio
 
 
+@contextlib.contextmanager
+def _output(output_file: str | None, paths: tuple[str, ...]) -> Iterator[IO[str]]:
+    if output_file is None:
+        yield sys.stdout
+        return
+    target = os.path.realpath(output_file)
+    if any(p != "-" and os.path.exists(p) and os.path.realpath(p) == target for p in paths):
+        raise UsageFailure(f"--output-file {output_file} is one of the inputs; ftlint never writes over an input")
+    from .atomic import atomic_text_writer
+
+    try:
+        with atomic_text_writer(output_file) as fh:
+            yield fh
+    except OSError as exc:
+        raise UsageFailure(f"cannot write {output_file}: {exc.strerror or exc}") from None
+
+
+def _codes(values: tuple[str, ...]) -> tuple[str, ...]:
+    codes = tuple(c.strip().upper() for v in values for c in v.split(",") if c.strip())
+    for code in codes:
+        if not (code.startswith("FT") and code[2:].isdigit() and len(code) <= 5):
+            raise UsageFailure(f"--ignore: {code!r} is not a code or code prefix (like FT604 or FT6)")
+    return codes
+
+
 def _model_and_limit(model_name: str | None, context: int | None):  # type: ignore[no-untyped-def]
     from .models import UnknownModel, get_model
 
@@ -62,6 +89,8 @@ def _common(func):  # type: ignore[no-untyped-def]
         click.option("--format", "format_name", type=click.Choice(["openai-chat"]), default="openai-chat", show_default=True, help="Dataset format."),
         click.option("--max-line-bytes", type=click.IntRange(min=1), default=128 * 1024 * 1024, show_default=True, help="Longer lines are reported (FT007), not parsed."),
         click.option("--max-depth", type=click.IntRange(min=1, max=1000), default=64, show_default=True, help="Deeper nesting is reported (FT014), not checked."),
+        click.option("--ignore", "ignore", multiple=True, metavar="CODES", help="Comma-separated codes or prefixes not to report (e.g. FT604,FT605 or FT6)."),
+        click.option("--output-file", type=click.Path(dir_okay=False, writable=True), metavar="FILE", help="Write the report to FILE (atomically: a temporary file renamed into place) instead of standard output."),
         click.option("-o", "--output-format", type=click.Choice(OUTPUT_FORMATS), default="text", show_default=True),
     ]
     for option in reversed(options):
@@ -85,7 +114,7 @@ def cli() -> None:
 
 
 def _run(paths: tuple[str, ...], model_name: str | None, context: int | None, format_name: str,
-         max_line_bytes: int, max_depth: int, emit):  # type: ignore[no-untyped-def]
+         max_line_bytes: int, max_depth: int, ignore: tuple[str, ...], emit):  # type: ignore[no-untyped-def]
     from .engine import Settings, analyse
 
     model, limit = _model_and_limit(model_name, context)
@@ -95,6 +124,7 @@ def _run(paths: tuple[str, ...], model_name: str | None, context: int | None, fo
         format_name=format_name,
         max_line_bytes=max_line_bytes,
         max_depth=max_depth,
+        ignore=_codes(ignore),
         min_examples=int(model.min_examples.value) if model.min_examples else None,  # type: ignore[arg-type]
     )
     result = analyse(paths, settings, emit)
@@ -108,7 +138,7 @@ def _run(paths: tuple[str, ...], model_name: str | None, context: int | None, fo
 @click.option("--max-errors", type=click.IntRange(min=0), metavar="N", help="Show at most N findings (all are still counted for the exit code).")
 @click.option("--fail-on", type=click.Choice([ERROR, WARNING]), default=ERROR, show_default=True, help="Lowest severity that makes the exit code 1.")
 def check(paths: tuple[str, ...], model_name: str | None, context: int | None, format_name: str,
-          max_line_bytes: int, max_depth: int, output_format: str, max_errors: int | None, fail_on: str) -> None:
+          max_line_bytes: int, max_depth: int, ignore: tuple[str, ...], output_file: str | None, output_format: str, max_errors: int | None, fail_on: str) -> None:
     """Report every record the provider would reject, and why.
 
     One line per finding: path:line:col: CODE message ($.json.path). PATH may be '-' for
@@ -116,10 +146,11 @@ def check(paths: tuple[str, ...], model_name: str | None, context: int | None, f
     """
     from .report import CHECK_REPORTERS
 
-    reporter = CHECK_REPORTERS[output_format](sys.stdout, max_errors)
-    reporter.start()
-    result, _ = _run(paths, model_name, context, format_name, max_line_bytes, max_depth, reporter.diagnostic)
-    reporter.finish(result)
+    with _output(output_file, paths) as out:
+        reporter = CHECK_REPORTERS[output_format](out, max_errors)
+        reporter.start()
+        result, _ = _run(paths, model_name, context, format_name, max_line_bytes, max_depth, ignore, reporter.diagnostic)
+        reporter.finish(result)
     failing = result.counts[ERROR] + (result.counts[WARNING] if fail_on == WARNING else 0)
     if result.io_errors:
         sys.exit(EXIT_USAGE)
@@ -137,7 +168,7 @@ def check(paths: tuple[str, ...], model_name: str | None, context: int | None, f
 @click.option("--drop-last", is_flag=True, help="Drop the partial last batch of each epoch (steps = floor).")
 @click.option("--price", type=click.FloatRange(min=0), metavar="USD_PER_1M_TOKENS", help="Override the model's training price.")
 def estimate(paths: tuple[str, ...], model_name: str | None, context: int | None, format_name: str,
-             max_line_bytes: int, max_depth: int, output_format: str, epochs: int | None, batch_size: int | None,
+             max_line_bytes: int, max_depth: int, ignore: tuple[str, ...], output_file: str | None, output_format: str, epochs: int | None, batch_size: int | None,
              grad_accum: int, gpus: int, warmup_ratio: Fraction | None, warmup_steps: int | None,
              drop_last: bool, price: float | None) -> None:
     """Records, tokens, steps, epochs and cost of a training run on PATH.
@@ -152,7 +183,7 @@ def estimate(paths: tuple[str, ...], model_name: str | None, context: int | None
 
     if warmup_ratio is not None and warmup_steps is not None:
         raise UsageFailure("give --warmup-ratio or --warmup-steps, not both")
-    result, settings = _run(paths, model_name, context, format_name, max_line_bytes, max_depth, lambda d: None)
+    result, settings = _run(paths, model_name, context, format_name, max_line_bytes, max_depth, ignore, lambda d: None)
     if result.io_errors:
         sys.exit(EXIT_USAGE)
     plan = Plan(epochs=epochs, batch_size=batch_size, grad_accum=grad_accum, gpus=gpus,
@@ -165,7 +196,8 @@ def estimate(paths: tuple[str, ...], model_name: str | None, context: int | None
                 context_limit=settings.context_limit, price=chosen_price,
                 min_examples=settings.min_examples)
     names = [f.path for f in result.files]
-    sys.stdout.write(ESTIMATE_RENDERERS[output_format](e, names))
+    with _output(output_file, paths) as out:
+        out.write(ESTIMATE_RENDERERS[output_format](e, names))
     sys.exit(EXIT_OK)
 
 

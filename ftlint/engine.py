@@ -16,7 +16,7 @@ from .diagnostics import ERROR, WARNING, Diagnostic
 from .formats import Format, get_format
 from .models import Model
 from .read import DEFAULT_MAX_DEPTH, DEFAULT_MAX_LINE_BYTES, InputError, Line, display_name, read_lines
-from .rules import load_all, severity_of
+from .rules import load_all, secrets, severity_of
 from .tokens import TokenCounter
 
 if TYPE_CHECKING:
@@ -34,6 +34,10 @@ class Settings:
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
     max_depth: int = DEFAULT_MAX_DEPTH
     min_examples: int | None = None
+    ignore: tuple[str, ...] = ()  # code prefixes not reported ("FT6" turns off a family)
+
+    def ignored(self, code: str) -> bool:
+        return code.startswith(self.ignore) if self.ignore else False
 
 
 @dataclass(slots=True)
@@ -108,7 +112,11 @@ def analyse(
     result = Analysis()
     columns = _Columns()
 
+    secret_codes = frozenset(c for c in load_all() if c.startswith("FT6") and not settings.ignored(c))
+
     def report(d: Diagnostic) -> None:
+        if settings.ignored(d.code):
+            return
         result.counts[d.severity] = result.counts.get(d.severity, 0) + 1
         emit(d)
 
@@ -116,7 +124,7 @@ def analyse(
         summary = FileSummary(display_name(path))
         try:
             for line in read_lines(path, settings.max_line_bytes, settings.max_depth):
-                found = _analyse_line(line, fmt, counter, settings, summary, columns, file_index)
+                found = _analyse_line(line, fmt, counter, settings, summary, columns, file_index, secret_codes)
                 for d in sorted(found):
                     report(d)
                 if len(columns) >= CHUNK_RECORDS:
@@ -139,6 +147,7 @@ def _analyse_line(
     summary: FileSummary,
     columns: _Columns,
     file_index: int,
+    secret_codes: frozenset[str],
 ) -> list[Diagnostic]:
     summary.lines += 1
     path = summary.path
@@ -151,6 +160,9 @@ def _analyse_line(
     if line.value is not None:
         for code, message, pointer in fmt.findings(line.value):
             found.append(Diagnostic(path, line.number, 1, code, message, severity_of(code), pointer))
+        if secret_codes:
+            for code, message, pointer in secrets.scan(line.value, secret_codes):
+                found.append(Diagnostic(path, line.number, 1, code, message, severity_of(code), pointer))
         figures = fmt.figures(line.value, counter)
         summary.messages += figures.messages
         for record in figures.records:

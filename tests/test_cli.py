@@ -91,3 +91,35 @@ def test_readme_first_command_fixture_runs_clean() -> None:
     assert "fixtures/good/drone_training.jsonl" in readme
     r = run("check", "fixtures/good/drone_training.jsonl")
     assert r.exit_code == 0
+
+
+def test_output_file_is_written_atomically_and_never_over_an_input(tmp_path: Path) -> None:
+    report = tmp_path / "report.json"
+    report.write_text("old")
+    r = run("check", "fixtures/bad/ft201_no_target.jsonl", "-o", "json", "--output-file", str(report))
+    assert r.exit_code == 1 and r.stdout == ""
+    assert {f["code"] for f in json.loads(report.read_text())} == {"FT201", "FT401"}
+    assert [p.name for p in tmp_path.iterdir()] == ["report.json"]  # no temporary file left behind
+    est = tmp_path / "estimate.json"
+    assert run("estimate", "fixtures/good/openai_chat_basic.jsonl", "-o", "json", "--output-file", str(est)).exit_code == 0
+    assert json.loads(est.read_text())["records"] == 13
+    data = tmp_path / "data.jsonl"
+    data.write_text(OK + "\n")
+    clash = run("check", str(data), "--output-file", str(data))
+    assert clash.exit_code == 2 and "never writes over an input" in clash.stderr
+    assert data.read_text() == OK + "\n"
+
+
+def test_failed_write_leaves_the_old_report(tmp_path: Path) -> None:
+    from ftlint.atomic import atomic_text_writer
+
+    target = tmp_path / "r.txt"
+    target.write_text("old")
+    try:
+        with atomic_text_writer(str(target)) as fh:
+            fh.write("half")
+            raise RuntimeError("interrupted")
+    except RuntimeError:
+        pass
+    assert target.read_text() == "old"
+    assert [p.name for p in tmp_path.iterdir()] == ["r.txt"]

@@ -3,6 +3,7 @@
 Codes are letters + 3 digits; the hundreds digit is the family:
   FT0xx file and JSON        FT1xx structure (schema)     FT2xx content and conversation
   FT3xx tokens               FT4xx dataset-wide           FT5xx training-plan advice
+  FT6xx secrets and personal data
 Codes are never reused. A rule's docstring is its documentation (`ftlint rules CODE`): the first
 line is the summary; then what it checks, why it matters for training, and an example.
 """
@@ -59,6 +60,6 @@ def severity_of(code: str) -> str:
 
 def load_all() -> dict[str, Rule]:
     """Import every rule module so the registry is complete."""
-    from . import estimate_advice, file, openai_chat, schema, tokens  # noqa: F401
+    from . import estimate_advice, file, openai_chat, schema, secrets, tokens  # noqa: F401
 
     return REGISTRY

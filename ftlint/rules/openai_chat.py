@@ -173,12 +173,13 @@ def duplicate_tool_call_id(record: dict) -> Iterator[Hit]:
 def _defined_functions(record: dict) -> set[str] | None:
     names: set[str] = set()
     defined = False
-    for tool in record.get("tools") or ():
+    tools, functions = record.get("tools"), record.get("functions")
+    for tool in tools if isinstance(tools, list) else ():
         if isinstance(tool, dict) and isinstance(tool.get("function"), dict):
             defined = True
             if isinstance(tool["function"].get("name"), str):
                 names.add(tool["function"]["name"])
-    for function in record.get("functions") or ():
+    for function in functions if isinstance(functions, list) else ():
         if isinstance(function, dict):
             defined = True
             if isinstance(function.get("name"), str):

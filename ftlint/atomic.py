@@ -1,0 +1,26 @@
+"""Everything ftlint writes goes to a temporary file beside the target, then is renamed into
+place: a reader never sees half a report, and a failed run leaves the old file untouched."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Iterator
+from typing import IO
+
+
+@contextlib.contextmanager
+def atomic_text_writer(path: str) -> Iterator[IO[str]]:
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".ftlint-", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            yield fh
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise

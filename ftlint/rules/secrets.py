@@ -1,0 +1,137 @@
+"""Secrets and personal data in training text (FT6xx): on by default; `--ignore FT6` turns the
+family off, `--ignore FT604,FT605` only the personal-data warnings.
+
+A dataset bound for a third-party provider is where credentials and personal data leave an
+organisation, and a model trained on them can repeat them to anyone. Findings name the kind,
+the line and the JSON path, and never echo the value in full.
+
+Speed: one combined pattern runs over the compact JSON of the whole record (C speed); only a
+record it matches is walked to find which string, and where.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import orjson
+
+from ..diagnostics import ERROR, WARNING, json_path
+from . import register
+
+register("FT601", "credential", ERROR, """
+    Text contains what looks like an API key or access token.
+
+    Recognised: AWS access key ids, GitHub and GitLab tokens, Slack tokens, Stripe live keys,
+    OpenAI and Anthropic API keys, Google API keys, Hugging Face tokens.
+    Why: the file goes to a third party, and a model trained on a key can repeat it. Revoke the
+    key, then remove it from the data (and from git history).
+    Example: "content": "use AKIAIOSFODNN7EXAMPLE to connect"
+""")
+
+register("FT602", "private-key", ERROR, """
+    Text contains a private key block (-----BEGIN ... PRIVATE KEY-----).
+
+    Why: as FT601; a private key in training data is a leaked private key.
+""")
+
+register("FT603", "password-in-url", ERROR, """
+    Text contains a URL or connection string with a password (scheme://user:password@host).
+
+    Placeholders (`password`, `****`, `<pass>`, `${VAR}`) are not reported.
+    Why: as FT601.
+    Example: postgres://admin:hunter2@db.internal:5432/prod
+""")
+
+register("FT604", "email-address", WARNING, """
+    Text contains an e-mail address (example.com/.org/.net and similar test domains are not reported).
+
+    Why: personal data in training text can be repeated by the model and may not be yours to
+    share with a provider. Replace with placeholders if it is not needed.
+""")
+
+register("FT605", "phone-number", WARNING, """
+    Text contains what looks like a phone number (international +CC form or (555) 123-4567 form).
+
+    Why: as FT604.
+""")
+
+CREDENTIALS = [
+    ("AWS access key id", r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"),
+    ("GitHub token", r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})"),
+    ("GitLab token", r"\bglpat-[A-Za-z0-9_-]{20,}"),
+    ("Slack token", r"\bxox[abprs]-[A-Za-z0-9-]{10,}"),
+    ("Stripe live key", r"\b[rs]k_live_[A-Za-z0-9]{20,}"),
+    ("Anthropic API key", r"\bsk-ant-[A-Za-z0-9_-]{20,}"),
+    ("OpenAI API key", r"\bsk-(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"),
+    ("Google API key", r"\bAIza[0-9A-Za-z_-]{35}"),
+    ("Hugging Face token", r"\bhf_[A-Za-z0-9]{30,}"),
+]
+PRIVATE_KEY = r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----"
+PASSWORD_URL = r"\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s:/@\"'<>]{1,64}:([^\s@/\"'<>]{1,128})@[A-Za-z0-9.-]+"
+EMAIL = r"(?<![:/\w.%+-])[A-Za-z0-9._%+-]{1,64}@((?:[A-Za-z0-9-]{1,63}\.)+[A-Za-z]{2,24})\b"
+PHONE = r"(?<![\w+])(?:\+\d{1,3}[ .-]?(?:\(\d{1,4}\)[ .-]?)?\d{1,4}(?:[ .-]?\d{2,4}){1,4}|\(\d{3}\) ?\d{3}[-. ]\d{4})(?![\w])"
+
+_KINDS: list[tuple[str, str, str]] = [("FT601", kind, pattern) for kind, pattern in CREDENTIALS]
+_KINDS += [("FT602", "private key block", PRIVATE_KEY), ("FT603", "password in a URL", PASSWORD_URL),
+           ("FT604", "e-mail address", EMAIL), ("FT605", "phone number", PHONE)]
+_COMPILED = [(code, kind, re.compile(pattern)) for code, kind, pattern in _KINDS]
+_ANY = re.compile("|".join(f"(?:{p})" for _, _, p in _KINDS).encode())
+
+TEST_DOMAINS = ("example.com", "example.org", "example.net", "test", "invalid", "localhost", "example")
+PLACEHOLDERS = re.compile(r"^(?:password|passwd|pass|pwd|secret|changeme|x+|\*+|<[^>]*>|\$\{?[A-Za-z_]+\}?|\{\{.*\}\}|\.\.\.)$", re.I)
+
+
+def scan(record: dict, codes: frozenset[str] | None = None) -> Iterator[tuple[str, str, str]]:
+    """Yield (code, message, JSON path) for each secret or personal datum in the record's text.
+    `codes` limits the kinds looked for (None: all)."""
+    if not _ANY.search(orjson.dumps(record)):
+        return
+    for path, text in _strings(record):
+        for code, kind, pattern in _COMPILED:
+            if codes is not None and code not in codes:
+                continue
+            for match in pattern.finditer(text):
+                message = _message(code, kind, match)
+                if message:
+                    yield code, message, json_path(path)
+                    break
+
+
+def _strings(value: object) -> Iterator[tuple[list, str]]:
+    stack: list[tuple[list, object]] = [([], value)]
+    while stack:
+        path, node = stack.pop()
+        if isinstance(node, str):
+            yield path, node
+        elif isinstance(node, dict):
+            stack.extend(([*path, k], v) for k, v in reversed(list(node.items())))
+        elif isinstance(node, list):
+            stack.extend(([*path, i], v) for i, v in reversed(list(enumerate(node))))
+
+
+def _message(code: str, kind: str, match: re.Match[str]) -> str | None:
+    found = match.group(0)
+    if code == "FT603":
+        password = match.group(1)
+        if PLACEHOLDERS.match(password):
+            return None
+        return f"{kind}: {found.split('://')[0]}://…:{_mask(password)}@… ; remove it and rotate the password"
+    if code == "FT604":
+        domain = match.group(1).lower()
+        if domain in TEST_DOMAINS or domain.endswith(tuple("." + d for d in TEST_DOMAINS)):
+            return None
+        local = found.split("@")[0]
+        return f"{kind} ({local[0]}***@{domain[0]}***): personal data in training text"
+    if code == "FT605":
+        digits = re.sub(r"\D", "", found)
+        if not 8 <= len(digits) <= 15:
+            return None
+        return f"{kind} (ending …{digits[-2:]}): personal data in training text"
+    if code == "FT602":
+        return f"{kind}: remove it and treat the key as leaked"
+    return f"{kind} ({_mask(found)}, {len(found)} characters): revoke it and remove it from the data"
+
+
+def _mask(secret: str) -> str:
+    return secret[:4] + "…" if len(secret) > 8 else "…"

@@ -1,0 +1,92 @@
+"""Property-based tests: arbitrary bytes and JSON never raise; line numbers stay in the file;
+N valid records always count N. A fixed example budget keeps CI bounded."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ftlint.diagnostics import Diagnostic
+from ftlint.engine import Settings, analyse
+from ftlint.formats import get_format
+from ftlint.models import get_model
+from ftlint.read import parse_line, read_lines
+from ftlint.rules import secrets
+from ftlint.tokens import TokenCounter
+
+BUDGET = settings(max_examples=int(os.environ.get("FTLINT_HYPOTHESIS_EXAMPLES", "150")), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+SETTINGS = Settings(model=get_model(None), context_limit=65536, min_examples=10)
+COUNTER = TokenCounter("o200k_base")
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**63), 2**63 - 1) | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=30),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=25,
+)
+roles = st.sampled_from(["system", "user", "assistant", "tool", "function", "bot", 3, None])
+messages = st.fixed_dictionaries(
+    {"role": roles},
+    optional={"content": json_values | st.text(max_size=40), "weight": json_values, "name": json_values,
+              "tool_calls": json_values, "tool_call_id": json_values},
+)
+records = st.fixed_dictionaries({}, optional={"messages": st.lists(messages, max_size=5) | json_values,
+                                              "tools": json_values, "extra": json_values})
+
+
+def _check(path: Path) -> tuple[list[Diagnostic], object]:
+    found: list[Diagnostic] = []
+    return found, analyse([str(path)], SETTINGS, found.append)
+
+
+@BUDGET
+@given(st.binary(max_size=400))
+def test_arbitrary_bytes_never_raise_and_lines_stay_in_the_file(tmp_path_factory, data: bytes) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path_factory.mktemp("b") / "data.jsonl"
+    path.write_bytes(data)
+    found, result = _check(path)
+    n_lines = len(list(read_lines(str(path))))
+    assert result.lines == n_lines  # type: ignore[attr-defined]
+    assert all(0 <= d.line <= n_lines for d in found)
+    if data[:2] not in (b"\xff\xfe", b"\xfe\xff") and not data.startswith(b"\x1f\x8b"):
+        expected = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
+        assert n_lines == expected or any(d.code in ("FT008",) for d in found)
+
+
+@BUDGET
+@given(json_values)
+def test_arbitrary_json_values_never_raise(value: object) -> None:
+    raw = json.dumps(value).encode()
+    line = parse_line(1, raw)
+    if line.value is not None:
+        fmt = get_format("openai-chat")
+        fmt.findings(line.value)
+        fmt.figures(line.value, COUNTER)
+        list(secrets.scan(line.value))
+
+
+@BUDGET
+@given(records)
+def test_arbitrary_records_never_raise_in_rules_figures_or_secrets(record: dict) -> None:
+    fmt = get_format("openai-chat")
+    for code, message, pointer in fmt.findings(record):
+        assert code.startswith("FT") and message and (pointer is None or pointer.startswith("$"))
+    figures = fmt.figures(record, COUNTER)
+    assert all(r.tokens >= 3 and 0 <= r.trainable <= r.tokens for r in figures.records)
+    list(secrets.scan(record))
+
+
+@BUDGET
+@given(st.lists(st.tuples(st.text(min_size=1, max_size=50).filter(str.strip), st.text(min_size=1, max_size=50).filter(str.strip)), min_size=1, max_size=30))
+def test_n_valid_records_count_n(tmp_path_factory, pairs: list[tuple[str, str]]) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path_factory.mktemp("n") / "data.jsonl"
+    lines = [json.dumps({"messages": [{"role": "user", "content": q}, {"role": "assistant", "content": a}]}) for q, a in pairs]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    found, result = _check(path)
+    frame = result.frame()  # type: ignore[attr-defined]
+    assert frame.height == len(pairs)
+    assert result.lines == len(pairs)  # type: ignore[attr-defined]
+    assert not [d for d in found if d.code < "FT200"]  # no file, JSON or schema findings

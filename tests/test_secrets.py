@@ -1,0 +1,52 @@
+"""Secrets and personal data: found, located, never echoed in full, and configurable."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import run
+
+SECRETS = {
+    "FT601": ["AKIAIOSFODNN7EXAMPLE", "ghp_abcdefghijklmnopqrstuvwxyz0123456789", "glpat-abcdefghij0123456789",
+              "xoxb-1234567890-abcdefghij", "sk_live_abcdefghijklmnopqrstuv", "sk-ant-api03-abcdefghijklmnopqrstuvwxyz",
+              "sk-proj-abcdefghijklmnopqrstuvwxyz123456", "AIzaSyA-abcdefghijklmnopqrstuvwxyz01234", "hf_abcdefghijklmnopqrstuvwxyzABCDEF"],
+    "FT603": ["postgres://admin:s3cr3t-Pa55@db.internal:5432/prod"],
+    "FT604": ["jane.doe@gmail.com"],
+    "FT605": ["+33 6 12 34 56 78"],
+}
+
+
+def _file(tmp_path: Path, text: str, where: str = "user") -> Path:
+    messages = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "ok"}]
+    messages[0 if where == "user" else 1]["content"] = f"see {text} now"
+    path = tmp_path / "data.jsonl"
+    path.write_text(json.dumps({"messages": messages}) + "\n")
+    return path
+
+
+@pytest.mark.parametrize(("code", "secret"), [(c, s) for c, items in SECRETS.items() for s in items])
+def test_secret_is_found_located_and_masked(code: str, secret: str, tmp_path: Path) -> None:
+    path = _file(tmp_path, secret, where="assistant")
+    found = [f for f in json.loads(run("check", str(path), "-o", "json").stdout) if f["code"].startswith("FT6")]
+    assert [(f["code"], f["line"], f["pointer"]) for f in found] == [(code, 1, "$.messages[1].content")]
+    assert secret not in found[0]["message"]
+
+
+@pytest.mark.parametrize("text", ["a@example.com", "mysql://user:<password>@host/db", "version 1.2.3", "sk-short",
+                                  "call 2024-11-30", "https://user@github.com/x", "id 1234567890123"])
+def test_look_alikes_are_not_reported(text: str, tmp_path: Path) -> None:
+    found = [f for f in json.loads(run("check", str(_file(tmp_path, text)), "-o", "json").stdout) if f["code"].startswith("FT6")]
+    assert found == []
+
+
+def test_family_and_single_codes_can_be_ignored(tmp_path: Path) -> None:
+    path = _file(tmp_path, "AKIAIOSFODNN7EXAMPLE and jane.doe@gmail.com")
+    codes = lambda *a: {f["code"] for f in json.loads(run("check", str(path), "-o", "json", *a).stdout)} - {"FT401"}  # noqa: E731
+    assert codes() == {"FT601", "FT604"}
+    assert codes("--ignore", "FT604") == {"FT601"}
+    assert codes("--ignore", "ft6") == set()
+    assert run("check", str(path), "--ignore", "FT6").exit_code == 0
+    assert run("check", str(path), "--ignore", "bogus").exit_code == 2
