@@ -88,7 +88,7 @@ def _common(func):  # type: ignore[no-untyped-def]
         click.option("--context", type=click.IntRange(min=1), metavar="TOKENS", help="Override the model's per-example token limit."),
         click.option("--format", "format_name", type=click.Choice(["openai-chat"]), default="openai-chat", show_default=True, help="Dataset format."),
         click.option("--max-line-bytes", type=click.IntRange(min=1), default=128 * 1024 * 1024, show_default=True, help="Longer lines are reported (FT007), not parsed."),
-        click.option("--max-depth", type=click.IntRange(min=1, max=1000), default=64, show_default=True, help="Deeper nesting is reported (FT014), not checked."),
+        click.option("--max-depth", type=click.IntRange(min=1, max=1000), default=128, show_default=True, help="Deeper nesting is reported (FT014), not checked."),
         click.option("--ignore", "ignore", multiple=True, metavar="CODES", help="Comma-separated codes or prefixes not to report (e.g. FT604,FT605 or FT6)."),
         click.option("--output-file", type=click.Path(dir_okay=False, writable=True), metavar="FILE", help="Write the report to FILE (atomically: a temporary file renamed into place) instead of standard output."),
         click.option("-o", "--output-format", type=click.Choice(OUTPUT_FORMATS), default="text", show_default=True),

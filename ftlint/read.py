@@ -27,7 +27,7 @@ BOM = b"\xef\xbb\xbf"
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 GZIP_MAGIC = b"\x1f\x8b"
 DEFAULT_MAX_LINE_BYTES = 128 * 1024 * 1024
-DEFAULT_MAX_DEPTH = 64
+DEFAULT_MAX_DEPTH = 128
 READ_BLOCK = 1024 * 1024
 
 

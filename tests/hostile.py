@@ -41,7 +41,7 @@ HOSTILE: dict[str, tuple[bytes, list[tuple[int, str]]]] = {
                              [(2, "FT013")]),
     "lone_surrogate.jsonl": (_lines(OK, b'{"messages": [{"role": "user", "content": "\\ud800"}]}'), [(2, "FT001")]),
     "huge_number.jsonl": (_lines(OK, b'{"messages": 1e400}'), [(2, "FT001")]),
-    "deep_nesting.jsonl": (_lines(OK, b'{"messages": ' + b"[" * 200 + b"]" * 200 + b"}", b"[" * 5000 + b"]" * 5000), [(2, "FT014"), (3, "FT014")]),
+    "deep_nesting.jsonl": (_lines(OK, b'{"messages": ' + b"[" * 300 + b"]" * 300 + b"}", b"[" * 5000 + b"]" * 5000), [(2, "FT014"), (3, "FT014")]),
     "truncated.jsonl.gz": (_gz_truncated(), [(None, "FT009")]),
     "empty.jsonl": (b"", [(0, "FT006")]),
 }

@@ -109,9 +109,9 @@ def test_stdin_closed_at_once() -> None:
 
 def test_limits_are_configurable(tmp_path: Path) -> None:
     path = tmp_path / "deep.jsonl"
-    path.write_bytes(b'{"messages": ' + b"[" * 80 + b"]" * 80 + b"}\n")
+    path.write_bytes(b'{"messages": ' + b"[" * 150 + b"]" * 150 + b"}\n")
     assert ("FT014" in [c for _, c in findings(path)[1]])
-    assert "FT014" not in [c for _, c in findings(path, "--max-depth", "100")[1]]
+    assert "FT014" not in [c for _, c in findings(path, "--max-depth", "200")[1]]
     long_line = tmp_path / "long.jsonl"
     long_line.write_bytes(OK + b"\n")
     assert findings(long_line, "--max-line-bytes", "10")[1] == [(1, "FT007")]

@@ -107,7 +107,7 @@ register("FT013", "duplicate-key", ERROR, """
 """)
 
 register("FT014", "too-deep", ERROR, """
-    The value is nested deeper than the nesting limit (--max-depth, default 64).
+    The value is nested deeper than the nesting limit (--max-depth, default 128).
 
     Why: no training format nests that deep; such a line is generated garbage or an attack on
     the parser, and checking it would cost unbounded time. Raise the limit if it is real.

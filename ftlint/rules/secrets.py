@@ -56,27 +56,31 @@ register("FT605", "phone-number", WARNING, """
     Why: as FT604.
 """)
 
+# (code, kind, pattern, literals: the pattern can only match where one of them occurs)
 CREDENTIALS = [
-    ("AWS access key id", r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"),
-    ("GitHub token", r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})"),
-    ("GitLab token", r"\bglpat-[A-Za-z0-9_-]{20,}"),
-    ("Slack token", r"\bxox[abprs]-[A-Za-z0-9-]{10,}"),
-    ("Stripe live key", r"\b[rs]k_live_[A-Za-z0-9]{20,}"),
-    ("Anthropic API key", r"\bsk-ant-[A-Za-z0-9_-]{20,}"),
-    ("OpenAI API key", r"\bsk-(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"),
-    ("Google API key", r"\bAIza[0-9A-Za-z_-]{35}"),
-    ("Hugging Face token", r"\bhf_[A-Za-z0-9]{30,}"),
+    ("AWS access key id", r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b", ("AKIA", "ASIA")),
+    ("GitHub token", r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_")),
+    ("GitLab token", r"\bglpat-[A-Za-z0-9_-]{20,}", ("glpat-",)),
+    ("Slack token", r"\bxox[abprs]-[A-Za-z0-9-]{10,}", ("xox",)),
+    ("Stripe live key", r"\b[rs]k_live_[A-Za-z0-9]{20,}", ("k_live_",)),
+    ("Anthropic API key", r"\bsk-ant-[A-Za-z0-9_-]{20,}", ("sk-ant-",)),
+    ("OpenAI API key", r"\bsk-(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}", ("sk-",)),
+    ("Google API key", r"\bAIza[0-9A-Za-z_-]{35}", ("AIza",)),
+    ("Hugging Face token", r"\bhf_[A-Za-z0-9]{30,}", ("hf_",)),
 ]
 PRIVATE_KEY = r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----"
 PASSWORD_URL = r"\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s:/@\"'<>]{1,64}:([^\s@/\"'<>]{1,128})@[A-Za-z0-9.-]+"
-EMAIL = r"(?<![:/\w.%+-])[A-Za-z0-9._%+-]{1,64}@((?:[A-Za-z0-9-]{1,63}\.)+[A-Za-z]{2,24})\b"
-PHONE = r"(?<![\w+])(?:\+\d{1,3}[ .-]?(?:\(\d{1,4}\)[ .-]?)?\d{1,4}(?:[ .-]?\d{2,4}){1,4}|\(\d{3}\) ?\d{3}[-. ]\d{4})(?![\w])"
+# an e-mail is found from its "@domain" (fast: it starts with a literal), then its local part
+EMAIL_DOMAIN = r"@((?:[A-Za-z0-9-]{1,63}\.)+[A-Za-z]{2,24})\b"
+EMAIL_LOCAL = re.compile(r"[A-Za-z0-9._%+-]{1,64}$")
+PHONE = r"(?:\+\d{1,3}[ .-]?(?:\(\d{1,4}\)[ .-]?)?\d{1,4}(?:[ .-]?\d{2,4}){1,4}|\(\d{3}\) ?\d{3}[-. ]\d{4})(?![\w])"
 
-_KINDS: list[tuple[str, str, str]] = [("FT601", kind, pattern) for kind, pattern in CREDENTIALS]
-_KINDS += [("FT602", "private key block", PRIVATE_KEY), ("FT603", "password in a URL", PASSWORD_URL),
-           ("FT604", "e-mail address", EMAIL), ("FT605", "phone number", PHONE)]
-_COMPILED = [(code, kind, re.compile(pattern)) for code, kind, pattern in _KINDS]
-_ANY = re.compile("|".join(f"(?:{p})" for _, _, p in _KINDS).encode())
+_KINDS: list[tuple[str, str, str, tuple[str, ...]]] = [("FT601", k, p, lit) for k, p, lit in CREDENTIALS]
+_KINDS += [("FT602", "private key block", PRIVATE_KEY, ("PRIVATE KEY",)),
+           ("FT603", "password in a URL", PASSWORD_URL, ("://",)),
+           ("FT604", "e-mail address", EMAIL_DOMAIN, ("@",)),
+           ("FT605", "phone number", PHONE, ("+", "("))]
+_COMPILED = [(code, kind, re.compile(pattern), literals) for code, kind, pattern, literals in _KINDS]
 
 TEST_DOMAINS = ("example.com", "example.org", "example.net", "test", "invalid", "localhost", "example")
 PLACEHOLDERS = re.compile(r"^(?:password|passwd|pass|pwd|secret|changeme|x+|\*+|<[^>]*>|\$\{?[A-Za-z_]+\}?|\{\{.*\}\}|\.\.\.)$", re.I)
@@ -85,11 +89,13 @@ PLACEHOLDERS = re.compile(r"^(?:password|passwd|pass|pwd|secret|changeme|x+|\*+|
 def scan(record: dict, codes: frozenset[str] | None = None) -> Iterator[tuple[str, str, str]]:
     """Yield (code, message, JSON path) for each secret or personal datum in the record's text.
     `codes` limits the kinds looked for (None: all)."""
-    if not _ANY.search(orjson.dumps(record)):
+    blob = orjson.dumps(record).decode()
+    kinds = [k for k in _COMPILED if (codes is None or k[0] in codes) and any(lit in blob for lit in k[3])]
+    if not kinds:
         return
     for path, text in _strings(record):
-        for code, kind, pattern in _COMPILED:
-            if codes is not None and code not in codes:
+        for code, kind, pattern, literals in kinds:
+            if not any(lit in text for lit in literals):
                 continue
             for match in pattern.finditer(text):
                 message = _message(code, kind, match)
@@ -121,9 +127,19 @@ def _message(code: str, kind: str, match: re.Match[str]) -> str | None:
         domain = match.group(1).lower()
         if domain in TEST_DOMAINS or domain.endswith(tuple("." + d for d in TEST_DOMAINS)):
             return None
-        local = found.split("@")[0]
+        before = match.string[max(0, match.start() - 65) : match.start()]
+        local_match = EMAIL_LOCAL.search(before)
+        if not local_match:
+            return None
+        prefix = before[: local_match.start()]
+        if prefix.endswith((":", "/")):  # user:password@host or scheme://user@host, not an e-mail
+            return None
+        local = local_match.group(0)
         return f"{kind} ({local[0]}***@{domain[0]}***): personal data in training text"
     if code == "FT605":
+        start = match.start()
+        if start and (match.string[start - 1].isalnum() or match.string[start - 1] in "_+"):
+            return None
         digits = re.sub(r"\D", "", found)
         if not 8 <= len(digits) <= 15:
             return None
