@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import asdict, dataclass
 
 # Exit codes (documented in the README; never change their meaning).
@@ -56,3 +57,9 @@ def json_path(parts: tuple[object, ...] | list[object]) -> str:
 def _quote(key: str) -> str:
     escaped = key.replace("\\", "\\\\").replace("'", "\\'")
     return f"'{escaped}'"
+
+
+def short_json(value: object, limit: int = 40) -> str:
+    """A value as JSON, cut to `limit` characters for a message."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= limit else text[: limit - 1] + "…"

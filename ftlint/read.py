@@ -23,6 +23,8 @@ from typing import BinaryIO
 
 import orjson
 
+from .diagnostics import short_json
+
 BOM = b"\xef\xbb\xbf"
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 GZIP_MAGIC = b"\x1f\x8b"
@@ -232,7 +234,7 @@ def duplicate_key(raw: bytes, value: dict) -> str | None:
         seen: dict[str, object] = {}
         for key, item in pairs:
             if key in seen and not found:
-                found.append((key, _short(item)))
+                found.append((key, short_json(item, 30)))
             seen[key] = item
         return seen
 
@@ -245,10 +247,6 @@ def duplicate_key(raw: bytes, value: dict) -> str | None:
     key, last = found[0]
     return f"duplicate key '{key}' in one object: parsers keep only the last value ({last})"
 
-
-def _short(value: object, limit: int = 30) -> str:
-    text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _not_object(value: object) -> Problem:

@@ -21,7 +21,7 @@ from pathlib import Path
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
-from .diagnostics import json_path
+from .diagnostics import json_path, short_json
 
 _TYPE_NAMES = {
     str: "string",
@@ -83,10 +83,6 @@ def _type_name(value: object) -> str:
     return _TYPE_NAMES.get(type(value), type(value).__name__)
 
 
-def _short(value: object, limit: int = 40) -> str:
-    text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
 
 def _explain(error: ValidationError) -> Iterator[tuple[str, str, str]]:
     path = list(error.absolute_path)
@@ -112,18 +108,18 @@ def _explain(error: ValidationError) -> Iterator[tuple[str, str, str]]:
         want = " or ".join(expected) if isinstance(expected, list) else expected
         yield code, f"expected {want}, got {_type_name(value)}", json_path(path)
     elif keyword == "enum":
-        options = ", ".join(_short(v) for v in expected)
+        options = ", ".join(short_json(v) for v in expected)
         key = f"{path[-1]} " if path and isinstance(path[-1], str) else ""
-        yield code, f"{key}{_short(value)} is not allowed; expected one of {options}", json_path(path)
+        yield code, f"{key}{short_json(value)} is not allowed; expected one of {options}", json_path(path)
     elif keyword == "const":
-        yield code, f"expected {_short(expected)}, got {_short(value)}", json_path(path)
+        yield code, f"expected {short_json(expected)}, got {short_json(value)}", json_path(path)
     elif keyword == "minItems":
         what = "must not be empty" if expected == 1 else f"must have at least {expected} items"
         yield code, what, json_path(path)
     elif keyword == "maxItems":
         yield code, f"must have at most {expected} items, has {len(value)}", json_path(path)
     elif keyword == "pattern":
-        yield code, f"{_short(value)} does not match the pattern {expected}", json_path(path)
+        yield code, f"{short_json(value)} does not match the pattern {expected}", json_path(path)
     else:
         yield code, error.message, json_path(path)
 
