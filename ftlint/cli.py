@@ -91,6 +91,7 @@ def _common(func):  # type: ignore[no-untyped-def]
         click.option("--max-depth", type=click.IntRange(min=1, max=1000), default=128, show_default=True, help="Deeper nesting is reported (FT014), not checked."),
         click.option("--ignore", "ignore", multiple=True, metavar="CODES", help="Comma-separated codes or prefixes not to report (e.g. FT604,FT605 or FT6)."),
         click.option("--output-file", type=click.Path(dir_okay=False, writable=True), metavar="FILE", help="Write the report to FILE (atomically: a temporary file renamed into place) instead of standard output."),
+        click.option("-j", "--jobs", type=click.IntRange(min=1), metavar="N", help="Worker processes (default: all cores; one for inputs under 4 MB)."),
         click.option("-o", "--output-format", type=click.Choice(OUTPUT_FORMATS), default="text", show_default=True),
     ]
     for option in reversed(options):
@@ -114,8 +115,8 @@ def cli() -> None:
 
 
 def _run(paths: tuple[str, ...], model_name: str | None, context: int | None, format_name: str,
-         max_line_bytes: int, max_depth: int, ignore: tuple[str, ...], emit):  # type: ignore[no-untyped-def]
-    from .engine import Settings, analyse
+         max_line_bytes: int, max_depth: int, ignore: tuple[str, ...], jobs: int | None, emit):  # type: ignore[no-untyped-def]
+    from .engine import Settings, analyse, default_jobs
 
     model, limit = _model_and_limit(model_name, context)
     settings = Settings(
@@ -127,7 +128,7 @@ def _run(paths: tuple[str, ...], model_name: str | None, context: int | None, fo
         ignore=_codes(ignore),
         min_examples=int(model.min_examples.value) if model.min_examples else None,  # type: ignore[arg-type]
     )
-    result = analyse(paths, settings, emit)
+    result = analyse(paths, settings, emit, jobs=jobs or default_jobs(paths))
     for message in result.io_errors:
         click.echo(f"ftlint: error: {message}", err=True)
     return result, settings
@@ -138,7 +139,7 @@ def _run(paths: tuple[str, ...], model_name: str | None, context: int | None, fo
 @click.option("--max-errors", type=click.IntRange(min=0), metavar="N", help="Show at most N findings (all are still counted for the exit code).")
 @click.option("--fail-on", type=click.Choice([ERROR, WARNING]), default=ERROR, show_default=True, help="Lowest severity that makes the exit code 1.")
 def check(paths: tuple[str, ...], model_name: str | None, context: int | None, format_name: str,
-          max_line_bytes: int, max_depth: int, ignore: tuple[str, ...], output_file: str | None, output_format: str, max_errors: int | None, fail_on: str) -> None:
+          max_line_bytes: int, max_depth: int, ignore: tuple[str, ...], output_file: str | None, jobs: int | None, output_format: str, max_errors: int | None, fail_on: str) -> None:
     """Report every record the provider would reject, and why.
 
     One line per finding: path:line:col: CODE message ($.json.path). PATH may be '-' for
@@ -149,7 +150,7 @@ def check(paths: tuple[str, ...], model_name: str | None, context: int | None, f
     with _output(output_file, paths) as out:
         reporter = CHECK_REPORTERS[output_format](out, max_errors)
         reporter.start()
-        result, _ = _run(paths, model_name, context, format_name, max_line_bytes, max_depth, ignore, reporter.diagnostic)
+        result, _ = _run(paths, model_name, context, format_name, max_line_bytes, max_depth, ignore, jobs, reporter.diagnostic)
         reporter.finish(result)
     failing = result.counts[ERROR] + (result.counts[WARNING] if fail_on == WARNING else 0)
     if result.io_errors:
@@ -168,7 +169,7 @@ def check(paths: tuple[str, ...], model_name: str | None, context: int | None, f
 @click.option("--drop-last", is_flag=True, help="Drop the partial last batch of each epoch (steps = floor).")
 @click.option("--price", type=click.FloatRange(min=0), metavar="USD_PER_1M_TOKENS", help="Override the model's training price.")
 def estimate(paths: tuple[str, ...], model_name: str | None, context: int | None, format_name: str,
-             max_line_bytes: int, max_depth: int, ignore: tuple[str, ...], output_file: str | None, output_format: str, epochs: int | None, batch_size: int | None,
+             max_line_bytes: int, max_depth: int, ignore: tuple[str, ...], output_file: str | None, jobs: int | None, output_format: str, epochs: int | None, batch_size: int | None,
              grad_accum: int, gpus: int, warmup_ratio: Fraction | None, warmup_steps: int | None,
              drop_last: bool, price: float | None) -> None:
     """Records, tokens, steps, epochs and cost of a training run on PATH.
@@ -183,7 +184,7 @@ def estimate(paths: tuple[str, ...], model_name: str | None, context: int | None
 
     if warmup_ratio is not None and warmup_steps is not None:
         raise UsageFailure("give --warmup-ratio or --warmup-steps, not both")
-    result, settings = _run(paths, model_name, context, format_name, max_line_bytes, max_depth, ignore, lambda d: None)
+    result, settings = _run(paths, model_name, context, format_name, max_line_bytes, max_depth, ignore, jobs, lambda d: None)
     if result.io_errors:
         sys.exit(EXIT_USAGE)
     plan = Plan(epochs=epochs, batch_size=batch_size, grad_accum=grad_accum, gpus=gpus,

@@ -7,17 +7,20 @@ of the lines, only (slightly) with the number of records.
 
 from __future__ import annotations
 
+import contextlib
+import os
 from array import array
-from collections.abc import Callable, Iterable
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .diagnostics import ERROR, WARNING, Diagnostic
 from .formats import Format, get_format
 from .models import Model
-from .read import DEFAULT_MAX_DEPTH, DEFAULT_MAX_LINE_BYTES, InputError, Line, display_name, read_lines
+from .read import DEFAULT_MAX_DEPTH, DEFAULT_MAX_LINE_BYTES, InputError, Line, display_name, parse_line, read_raw
 from .rules import load_all, secrets, severity_of
-from .tokens import TokenCounter
+from .tokens import TokenCounter, get_encoding
 
 if TYPE_CHECKING:
     import polars as pl
@@ -88,6 +91,10 @@ class _Columns:
         for col, value in zip(self.cols.values(), values, strict=True):
             col.append(value)
 
+    def extend(self, other: dict[str, array]) -> None:
+        for name, col in self.cols.items():
+            col.extend(other[name])
+
     def __len__(self) -> int:
         return len(self.cols["line"])
 
@@ -99,46 +106,167 @@ class _Columns:
             self.cols = {c: array("q") for c in FRAME_COLUMNS}
 
 
+# A chunk of lines travels to a worker as one task: big enough that task overhead vanishes,
+# small enough that only a few megabytes are in flight per worker.
+CHUNK_LINES = 512
+CHUNK_BYTES = 2 * 1024 * 1024
+INFLIGHT_PER_WORKER = 3
+# Below this many bytes of regular files a process pool costs more than it saves.
+POOL_MIN_BYTES = 4 * 1024 * 1024
+
+
+@dataclass(slots=True)
+class Chunk:
+    file_index: int
+    path: str  # as displayed
+    items: list[tuple[int, bytes | Line]]
+    last: bool = False  # the file's last chunk: file-level findings follow it
+
+
+@dataclass(slots=True)
+class ChunkResult:
+    file_index: int
+    path: str
+    last: bool
+    diagnostics: list[Diagnostic]
+    columns: dict[str, array]
+    lines: int = 0
+    valid: int = 0
+    invalid: int = 0
+    blank: int = 0
+    records: int = 0
+    messages: int = 0
+
+
+class _Worker:
+    """Everything a process needs to judge lines; built once per process."""
+
+    def __init__(self, settings: Settings) -> None:
+        load_all()
+        self.settings = settings
+        self.fmt = get_format(settings.format_name)
+        self.counter = TokenCounter(str(settings.model.encoding.value))
+        self.secret_codes = frozenset(c for c in load_all() if c.startswith("FT6") and not settings.ignored(c))
+
+    def run(self, chunk: Chunk) -> ChunkResult:
+        summary = FileSummary(chunk.path)
+        columns = _Columns()
+        found: list[Diagnostic] = []
+        for number, item in chunk.items:
+            line = item if isinstance(item, Line) else parse_line(number, item, self.settings.max_depth)
+            found.extend(sorted(_analyse_line(line, self.fmt, self.counter, self.settings, summary,
+                                              columns, chunk.file_index, self.secret_codes)))
+        return ChunkResult(chunk.file_index, chunk.path, chunk.last, found, columns.cols, summary.lines, summary.valid,
+                           summary.invalid, summary.blank, summary.records, summary.messages)
+
+
+_PROCESS_WORKER: _Worker | None = None
+
+
+def _init_process(settings: Settings) -> None:
+    global _PROCESS_WORKER
+    _PROCESS_WORKER = _Worker(settings)
+
+
+def _run_in_process(chunk: Chunk) -> ChunkResult:
+    assert _PROCESS_WORKER is not None
+    return _PROCESS_WORKER.run(chunk)
+
+
+def _chunks(paths: Iterable[str], settings: Settings, io_errors: list[str]) -> Iterator[Chunk]:
+    for file_index, path in enumerate(paths):
+        shown = display_name(path)
+        items: list[tuple[int, bytes | Line]] = []
+        size = 0
+        try:
+            for number, item in read_raw(path, settings.max_line_bytes):
+                items.append((number, item))
+                size += len(item) if isinstance(item, bytes) else 0
+                if len(items) >= CHUNK_LINES or size >= CHUNK_BYTES:
+                    yield Chunk(file_index, shown, items)
+                    items, size = [], 0
+        except InputError as exc:
+            io_errors.append(str(exc))
+            continue
+        yield Chunk(file_index, shown, items, last=True)
+
+
+def default_jobs(paths: Iterable[str]) -> int:
+    """All cores, unless the input is small enough that one process is faster."""
+    total = 0
+    for path in paths:
+        if path == "-":
+            return os.cpu_count() or 1
+        with contextlib.suppress(OSError):
+            total += os.stat(path).st_size
+    return (os.cpu_count() or 1) if total >= POOL_MIN_BYTES else 1
+
+
 def analyse(
     paths: Iterable[str],
     settings: Settings,
     emit: Callable[[Diagnostic], None],
+    jobs: int = 1,
 ) -> Analysis:
-    """Check every line of every path. A path that cannot be opened at all is noted in
-    `io_errors` and the run goes on with the next one."""
-    load_all()
-    fmt = get_format(settings.format_name)
-    counter = TokenCounter(str(settings.model.encoding.value))
+    """Check every line of every path, in `jobs` processes. Findings reach `emit` in file and
+    line order whatever `jobs` is. A path that cannot be opened at all is noted in `io_errors`
+    and the run goes on with the next one."""
+    paths = list(paths)
     result = Analysis()
-    columns = _Columns()
+    chunks = _chunks(paths, settings, result.io_errors)
+    if jobs <= 1:
+        worker = _Worker(settings)
+        results: Iterable[ChunkResult] = map(worker.run, chunks)
+        _merge(results, result, settings, emit)
+        return result
+    import concurrent.futures
+    import multiprocessing
 
-    secret_codes = frozenset(c for c in load_all() if c.startswith("FT6") and not settings.ignored(c))
+    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    get_encoding(str(settings.model.encoding.value))  # loaded once here; forked workers share it
+    with concurrent.futures.ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_process,
+                                                initargs=(settings,)) as pool:
+        _merge(_bounded_map(pool, chunks, jobs * INFLIGHT_PER_WORKER), result, settings, emit)
+    return result
 
+
+def _bounded_map(pool, chunks: Iterator[Chunk], window: int) -> Iterator[ChunkResult]:  # type: ignore[no-untyped-def]
+    """Results in submission order, with at most `window` chunks in flight (flat memory)."""
+    pending: deque = deque()
+    for chunk in chunks:
+        pending.append(pool.submit(_run_in_process, chunk))
+        if len(pending) >= window:
+            yield pending.popleft().result()
+    while pending:
+        yield pending.popleft().result()
+
+
+def _merge(results: Iterable[ChunkResult], result: Analysis, settings: Settings,
+           emit: Callable[[Diagnostic], None]) -> None:
     def report(d: Diagnostic) -> None:
         if settings.ignored(d.code):
             return
         result.counts[d.severity] = result.counts.get(d.severity, 0) + 1
         emit(d)
 
-    for file_index, path in enumerate(paths):
-        summary = FileSummary(display_name(path))
-        try:
-            for line in read_lines(path, settings.max_line_bytes, settings.max_depth):
-                found = _analyse_line(line, fmt, counter, settings, summary, columns, file_index, secret_codes)
-                for d in sorted(found):
-                    report(d)
-                if len(columns) >= CHUNK_RECORDS:
-                    columns.flush(result.chunks)
-        except InputError as exc:
-            result.io_errors.append(str(exc))
-            continue
-        result.files.append(summary)
-        for d in _file_findings(summary, settings):
+    columns = _Columns()
+    summaries: dict[int, FileSummary] = {}
+    for part in results:
+        summary = summaries.get(part.file_index)
+        if summary is None:
+            summary = summaries[part.file_index] = FileSummary(part.path)
+            result.files.append(summary)
+        for name in ("lines", "valid", "invalid", "blank", "records", "messages"):
+            setattr(summary, name, getattr(summary, name) + getattr(part, name))
+        for d in part.diagnostics:
             report(d)
+        columns.extend(part.columns)
+        if len(columns) >= CHUNK_RECORDS:
+            columns.flush(result.chunks)
+        if part.last:
+            for d in _file_findings(summary, settings):
+                report(d)
     columns.flush(result.chunks)
-    return result
-
-
 def _analyse_line(
     line: Line,
     fmt: Format,
@@ -158,10 +286,10 @@ def _analyse_line(
     if line.blank:
         summary.blank += 1
     if line.value is not None:
-        for code, message, pointer in fmt.findings(line.value):
+        for code, message, pointer in fmt.findings(line.value, line.compact):
             found.append(Diagnostic(path, line.number, 1, code, message, severity_of(code), pointer))
         if secret_codes:
-            for code, message, pointer in secrets.scan(line.value, secret_codes):
+            for code, message, pointer in secrets.scan(line.value, secret_codes, line.compact):
                 found.append(Diagnostic(path, line.number, 1, code, message, severity_of(code), pointer))
         figures = fmt.figures(line.value, counter)
         summary.messages += figures.messages

@@ -56,6 +56,7 @@ class Line:
     problems: list[Problem]
     nbytes: int
     blank: bool = False
+    compact: bytes | None = None  # the value as compact JSON (orjson): rules and scans search it
 
 
 def display_name(path: str) -> str:
@@ -95,30 +96,34 @@ def open_binary(path: str) -> BinaryIO:
 def read_lines(path: str, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
                max_depth: int = DEFAULT_MAX_DEPTH) -> Iterator[Line]:
     """Yield every physical line of `path` as a parsed `Line`."""
+    for number, item in read_raw(path, max_line_bytes):
+        yield item if isinstance(item, Line) else parse_line(number, item, max_depth)
+
+
+def read_raw(path: str, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) -> Iterator[tuple[int, bytes | Line]]:
+    """Yield (line number, line bytes) for every physical line, or (line number, Line) where
+    the line needs no parsing to be judged (over the size limit, a UTF-16 file, a broken
+    stream). Parsing is separate so it can run in worker processes."""
     stream = open_binary(path)
     try:
-        yield from _parse_stream(stream, max_line_bytes, max_depth)
+        number = 0
+        for raw, too_long_by in _raw_lines(stream, max_line_bytes):
+            number += 1
+            if isinstance(raw, Problem):  # the stream itself broke (corrupt gzip, I/O error)
+                yield number, Line(number, None, [raw], 0)
+                return
+            if number == 1 and (raw[:2] in UTF16_BOMS or _looks_utf16(raw)):
+                yield 1, Line(1, None, [Problem("FT008", "file is UTF-16 encoded; save it as UTF-8")], len(raw))
+                return
+            if too_long_by:
+                size = len(raw) + too_long_by
+                msg = f"line is {size:,} bytes, over the {max_line_bytes:,}-byte limit; not parsed"
+                yield number, Line(number, None, [Problem("FT007", msg)], size)
+                continue
+            yield number, raw
     finally:
         if path != "-":
             stream.close()
-
-
-def _parse_stream(stream: BinaryIO, max_line_bytes: int, max_depth: int) -> Iterator[Line]:
-    number = 0
-    for raw, too_long_by in _raw_lines(stream, max_line_bytes):
-        number += 1
-        if isinstance(raw, Problem):  # the stream itself broke (corrupt gzip, I/O error)
-            yield Line(number, None, [raw], 0)
-            return
-        if number == 1 and (raw[:2] in UTF16_BOMS or _looks_utf16(raw)):
-            yield Line(1, None, [Problem("FT008", "file is UTF-16 encoded; save it as UTF-8")], len(raw))
-            return
-        if too_long_by:
-            size = len(raw) + too_long_by
-            msg = f"line is {size:,} bytes, over the {max_line_bytes:,}-byte limit; not parsed"
-            yield Line(number, None, [Problem("FT007", msg)], size)
-            continue
-        yield parse_line(number, raw, max_depth)
 
 
 def _raw_lines(stream: BinaryIO, limit: int) -> Iterator[tuple[bytes | Problem, int]]:
@@ -173,7 +178,7 @@ def parse_line(number: int, raw: bytes, max_depth: int = DEFAULT_MAX_DEPTH) -> L
             )
         )
         raw = raw[len(BOM) :]
-    if not raw.strip():
+    if not raw or raw.isspace():
         problems.append(Problem("FT005", "blank line: every line must hold one JSON object"))
         return Line(number, None, problems, nbytes, blank=True)
     nul = raw.find(b"\x00")
@@ -195,10 +200,11 @@ def parse_line(number: int, raw: bytes, max_depth: int = DEFAULT_MAX_DEPTH) -> L
             msg = f"value nested more than {max_depth} levels deep (--max-depth); not checked further"
             problems.append(Problem("FT014", msg))
             return Line(number, None, problems, nbytes)
-    duplicate = duplicate_key(raw, value)
+    compact = orjson.dumps(value)
+    duplicate = duplicate_key(raw, value, compact)
     if duplicate:
         problems.append(Problem("FT013", duplicate))
-    return Line(number, value, problems, nbytes)
+    return Line(number, value, problems, nbytes, compact=compact)
 
 
 def nesting_depth(value: object, stop_above: int) -> int:
@@ -219,14 +225,14 @@ def nesting_depth(value: object, stop_above: int) -> int:
     return deepest
 
 
-def duplicate_key(raw: bytes, value: dict) -> str | None:
+def duplicate_key(raw: bytes, value: dict, compact: bytes) -> str | None:
     """Name a key that appears twice in one object (JSON parsers silently keep the last).
 
     Cheap test first: every key is followed by '":'; re-serialising the parsed value drops
     duplicates, so a line with more '":' than its re-serialisation may have one. Only then is
     the line parsed again, slowly, to find it. (Writers that put space before the colon, or
     escape quotes as \\u0022, can hide a duplicate from the cheap test.)"""
-    if raw.count(b'":') <= orjson.dumps(value).count(b'":'):
+    if raw.count(b'":') <= compact.count(b'":'):
         return None
     found: list[tuple[str, str]] = []
 

@@ -8,7 +8,7 @@ tiktoken. Text is encoded with `encode_ordinary`, so a string that looks like a 
 
 from __future__ import annotations
 
-import base64
+import binascii
 import gzip
 import hashlib
 import threading
@@ -53,12 +53,8 @@ def load_ranks(name: str) -> dict[bytes, int]:
             f"the shipped {name} rank file is corrupt (sha256 {digest[:12]}…, expected "
             f"{(expected or '?')[:12]}…); reinstall ftlint"
         )
-    ranks: dict[bytes, int] = {}
-    for line in data.splitlines():
-        if line:
-            token, rank = line.split()
-            ranks[base64.b64decode(token)] = int(rank)
-    return ranks
+    decode = binascii.a2b_base64
+    return {decode(token): int(rank) for token, rank in (line.split() for line in data.splitlines() if line)}
 
 
 @cache

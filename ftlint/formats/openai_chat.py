@@ -46,11 +46,12 @@ class OpenAIChat:
     schema = "openai-chat"
     record_rule = "1 line = 1 record; every assistant message without weight 0 is a target"
 
-    def findings(self, record: dict) -> list[tuple[str, str, str | None]]:
+    def findings(self, record: dict, compact: bytes | None = None) -> list[tuple[str, str, str | None]]:
         out: list[tuple[str, str, str | None]] = list(schema_findings(self.schema, record))
+        compact = orjson.dumps(record) if compact is None else compact
         for rule in RULES:
-            assert rule.check is not None
-            out.extend((rule.code, hit.message, hit.pointer) for hit in rule.check(record))
+            if rule.applies(compact):
+                out.extend((rule.code, hit.message, hit.pointer) for hit in rule.check(record))  # type: ignore[misc]
         return out
 
     def figures(self, record: dict, counter: TokenCounter) -> LineFigures:

@@ -26,6 +26,12 @@ class Rule:
     severity: str
     doc: str
     check: Check | None = None  # None: emitted by the reader, the schema or the estimator
+    # The rule can only fire on a record whose compact JSON holds one of these (empty: any
+    # record). Lets the engine skip, say, tool-call rules on records without tool calls.
+    needs: tuple[bytes, ...] = ()
+
+    def applies(self, compact: bytes) -> bool:
+        return not self.needs or any(literal in compact for literal in self.needs)
 
     @property
     def summary(self) -> str:
@@ -35,19 +41,20 @@ class Rule:
 REGISTRY: dict[str, Rule] = {}
 
 
-def register(code: str, name: str, severity: str, doc: str, check: Check | None = None) -> Rule:
+def register(code: str, name: str, severity: str, doc: str, check: Check | None = None,
+             needs: tuple[bytes, ...] = ()) -> Rule:
     if code in REGISTRY:
         raise ValueError(f"code {code} registered twice")
-    rule = Rule(code, name, severity, inspect.cleandoc(doc), check)
+    rule = Rule(code, name, severity, inspect.cleandoc(doc), check, needs)
     REGISTRY[code] = rule
     return rule
 
 
-def rule(code: str, name: str, severity: str = ERROR) -> Callable[[Check], Check]:
+def rule(code: str, name: str, severity: str = ERROR, needs: tuple[bytes, ...] = ()) -> Callable[[Check], Check]:
     """Decorator for a record rule: the function's docstring documents it."""
 
     def wrap(func: Check) -> Check:
-        register(code, name, severity, func.__doc__ or name, func)
+        register(code, name, severity, func.__doc__ or name, func, needs)
         return func
 
     return wrap

@@ -52,7 +52,7 @@ def no_target(record: dict) -> Iterator[Hit]:
         yield Hit("every assistant message has weight 0: the example has nothing to train on", "$.messages")
 
 
-@rule("FT202", "orphan-tool-message")
+@rule("FT202", "orphan-tool-message", needs=(b'"role":"tool"',))
 def orphan_tool_message(record: dict) -> Iterator[Hit]:
     """A tool message answers no earlier tool call.
 
@@ -79,14 +79,14 @@ def orphan_tool_message(record: dict) -> Iterator[Hit]:
                 )
 
 
-def _text_fields(message: dict, i: int) -> Iterator[tuple[str, str]]:
+def _text_fields(message: dict, i: int) -> Iterator[tuple[str, list]]:
     content = message.get("content")
     if isinstance(content, str):
-        yield content, json_path(["messages", i, "content"])
+        yield content, ["messages", i, "content"]
     elif isinstance(content, list):
         for j, part in enumerate(content):
             if isinstance(part, dict) and part.get("type") == "text" and isinstance(part.get("text"), str):
-                yield part["text"], json_path(["messages", i, "content", j, "text"])
+                yield part["text"], ["messages", i, "content", j, "text"]
 
 
 @rule("FT203", "empty-content")
@@ -102,10 +102,10 @@ def empty_content(record: dict) -> Iterator[Hit]:
     for i, message in _messages(record):
         if message.get("role") == "assistant" and (message.get("tool_calls") or message.get("function_call")):
             continue
-        for text, pointer in _text_fields(message, i):
+        for text, where in _text_fields(message, i):
             if not text.strip():
                 kind = "empty" if not text else "only white space"
-                yield Hit(f"{message.get('role', 'message')} content is {kind}", pointer)
+                yield Hit(f"{message.get('role', 'message')} content is {kind}", json_path(where))
 
 
 @rule("FT204", "assistant-without-content")
@@ -125,7 +125,7 @@ def assistant_without_content(record: dict) -> Iterator[Hit]:
             yield Hit("assistant message has no content and makes no tool call", json_path(["messages", i]))
 
 
-@rule("FT205", "tool-arguments-not-json", WARNING)
+@rule("FT205", "tool-arguments-not-json", WARNING, needs=(b'"tool_calls"', b'"function_call"'))
 def tool_arguments_not_json(record: dict) -> Iterator[Hit]:
     """A tool call's arguments string does not parse as a JSON object.
 
@@ -149,7 +149,7 @@ def tool_arguments_not_json(record: dict) -> Iterator[Hit]:
                 yield Hit("arguments are JSON but not an object", json_path(["messages", i, *where, "arguments"]))
 
 
-@rule("FT206", "duplicate-tool-call-id", WARNING)
+@rule("FT206", "duplicate-tool-call-id", WARNING, needs=(b'"tool_calls"',))
 def duplicate_tool_call_id(record: dict) -> Iterator[Hit]:
     """Two tool calls in one example share an id.
 
@@ -187,7 +187,7 @@ def _defined_functions(record: dict) -> set[str] | None:
     return names if defined else None
 
 
-@rule("FT207", "undefined-tool", WARNING)
+@rule("FT207", "undefined-tool", WARNING, needs=(b'"tools"', b'"functions"'))
 def undefined_tool(record: dict) -> Iterator[Hit]:
     """A tool call names a function the example's tools do not define.
 

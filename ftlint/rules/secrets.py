@@ -63,7 +63,7 @@ CREDENTIALS = [
     ("GitLab token", r"\bglpat-[A-Za-z0-9_-]{20,}", ("glpat-",)),
     ("Slack token", r"\bxox[abprs]-[A-Za-z0-9-]{10,}", ("xox",)),
     ("Stripe live key", r"\b[rs]k_live_[A-Za-z0-9]{20,}", ("k_live_",)),
-    ("Anthropic API key", r"\bsk-ant-[A-Za-z0-9_-]{20,}", ("sk-ant-",)),
+    ("Anthropic API key", r"\bsk-ant-[A-Za-z0-9_-]{20,}", ("sk-",)),
     ("OpenAI API key", r"\bsk-(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}", ("sk-",)),
     ("Google API key", r"\bAIza[0-9A-Za-z_-]{35}", ("AIza",)),
     ("Hugging Face token", r"\bhf_[A-Za-z0-9]{30,}", ("hf_",)),
@@ -81,18 +81,25 @@ _KINDS += [("FT602", "private key block", PRIVATE_KEY, ("PRIVATE KEY",)),
            ("FT604", "e-mail address", EMAIL_DOMAIN, ("@",)),
            ("FT605", "phone number", PHONE, ("+", "("))]
 _COMPILED = [(code, kind, re.compile(pattern), literals) for code, kind, pattern, literals in _KINDS]
+# each distinct literal is searched for once; the kinds it triggers follow
+_TRIGGERS: dict[bytes, list[int]] = {}
+for _index, (_, _, _, _literals) in enumerate(_KINDS):
+    for _literal in _literals:
+        _TRIGGERS.setdefault(_literal.encode(), []).append(_index)
 
 TEST_DOMAINS = ("example.com", "example.org", "example.net", "test", "invalid", "localhost", "example")
 PLACEHOLDERS = re.compile(r"^(?:password|passwd|pass|pwd|secret|changeme|x+|\*+|<[^>]*>|\$\{?[A-Za-z_]+\}?|\{\{.*\}\}|\.\.\.)$", re.I)
 
 
-def scan(record: dict, codes: frozenset[str] | None = None) -> Iterator[tuple[str, str, str]]:
+def scan(record: dict, codes: frozenset[str] | None = None, compact: bytes | None = None) -> Iterator[tuple[str, str, str]]:
     """Yield (code, message, JSON path) for each secret or personal datum in the record's text.
-    `codes` limits the kinds looked for (None: all)."""
-    blob = orjson.dumps(record).decode()
-    kinds = [k for k in _COMPILED if (codes is None or k[0] in codes) and any(lit in blob for lit in k[3])]
-    if not kinds:
+    `codes` limits the kinds looked for (None: all); `compact` is the record's compact JSON if
+    the caller has it."""
+    blob = orjson.dumps(record) if compact is None else compact
+    triggered = {index for literal, indexes in _TRIGGERS.items() if literal in blob for index in indexes}
+    if not triggered:
         return
+    kinds = [_COMPILED[i] for i in sorted(triggered) if codes is None or _COMPILED[i][0] in codes]
     for path, text in _strings(record):
         for code, kind, pattern, literals in kinds:
             if not any(lit in text for lit in literals):

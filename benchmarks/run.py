@@ -1,0 +1,114 @@
+"""Benchmark: ftlint against the bare tokenizer loop and a cookbook-style script, on the same
+generated files, in one run. Prints wall time, MB/s, peak memory (PSS summed over the whole
+process tree, sampled every 20 ms from /proc) and ratios. Data goes to benchmarks/data/ (not in git).
+
+    python benchmarks/run.py [--mb 40] [--jobs N]
+
+Measures at two sizes (--mb and 4x --mb) to show whether memory stays flat.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from generate import generate  # noqa: E402
+
+
+def _pss_kib(pid: int) -> int:
+    """Proportional set size: pages shared by forked workers are split between them, not
+    counted once per process as RSS would."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as fh:
+            for line in fh:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def _tree_memory_kib(root: int) -> int:
+    """Memory of `root` and all its descendants, in KiB (Linux /proc)."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as fh:
+                ppid = int(fh.read().rsplit(")", 1)[1].split()[1])
+            children.setdefault(ppid, []).append(int(entry))
+        except (OSError, IndexError, ValueError):
+            continue
+    total, stack = 0, [root]
+    while stack:
+        pid = stack.pop()
+        total += _pss_kib(pid)
+        stack.extend(children.get(pid, []))
+    return total
+
+
+def measure(cmd: list[str]) -> tuple[float, float]:
+    """(wall seconds, peak MiB of the process tree)."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    peak = 0
+    done = threading.Event()
+
+    def sample() -> None:
+        nonlocal peak
+        while not done.is_set():
+            peak = max(peak, _tree_memory_kib(proc.pid))
+            done.wait(0.02)
+
+    sampler = threading.Thread(target=sample)
+    sampler.start()
+    _, err = proc.communicate()
+    wall = time.perf_counter() - start
+    done.set()
+    sampler.join()
+    if proc.returncode not in (0, 1):
+        raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}): {err.decode()[-500:]}")
+    return wall, peak / 1024
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--mb", type=float, default=40)
+    parser.add_argument("--jobs", type=int, default=None)
+    args = parser.parse_args()
+    data = HERE / "data"
+    data.mkdir(exist_ok=True)
+    py = sys.executable
+    jobs = ["--jobs", str(args.jobs)] if args.jobs else []
+    print(f"machine: {os.cpu_count()} cores; python {sys.version.split()[0]}")
+    for mb in (args.mb, args.mb * 4):
+        path = data / f"chat_{mb:g}mb.jsonl"
+        if not path.exists():
+            generate(str(path), mb)
+        size_mb = path.stat().st_size / 1e6
+        with open(path, "rb") as fh:
+            records = sum(1 for _ in fh)
+        runs = {
+            "bare tokenizer loop (1 core)": [py, str(HERE / "bare.py"), str(path)],
+            "cookbook-style script": [py, str(HERE / "cookbook.py"), str(path)],
+            "ftlint check": [py, "-m", "ftlint", "check", str(path), *jobs],
+            "ftlint estimate": [py, "-m", "ftlint", "estimate", str(path), *jobs],
+        }
+        results = {name: measure(cmd) for name, cmd in runs.items()}
+        bare, cookbook = results["bare tokenizer loop (1 core)"][0], results["cookbook-style script"][0]
+        print(f"\n{path.name}: {size_mb:.1f} MB, {records:,} records")
+        print(f"  {'':30} {'wall s':>7} {'MB/s':>6} {'peak MiB':>9} {'/ bare':>7} {'cookbook /':>10}")
+        for name, (wall, peak) in results.items():
+            print(f"  {name:30} {wall:7.2f} {size_mb / wall:6.1f} {peak:9.0f} {wall / bare:7.2f} {cookbook / wall:10.2f}")
+
+
+if __name__ == "__main__":
+    main()
