@@ -62,6 +62,36 @@ def _output(output_file: str | None, paths: tuple[str, ...]) -> Iterator[IO[str]
         raise UsageFailure(f"cannot write {output_file}: {exc.strerror or exc}") from None
 
 
+class _ProgressBar:
+    """One line on a terminal's stderr, redrawn at most 5 times a second; silent elsewhere."""
+
+    def __init__(self, paths: tuple[str, ...]) -> None:
+        import time
+
+        self.clock = time.monotonic
+        # a compressed file's size says nothing of how much text it holds: no share for those
+        self.sizes = {p: os.stat(p).st_size for p in paths
+                      if p != "-" and not p.endswith(".gz") and os.path.isfile(p)}
+        self.last = 0.0
+        self.drawn = False
+
+    def __call__(self, path: str, done: int) -> None:
+        now = self.clock()
+        if now - self.last < 0.2:
+            return
+        self.last = now
+        total = self.sizes.get(path)
+        share = f" / {total / 1e6:,.1f} MB ({min(done / total, 1):.0%})" if total else " MB"
+        sys.stderr.write(f"\rftlint: {path}: {done / 1e6:,.1f}{share}\x1b[K")
+        sys.stderr.flush()
+        self.drawn = True
+
+    def clear(self) -> None:
+        if self.drawn:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+
+
 def _codes(values: tuple[str, ...]) -> tuple[str, ...]:
     codes = tuple(c.strip().upper() for v in values for c in v.split(",") if c.strip())
     for code in codes:
@@ -128,7 +158,12 @@ def _run(paths: tuple[str, ...], model_name: str | None, context: int | None, fo
         ignore=_codes(ignore),
         min_examples=int(model.min_examples.value) if model.min_examples else None,  # type: ignore[arg-type]
     )
-    result = analyse(paths, settings, emit, jobs=jobs or default_jobs(paths))
+    progress = _ProgressBar(paths) if sys.stderr.isatty() else None
+    try:
+        result = analyse(paths, settings, emit, jobs=jobs or default_jobs(paths), progress=progress)
+    finally:
+        if progress:
+            progress.clear()
     for message in result.io_errors:
         click.echo(f"ftlint: error: {message}", err=True)
     return result, settings

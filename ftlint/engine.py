@@ -173,17 +173,24 @@ def _run_in_process(chunk: Chunk) -> ChunkResult:
     return _PROCESS_WORKER.run(chunk)
 
 
-def _chunks(paths: Iterable[str], settings: Settings, io_errors: list[str]) -> Iterator[Chunk]:
+Progress = Callable[[str, int], None]  # (path shown, bytes of it read so far)
+
+
+def _chunks(paths: Iterable[str], settings: Settings, io_errors: list[str],
+            progress: Progress | None = None) -> Iterator[Chunk]:
     for file_index, path in enumerate(paths):
         shown = display_name(path)
         items: list[tuple[int, bytes | Line]] = []
-        size = 0
+        size = done = 0
         try:
             for number, item in read_raw(path, settings.max_line_bytes):
                 items.append((number, item))
-                size += len(item) if isinstance(item, bytes) else 0
+                size += len(item) + 1 if isinstance(item, bytes) else item.nbytes + 1
                 if len(items) >= CHUNK_LINES or size >= CHUNK_BYTES:
                     yield Chunk(file_index, shown, items)
+                    done += size
+                    if progress:
+                        progress(shown, done)
                     items, size = [], 0
         except InputError as exc:
             io_errors.append(str(exc))
@@ -207,13 +214,14 @@ def analyse(
     settings: Settings,
     emit: Callable[[Diagnostic], None],
     jobs: int = 1,
+    progress: Progress | None = None,
 ) -> Analysis:
     """Check every line of every path, in `jobs` processes. Findings reach `emit` in file and
     line order whatever `jobs` is. A path that cannot be opened at all is noted in `io_errors`
     and the run goes on with the next one."""
     paths = list(paths)
     result = Analysis()
-    chunks = _chunks(paths, settings, result.io_errors)
+    chunks = _chunks(paths, settings, result.io_errors, progress)
     if jobs <= 1:
         worker = _Worker(settings)
         results: Iterable[ChunkResult] = map(worker.run, chunks)

@@ -123,3 +123,21 @@ def test_failed_write_leaves_the_old_report(tmp_path: Path) -> None:
         pass
     assert target.read_text() == "old"
     assert [p.name for p in tmp_path.iterdir()] == ["r.txt"]
+
+
+def test_progress_bar_on_a_terminal_only(tmp_path: Path) -> None:
+    import shutil
+    import subprocess
+    import sys
+
+    if not shutil.which("script"):
+        import pytest
+
+        pytest.skip("util-linux `script` is needed to give ftlint a terminal")
+    path = tmp_path / "big.jsonl"
+    path.write_text((OK + "\n") * 26_000)  # 2.6 MB: more than one chunk
+    cmd = f"{sys.executable} -m ftlint check {path} --jobs 1"
+    tty = subprocess.run(["script", "-qec", cmd, "/dev/null"], capture_output=True, cwd=ROOT, timeout=120)
+    assert b"ftlint: " in tty.stdout and b" MB (" in tty.stdout  # drawn on the terminal
+    piped = run_process("check", str(path), "--jobs", "1")
+    assert piped.stderr == ""
