@@ -1,6 +1,6 @@
 """Benchmark: ftlint against the bare tokenizer loop and a cookbook-style script, on the same
 generated files, in one run. Prints wall time, MB/s, peak memory (PSS summed over the whole
-process tree, sampled every 20 ms from /proc) and ratios. Data goes to benchmarks/data/ (not in git).
+process tree, sampled every 100 ms from /proc: sampling costs CPU, which ftlint, using every core, would feel) and ratios. Data goes to benchmarks/data/ (not in git).
 
     python benchmarks/run.py [--mb 40] [--jobs N]
 
@@ -66,7 +66,7 @@ def measure(cmd: list[str]) -> tuple[float, float]:
         nonlocal peak
         while not done.is_set():
             peak = max(peak, _tree_memory_kib(proc.pid))
-            done.wait(0.02)
+            done.wait(0.1)
 
     sampler = threading.Thread(target=sample)
     sampler.start()
