@@ -1,0 +1,93 @@
+"""The pre-commit hook, with the real pre-commit, against a temporary git repository."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+
+PRE_COMMIT = [sys.executable, "-m", "pre_commit"]
+GOOD = json.dumps({"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]})
+BAD = json.dumps({"messages": [{"role": "user", "content": "hi"}]})
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="pre-commit needs git")
+
+
+def git(repo: Path, *args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
+           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com"}
+    return subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, env=env, timeout=600)
+
+
+@pytest.fixture(scope="module")
+def hook_home(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """One pre-commit cache for the module: the hook's environment is built once."""
+    return {**os.environ, "PRE_COMMIT_HOME": str(tmp_path_factory.mktemp("pre-commit-home"))}
+
+
+@pytest.fixture
+def dataset_repo(tmp_path: Path) -> Path:
+    repo = tmp_path / "datasets"
+    repo.mkdir()
+    git(repo, "init", "-q")
+    (repo / "good.jsonl").write_text("\n".join([GOOD] * 10) + "\n")
+    (repo / "bad.jsonl").write_text(GOOD + "\n" + BAD + "\n")
+    (repo / "notes.txt").write_text("not data\n")
+    return repo
+
+
+def try_repo(repo: Path, env: dict[str, str], *files: str) -> subprocess.CompletedProcess:
+    return subprocess.run([*PRE_COMMIT, "try-repo", str(ROOT), "ftlint", "--files", *files, "--verbose"],
+                          cwd=repo, capture_output=True, text=True, env=env, timeout=900)
+
+
+def test_bad_file_fails_the_hook_with_its_diagnostics(dataset_repo: Path, hook_home: dict[str, str]) -> None:
+    git(dataset_repo, "add", ".")
+    bad = try_repo(dataset_repo, hook_home, "bad.jsonl")
+    assert bad.returncode == 1, bad.stdout + bad.stderr
+    assert "bad.jsonl:2:1: FT201 no assistant message" in bad.stdout
+    good = try_repo(dataset_repo, hook_home, "good.jsonl", "notes.txt")
+    assert good.returncode == 0, good.stdout + good.stderr
+    assert "Passed" in good.stdout
+
+
+def _snapshot_of_this_checkout(dest: Path) -> str:
+    """A one-commit git repo holding this checkout's working tree (tracked and untracked, not
+    ignored files), so the hook under test is the code under test, committed or not."""
+    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                            cwd=ROOT, capture_output=True, check=True).stdout.decode().split("\0")
+    for name in filter(None, listed):
+        source = ROOT / name
+        if source.is_file():
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, dest / name)
+    git(dest, "init", "-q")
+    git(dest, "add", "-A")
+    git(dest, "commit", "-qm", "snapshot")
+    return git(dest, "rev-parse", "HEAD").stdout.strip()
+
+
+def test_installed_hook_blocks_a_commit(dataset_repo: Path, hook_home: dict[str, str], tmp_path: Path) -> None:
+    hook_repo = tmp_path / "ftlint-snapshot"
+    rev = _snapshot_of_this_checkout(hook_repo)
+    (dataset_repo / ".pre-commit-config.yaml").write_text(
+        f"repos:\n  - repo: {hook_repo}\n    rev: {rev}\n    hooks:\n      - id: ftlint\n")
+    install = subprocess.run([*PRE_COMMIT, "install"], cwd=dataset_repo, capture_output=True, text=True, env=hook_home)
+    assert install.returncode == 0, install.stderr
+    git(dataset_repo, "add", ".pre-commit-config.yaml", "good.jsonl")
+    ok = subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "good data"],
+                        cwd=dataset_repo, capture_output=True, text=True, env=hook_home, timeout=900)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    git(dataset_repo, "add", "bad.jsonl")
+    blocked = subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "bad data"],
+                             cwd=dataset_repo, capture_output=True, text=True, env=hook_home, timeout=900)
+    assert blocked.returncode != 0
+    assert "FT201" in blocked.stdout + blocked.stderr
+    assert "bad data" not in git(dataset_repo, "log", "--oneline").stdout
