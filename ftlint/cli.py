@@ -92,11 +92,11 @@ class _ProgressBar:
             sys.stderr.flush()
 
 
-def _codes(values: tuple[str, ...]) -> tuple[str, ...]:
+def _ignore_codes(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> tuple[str, ...]:
     codes = tuple(c.strip().upper() for v in values for c in v.split(",") if c.strip())
     for code in codes:
         if not (code.startswith("FT") and code[2:].isdigit() and len(code) <= 5):
-            raise UsageFailure(f"--ignore: {code!r} is not a code or code prefix (like FT604 or FT6)")
+            raise click.BadParameter(f"{code!r} is not a code or code prefix (like FT604 or FT6)")
     return codes
 
 
@@ -119,7 +119,7 @@ def _common(func):  # type: ignore[no-untyped-def]
         click.option("--format", "format_name", type=click.Choice(["openai-chat"]), default="openai-chat", show_default=True, help="Dataset format."),
         click.option("--max-line-bytes", type=click.IntRange(min=1), default=128 * 1024 * 1024, show_default=True, help="Longer lines are reported (FT007), not parsed."),
         click.option("--max-depth", type=click.IntRange(min=1, max=1000), default=128, show_default=True, help="Deeper nesting is reported (FT014), not checked."),
-        click.option("--ignore", "ignore", multiple=True, metavar="CODES", help="Comma-separated codes or prefixes not to report (e.g. FT604,FT605 or FT6)."),
+        click.option("--ignore", "ignore", multiple=True, metavar="CODES", callback=_ignore_codes, help="Comma-separated codes or prefixes not to report (e.g. FT604,FT605 or FT6)."),
         click.option("--output-file", type=click.Path(dir_okay=False, writable=True), metavar="FILE", help="Write the report to FILE (atomically: a temporary file renamed into place) instead of standard output."),
         click.option("-j", "--jobs", type=click.IntRange(min=1), metavar="N", help="Worker processes (default: all cores; one for inputs under 4 MB)."),
         click.option("-o", "--output-format", type=click.Choice(OUTPUT_FORMATS), default="text", show_default=True),
@@ -131,7 +131,11 @@ def _common(func):  # type: ignore[no-untyped-def]
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "-V", "--version", prog_name="ftlint")
-def cli() -> None:
+@click.option("--config", "config_path", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Read settings from FILE (an ftlint.toml, or a pyproject.toml with [tool.ftlint]) instead of searching for one.")
+@click.option("--no-config", is_flag=True, help="Ignore configuration files.")
+@click.pass_context
+def cli(ctx: click.Context, config_path: str | None, no_config: bool) -> None:
     """Preflight linter for fine-tuning datasets (JSONL).
 
     \b
@@ -141,12 +145,38 @@ def cli() -> None:
     ftlint models                      models, prices and limits, with their sources
 
     Exit codes: 0 nothing failing, 1 findings, 2 usage or I/O error.
+    Settings: ftlint.toml or [tool.ftlint] in pyproject.toml, found upwards from here.
     """
+    from pathlib import Path
+
+    from . import config as cfg
+
+    ctx.obj = cfg.Config()
+    if no_config:
+        return
+    try:
+        if config_path:
+            path = Path(config_path)
+            if not path.is_file():
+                raise UsageFailure(f"--config {config_path}: no such file")
+            data = cfg._load(path)
+            table = data.get("tool", {}).get("ftlint", {}) if path.name == "pyproject.toml" else data
+            found: tuple[Path, dict] | None = (path, table)
+        else:
+            found = cfg.find(Path.cwd())
+        if found:
+            ctx.obj = cfg.build(found[0], found[1], {"check": check, "estimate": estimate})
+            ctx.default_map = ctx.obj.default_map
+    except cfg.ConfigError as exc:
+        raise UsageFailure(str(exc)) from None
 
 
 def _run(paths: tuple[str, ...], model_name: str | None, context: int | None, format_name: str,
          max_line_bytes: int, max_depth: int, ignore: tuple[str, ...], jobs: int | None, emit):  # type: ignore[no-untyped-def]
+    from .config import Config
     from .engine import Settings, analyse, default_jobs
+
+    config = click.get_current_context().find_object(Config) or Config()
 
     model, limit = _model_and_limit(model_name, context)
     settings = Settings(
@@ -155,7 +185,9 @@ def _run(paths: tuple[str, ...], model_name: str | None, context: int | None, fo
         format_name=format_name,
         max_line_bytes=max_line_bytes,
         max_depth=max_depth,
-        ignore=_codes(ignore),
+        ignore=ignore,
+        per_file_ignores=config.per_file_ignores,
+        config_dir=config.base_dir,
         min_examples=int(model.min_examples.value) if model.min_examples else None,  # type: ignore[arg-type]
     )
     progress = _ProgressBar(paths) if sys.stderr.isatty() else None

@@ -38,9 +38,18 @@ class Settings:
     max_depth: int = DEFAULT_MAX_DEPTH
     min_examples: int | None = None
     ignore: tuple[str, ...] = ()  # code prefixes not reported ("FT6" turns off a family)
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (glob, code prefixes)
+    config_dir: str | None = None  # per-file globs are relative to it
 
-    def ignored(self, code: str) -> bool:
-        return code.startswith(self.ignore) if self.ignore else False
+    def ignored(self, code: str, path: str | None = None) -> bool:
+        if self.ignore and code.startswith(self.ignore):
+            return True
+        if path is None or not self.per_file_ignores:
+            return False
+        from .config import ignores_for
+
+        extra = ignores_for(self.per_file_ignores, self.config_dir, path)
+        return bool(extra) and code.startswith(extra)
 
 
 @dataclass(slots=True)
@@ -252,7 +261,7 @@ def _bounded_map(pool, chunks: Iterator[Chunk], window: int) -> Iterator[ChunkRe
 def _merge(results: Iterable[ChunkResult], result: Analysis, settings: Settings,
            emit: Callable[[Diagnostic], None]) -> None:
     def report(d: Diagnostic) -> None:
-        if settings.ignored(d.code):
+        if settings.ignored(d.code, d.path):
             return
         result.counts[d.severity] = result.counts.get(d.severity, 0) + 1
         emit(d)

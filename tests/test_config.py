@@ -1,0 +1,67 @@
+"""Configuration files: found upwards, flags win, bad keys and values are exit-2 errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import run_process
+
+GOOD = json.dumps({"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}, {"role": "user", "content": "bye"}]})
+
+
+def _project(tmp_path: Path, config_name: str, text: str) -> Path:
+    (tmp_path / config_name).write_text(text)
+    data = tmp_path / "data" / "sub"
+    data.mkdir(parents=True)
+    (data / "train.jsonl").write_text((GOOD + "\n") * 12)
+    return data
+
+
+def _estimate(cwd: Path, *args: str) -> dict:
+    r = run_process("estimate", "train.jsonl", "-o", "json", *args, cwd=cwd)
+    assert r.exit_code == 0, r.stderr
+    return json.loads(r.stdout)
+
+
+def test_pyproject_table_is_found_upwards_and_flags_win(tmp_path: Path) -> None:
+    data = _project(tmp_path, "pyproject.toml", '[project]\nname = "x"\n\n[tool.ftlint]\nmodel = "gpt-4o-mini"\n\n'
+                                                 '[tool.ftlint.estimate]\nepochs = 4\nbatch-size = 2\n')
+    e = _estimate(data)
+    assert (e["model"], e["epochs"], e["batch_size"]) == ("gpt-4o-mini-2024-07-18", 4, 2)
+    e = _estimate(data, "--epochs", "1", "--model", "gpt-4.1-nano")
+    assert (e["model"], e["epochs"], e["batch_size"]) == ("gpt-4.1-nano-2025-04-14", 1, 2)
+    r = run_process("--no-config", "estimate", "train.jsonl", "-o", "json", cwd=data)
+    assert json.loads(r.stdout)["model"] == "gpt-4.1-mini-2025-04-14"
+
+
+def test_ftlint_toml_ignores_and_per_file_ignores(tmp_path: Path) -> None:
+    data = _project(tmp_path, "ftlint.toml", 'fail-on = "warning"\n[per-file-ignores]\n"data/sub/*.jsonl" = ["FT208"]\n')
+    r = run_process("check", "train.jsonl", cwd=data)
+    assert r.exit_code == 0 and "FT208" not in r.stdout, r.stdout
+    (tmp_path / "ftlint.toml").write_text('fail-on = "warning"\n')
+    r = run_process("check", "train.jsonl", cwd=data)
+    assert r.exit_code == 1 and "FT208" in r.stdout  # fail-on warning from the file
+    assert run_process("check", "train.jsonl", "--fail-on", "error", cwd=data).exit_code == 0
+
+
+def test_bad_key_and_bad_value_name_the_file_and_key(tmp_path: Path) -> None:
+    data = _project(tmp_path, "ftlint.toml", "epoch = 3\n")
+    r = run_process("check", "train.jsonl", cwd=data)
+    assert r.exit_code == 2 and "ftlint.toml: unknown key 'epoch'" in r.stderr and "epochs" in r.stderr
+    (tmp_path / "ftlint.toml").write_text("[estimate]\nepochs = 0\n")
+    r = run_process("estimate", "train.jsonl", cwd=data)
+    assert r.exit_code == 2 and "estimate.epochs = 0" in r.stderr
+    (tmp_path / "ftlint.toml").write_text('ignore = ["FT6X"]\n')
+    r = run_process("check", "train.jsonl", cwd=data)
+    assert r.exit_code == 2 and "ignore" in r.stderr and "FT6X" in r.stderr
+    (tmp_path / "ftlint.toml").write_text("not toml [\n")
+    r = run_process("check", "train.jsonl", cwd=data)
+    assert r.exit_code == 2 and r.stderr.startswith("ftlint: error: ") and "Traceback" not in r.stderr
+
+
+def test_explicit_config_file(tmp_path: Path) -> None:
+    data = _project(tmp_path, "elsewhere.toml", "[estimate]\nepochs = 7\n")
+    assert _estimate(data, "--epochs", "2")["epochs"] == 2
+    r = run_process("--config", str(tmp_path / "elsewhere.toml"), "estimate", "train.jsonl", "-o", "json", cwd=data)
+    assert json.loads(r.stdout)["epochs"] == 7
