@@ -235,16 +235,21 @@ def check(paths: tuple[str, ...], model_name: str | None, context: int | None, f
 @click.option("--warmup-steps", type=click.IntRange(min=0), help="Warmup in steps.")
 @click.option("--drop-last", is_flag=True, help="Drop the partial last batch of each epoch (steps = floor).")
 @click.option("--price", type=click.FloatRange(min=0), metavar="USD_PER_1M_TOKENS", help="Override the model's training price.")
+@click.option("--max-cost", type=click.FloatRange(min=0), metavar="USD", help="Gate: fail (FT701) if the run costs more.")
+@click.option("--max-tokens", type=click.IntRange(min=0), metavar="N", help="Gate: fail (FT702) if more tokens are processed.")
+@click.option("--min-records", type=click.IntRange(min=0), metavar="N", help="Gate: fail (FT703) below N training records.")
+@click.option("--fail-on", type=click.Choice([ERROR, WARNING]), default=ERROR, show_default=True, help="Lowest severity that makes the exit code 1 (gates are errors, advice warnings).")
 def estimate(paths: tuple[str, ...], model_name: str | None, context: int | None, format_name: str,
              max_line_bytes: int, max_depth: int, ignore: tuple[str, ...], output_file: str | None, jobs: int | None, output_format: str, epochs: int | None, batch_size: int | None,
              grad_accum: int, gpus: int, warmup_ratio: Fraction | None, warmup_steps: int | None,
-             drop_last: bool, price: float | None) -> None:
+             drop_last: bool, price: float | None, max_cost: float | None, max_tokens: int | None,
+             min_records: int | None, fail_on: str) -> None:
     """Records, tokens, steps, epochs and cost of a training run on PATH.
 
     Several paths are one dataset. Findings are not listed (use `ftlint check`); lines with
     errors are left out of the figures and named in a warning.
     """
-    from .estimate import Plan, dataset_figures
+    from .estimate import Gates, Plan, dataset_figures
     from .estimate import estimate as compute
     from .models import user_value
     from .report import ESTIMATE_RENDERERS
@@ -262,11 +267,14 @@ def estimate(paths: tuple[str, ...], model_name: str | None, context: int | None
     chosen_price = user_value(price) if price is not None else model.price_per_1m
     e = compute(figures, plan, model=model.name, encoding=str(model.encoding.value),
                 context_limit=settings.context_limit, price=chosen_price,
-                min_examples=settings.min_examples)
+                min_examples=settings.min_examples,
+                gates=Gates(max_cost_usd=max_cost, max_tokens=max_tokens, min_records=min_records))
+    e.warnings = [w for w in e.warnings if not settings.ignored(w["code"])]
     names = [f.path for f in result.files]
     with _output(output_file, paths) as out:
         out.write(ESTIMATE_RENDERERS[output_format](e, names))
-    sys.exit(EXIT_OK)
+    failing = [w for w in e.warnings if w["severity"] == ERROR or fail_on == WARNING]
+    sys.exit(EXIT_FINDINGS if failing else EXIT_OK)
 
 
 @cli.command()

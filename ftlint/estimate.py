@@ -54,6 +54,15 @@ class Plan:
 
 
 @dataclass(frozen=True, slots=True)
+class Gates:
+    """CI thresholds: a breach is an error-severity finding (FT7xx)."""
+
+    max_cost_usd: float | None = None
+    max_tokens: int | None = None  # tokens processed (all epochs)
+    min_records: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class DatasetFigures:
     lines: int
     invalid_lines: int
@@ -172,6 +181,7 @@ def estimate(
     context_limit: int | None,
     price: Sourced | None,
     min_examples: int | None = None,
+    gates: Gates = Gates(),
 ) -> Estimate:
     records = data.records
     if plan.epochs is not None:
@@ -230,8 +240,26 @@ def estimate(
         price_source=price.note if price is not None else None,
         cost_usd=round(cost, 6) if cost is not None else None,
     )
-    result.warnings = advice(result, min_examples)
+    result.warnings = gate_findings(result, gates) + advice(result, min_examples)
     return result
+
+
+def gate_findings(e: Estimate, gates: Gates) -> list[dict[str, str]]:
+    out = []
+    if gates.max_cost_usd is not None:
+        if e.cost_usd is None:
+            out.append(_finding("FT701", f"--max-cost {gates.max_cost_usd:g} cannot be checked: no price for {e.model} (give --price)", "error"))
+        elif e.cost_usd > gates.max_cost_usd:
+            out.append(_finding("FT701", f"the run costs ${e.cost_usd:,.2f}, over the --max-cost of ${gates.max_cost_usd:,.2f}", "error"))
+    if gates.max_tokens is not None and e.tokens_processed > gates.max_tokens:
+        out.append(_finding("FT702", f"{e.tokens_processed:,} tokens processed, over the --max-tokens of {gates.max_tokens:,}", "error"))
+    if gates.min_records is not None and e.records < gates.min_records:
+        out.append(_finding("FT703", f"{e.records:,} training records, under the --min-records of {gates.min_records:,}", "error"))
+    return out
+
+
+def _finding(code: str, message: str, severity: str = "warning") -> dict[str, str]:
+    return {"code": code, "message": message, "severity": severity}
 
 
 def advice(e: Estimate, min_examples: int | None) -> list[dict[str, str]]:
@@ -239,7 +267,7 @@ def advice(e: Estimate, min_examples: int | None) -> list[dict[str, str]]:
     out: list[dict[str, str]] = []
 
     def warn(code: str, message: str) -> None:
-        out.append({"code": code, "message": message})
+        out.append(_finding(code, message))
 
     if e.invalid_lines:
         warn("FT501", f"{e.invalid_lines} line(s) have errors and are not counted; the provider would reject the file (run ftlint check)")

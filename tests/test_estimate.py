@@ -113,7 +113,7 @@ def test_estimate_json_contract_keys() -> None:
     required = {"records", "lines", "messages", "targets", "tokens", "trainable_tokens", "effective_batch_size",
                 "steps_per_epoch", "total_steps", "warmup_steps", "epochs", "tokens_processed", "cost_usd", "warnings"}
     assert required <= set(e)
-    assert all(set(w) == {"code", "message"} for w in e["warnings"])
+    assert all(set(w) == {"code", "message", "severity"} for w in e["warnings"])
 
 
 def test_estimate_counts_only_readable_records_and_says_so(tmp_path: Path) -> None:
@@ -129,3 +129,24 @@ def test_warmup_ratio_and_steps_are_exclusive() -> None:
     out = run("estimate", "fixtures/good/openai_chat_basic.jsonl", "--warmup-ratio", "0.1", "--warmup-steps", "5")
     assert out.exit_code == 2
     assert "not both" in out.stderr
+
+
+def test_gates_fail_with_their_own_codes() -> None:
+    path = "fixtures/good/drone_training.jsonl"
+    base = json.loads(run("estimate", path, "--epochs", "3", "-o", "json").stdout)  # $1.17, 233,403 tokens, 103 records
+    ok = run("estimate", path, "--epochs", "3", "--max-cost", "2", "--max-tokens", "300000", "--min-records", "100")
+    assert ok.exit_code == 0
+    bad = run("estimate", path, "--epochs", "3", "--max-cost", "1", "--max-tokens", "200000", "--min-records", "104", "-o", "json")
+    assert bad.exit_code == 1
+    gates = {w["code"]: w for w in json.loads(bad.stdout)["warnings"] if w["severity"] == "error"}
+    assert set(gates) == {"FT701", "FT702", "FT703"}
+    assert f"${base['cost_usd']:,.2f}" in gates["FT701"]["message"]
+    unknown = run("estimate", path, "--epochs", "3", "--max-cost", "1", "--price", "0")
+    assert unknown.exit_code == 0  # price 0 is a price: cost $0
+
+
+def test_advice_fails_only_with_fail_on_warning() -> None:
+    path = "fixtures/good/drone_training.jsonl"  # 39 steps: FT503
+    assert run("estimate", path, "--epochs", "3", "--batch-size", "8").exit_code == 0
+    assert run("estimate", path, "--epochs", "3", "--batch-size", "8", "--fail-on", "warning").exit_code == 1
+    assert run("estimate", path, "--epochs", "3", "--batch-size", "8", "--fail-on", "warning", "--ignore", "FT503").exit_code == 0

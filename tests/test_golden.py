@@ -53,7 +53,7 @@ def test_every_code_check_emits_has_a_fixture() -> None:
     covered = {p.name.split("_")[0].upper() for p in BAD}
     covered |= {code for _, findings in HOSTILE.values() for _, code in findings}
     covered |= {"FT007", "FT401"}  # a 300 MB line is made by test_hostile; FT401 shows in every bad golden
-    emitted_by_check = {c for c in load_all() if not c.startswith("FT5")}
+    emitted_by_check = {c for c in load_all() if not c.startswith(("FT5", "FT7"))}  # estimate only
     assert emitted_by_check - covered == set()
 
 

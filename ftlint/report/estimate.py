@@ -65,8 +65,12 @@ def render_text(e: Estimate, paths: list[str]) -> str:
 
     lines = [f"dataset: {', '.join(paths)}", *block(rows_data), "",
              f"plan: {e.model} ({e.encoding})", *block(plan)]
-    if e.warnings:
-        lines += ["", "warnings:"] + [f"  {w['code']} {w['message']}" for w in e.warnings]
+    errors = [w for w in e.warnings if w.get("severity") == "error"]
+    advice = [w for w in e.warnings if w.get("severity") != "error"]
+    if errors:
+        lines += ["", "gates failed:"] + [f"  {w['code']} {w['message']}" for w in errors]
+    if advice:
+        lines += ["", "warnings:"] + [f"  {w['code']} {w['message']}" for w in advice]
     return "\n".join(lines) + "\n"
 
 

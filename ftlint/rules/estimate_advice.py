@@ -3,7 +3,7 @@
 Thresholds are constants in ftlint/estimate.py (ADVICE_THRESHOLDS) and documented here.
 """
 
-from ..diagnostics import WARNING
+from ..diagnostics import ERROR, WARNING
 from . import register
 
 register("FT501", "lines-with-errors", WARNING, """
@@ -41,4 +41,19 @@ register("FT505", "warmup-eats-run", WARNING, """
     Why: a warmup given in steps is often copied from a longer run; on a short run the learning
     rate spends most of the run ramping up. Give warmup as a ratio (--warmup-ratio) instead.
     Example: --warmup-steps 100 on a 120-step run.
+""")
+
+register("FT701", "max-cost", ERROR, """
+    Gate: the planned run costs more than --max-cost (or its cost is unknown).
+
+    Why: a CI gate on data pull requests, so a change that makes training too expensive fails
+    review before anyone pays for it.
+""")
+
+register("FT702", "max-tokens", ERROR, """
+    Gate: more tokens would be processed (all epochs) than --max-tokens.
+""")
+
+register("FT703", "min-records", ERROR, """
+    Gate: fewer training records than --min-records.
 """)
