@@ -15,7 +15,7 @@ import click
 from . import __version__
 from .diagnostics import ERROR, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, WARNING
 
-OUTPUT_FORMATS = ("text", "json")
+OUTPUT_FORMATS = ("text", "json", "github", "sarif", "markdown")
 
 
 class UsageFailure(click.ClickException):

@@ -5,6 +5,5 @@ from __future__ import annotations
 from .check import CHECK_REPORTERS
 from .estimate import ESTIMATE_RENDERERS
 
-OUTPUT_FORMATS = ("text", "json")
 
-__all__ = ["CHECK_REPORTERS", "ESTIMATE_RENDERERS", "OUTPUT_FORMATS"]
+__all__ = ["CHECK_REPORTERS", "ESTIMATE_RENDERERS"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import orjson
 
 from ..estimate import Estimate
+from .shared import github_annotation, md_escape, sarif_log, sarif_result
 
 
 def _n(value: int) -> str:
@@ -79,4 +80,38 @@ def render_json(e: Estimate, paths: list[str]) -> str:
     return orjson.dumps(data, option=orjson.OPT_INDENT_2).decode() + "\n"
 
 
-ESTIMATE_RENDERERS = {"text": render_text, "json": render_json}
+def render_github(e: Estimate, paths: list[str]) -> str:
+    """The text report, then one annotation per warning or failed gate, on the dataset's file."""
+    path = paths[0] if len(paths) == 1 else None
+    notes = [github_annotation(w.get("severity", "warning"), w["code"], w["message"], path) for w in e.warnings]
+    return render_text(e, paths) + "".join(n + "\n" for n in notes)
+
+
+def render_sarif(e: Estimate, paths: list[str]) -> str:
+    path = paths[0] if len(paths) == 1 else None
+    results = [sarif_result(w["code"], w.get("severity", "warning"), w["message"], path) for w in e.warnings]
+    return orjson.dumps(sarif_log(results), option=orjson.OPT_INDENT_2).decode() + "\n"
+
+
+def render_markdown(e: Estimate, paths: list[str]) -> str:
+    """A pull-request comment: what the data holds and what the run costs."""
+    failing = any(w.get("severity") == "error" for w in e.warnings)
+    cost = _money(e.cost_usd) if e.cost_usd is not None else "unknown (no price)"
+    rows = [
+        ("lines", _n(e.lines)), ("records", _n(e.records)), ("messages", _n(e.messages)), ("targets", _n(e.targets)),
+        ("tokens per epoch", _n(e.tokens)), ("trainable tokens", _n(e.trainable_tokens)),
+        ("epochs", f"{e.epochs}"), ("effective batch", _n(e.effective_batch_size)),
+        ("steps per epoch", _n(e.steps_per_epoch)), ("total steps", _n(e.total_steps)),
+        ("tokens processed", _n(e.tokens_processed)), ("cost", cost),
+    ]
+    lines = [f"### ftlint estimate {'❌' if failing else '✅'} {e.model}: {cost} for {_n(e.tokens_processed)} tokens",
+             "", f"Dataset: {', '.join(f'`{p}`' for p in paths)}", "", "| figure | value |", "|---|---:|"]
+    lines += [f"| {label} | {value} |" for label, value in rows]
+    if e.warnings:
+        lines += ["", "| code | severity | finding |", "|---|---|---|"]
+        lines += [f"| {w['code']} | {w.get('severity', 'warning')} | {md_escape(w['message'])} |" for w in e.warnings]
+    return "\n".join(lines) + "\n"
+
+
+ESTIMATE_RENDERERS = {"text": render_text, "json": render_json, "github": render_github,
+                      "sarif": render_sarif, "markdown": render_markdown}
