@@ -45,6 +45,10 @@ class Ratio(click.ParamType):
         return ratio
 
 
+def _inputs(common: dict) -> tuple[str, ...]:
+    return tuple(common["paths"]) + ((common["validation"],) if common["validation"] else ())
+
+
 @contextlib.contextmanager
 def _output(output_file: str | None, paths: tuple[str, ...]) -> Iterator[IO[str]]:
     if output_file is None:
@@ -122,6 +126,7 @@ def _common(func):  # type: ignore[no-untyped-def]
         click.option("--ignore", "ignore", multiple=True, metavar="CODES", callback=_ignore_codes, help="Comma-separated codes or prefixes not to report (e.g. FT604,FT605 or FT6)."),
         click.option("--output-file", type=click.Path(dir_okay=False, writable=True), metavar="FILE", help="Write the report to FILE (atomically: a temporary file renamed into place) instead of standard output."),
         click.option("-j", "--jobs", type=click.IntRange(min=1), metavar="N", help="Worker processes (default: all cores; one for inputs under 4 MB)."),
+        click.option("--validation", type=click.Path(dir_okay=True, allow_dash=False), metavar="FILE", help="A validation file: checked too, and its records that also appear in the training data are reported (FT404)."),
         click.option("-o", "--output-format", type=click.Choice(OUTPUT_FORMATS), default="text", show_default=True),
     ]
     for option in reversed(options):
@@ -171,42 +176,61 @@ def cli(ctx: click.Context, config_path: str | None, no_config: bool) -> None:
         raise UsageFailure(str(exc)) from None
 
 
-def _run(paths: tuple[str, ...], model_name: str | None, context: int | None, format_name: str,
-         max_line_bytes: int, max_depth: int, ignore: tuple[str, ...], jobs: int | None, emit):  # type: ignore[no-untyped-def]
+COMMON = ("paths", "model_name", "context", "format_name", "max_line_bytes", "max_depth", "ignore", "jobs", "validation")
+
+
+def _run(common: dict, emit, dataset_rules: bool = True):  # type: ignore[no-untyped-def]
+    """Analyse the paths (and a validation file) with the common options; returns
+    (training analysis, validation analysis or None, settings)."""
     from .config import Config
-    from .engine import Settings, analyse, default_jobs
+    from .engine import Settings, analyse, default_jobs, report_extra
 
     config = click.get_current_context().find_object(Config) or Config()
-
-    model, limit = _model_and_limit(model_name, context)
+    model, limit = _model_and_limit(common["model_name"], common["context"])
     settings = Settings(
         model=model,
         context_limit=limit,
-        format_name=format_name,
-        max_line_bytes=max_line_bytes,
-        max_depth=max_depth,
-        ignore=ignore,
+        format_name=common["format_name"],
+        max_line_bytes=common["max_line_bytes"],
+        max_depth=common["max_depth"],
+        ignore=common["ignore"],
         per_file_ignores=config.per_file_ignores,
         config_dir=config.base_dir,
         min_examples=int(model.min_examples.value) if model.min_examples else None,  # type: ignore[arg-type]
+        dataset_rules=dataset_rules,
     )
-    progress = _ProgressBar(paths) if sys.stderr.isatty() else None
+    paths, validation = common["paths"], common["validation"]
+    if validation and validation in paths:
+        raise UsageFailure(f"--validation {validation} is also a training path")
+    jobs = common["jobs"]
+    progress = _ProgressBar(paths + ((validation,) if validation else ())) if sys.stderr.isatty() else None
     try:
         result = analyse(paths, settings, emit, jobs=jobs or default_jobs(paths), progress=progress)
+        held_out = None
+        if validation:
+            import dataclasses
+
+            from .dataset import leakage_findings
+
+            # a validation file may be small: the provider's minimum is about training data
+            held_out = analyse([validation], dataclasses.replace(settings, min_examples=None), emit,
+                               jobs=jobs or default_jobs([validation]), progress=progress)
+            leaks = leakage_findings(result.frame(), [f.path for f in result.files],
+                                     held_out.frame(), [f.path for f in held_out.files])
+            report_extra(held_out, settings, emit, leaks)
     finally:
         if progress:
             progress.clear()
-    for message in result.io_errors:
+    for message in result.io_errors + (held_out.io_errors if held_out else []):
         click.echo(f"ftlint: error: {message}", err=True)
-    return result, settings
+    return result, held_out, settings
 
 
 @cli.command()
 @_common
 @click.option("--max-errors", type=click.IntRange(min=0), metavar="N", help="Show at most N findings (all are still counted for the exit code).")
 @click.option("--fail-on", type=click.Choice([ERROR, WARNING]), default=ERROR, show_default=True, help="Lowest severity that makes the exit code 1.")
-def check(paths: tuple[str, ...], model_name: str | None, context: int | None, format_name: str,
-          max_line_bytes: int, max_depth: int, ignore: tuple[str, ...], output_file: str | None, jobs: int | None, output_format: str, max_errors: int | None, fail_on: str) -> None:
+def check(output_file: str | None, output_format: str, max_errors: int | None, fail_on: str, **common: object) -> None:
     """Report every record the provider would reject, and why.
 
     One line per finding: path:line:col: CODE message ($.json.path). PATH may be '-' for
@@ -214,10 +238,12 @@ def check(paths: tuple[str, ...], model_name: str | None, context: int | None, f
     """
     from .report import CHECK_REPORTERS
 
-    with _output(output_file, paths) as out:
+    with _output(output_file, _inputs(common)) as out:
         reporter = CHECK_REPORTERS[output_format](out, max_errors)
         reporter.start()
-        result, _ = _run(paths, model_name, context, format_name, max_line_bytes, max_depth, ignore, jobs, reporter.diagnostic)
+        result, held_out, _ = _run(common, reporter.diagnostic)
+        if held_out is not None:
+            result.absorb(held_out)
         reporter.finish(result)
     failing = result.counts[ERROR] + (result.counts[WARNING] if fail_on == WARNING else 0)
     if result.io_errors:
@@ -239,25 +265,24 @@ def check(paths: tuple[str, ...], model_name: str | None, context: int | None, f
 @click.option("--max-tokens", type=click.IntRange(min=0), metavar="N", help="Gate: fail (FT702) if more tokens are processed.")
 @click.option("--min-records", type=click.IntRange(min=0), metavar="N", help="Gate: fail (FT703) below N training records.")
 @click.option("--fail-on", type=click.Choice([ERROR, WARNING]), default=ERROR, show_default=True, help="Lowest severity that makes the exit code 1 (gates are errors, advice warnings).")
-def estimate(paths: tuple[str, ...], model_name: str | None, context: int | None, format_name: str,
-             max_line_bytes: int, max_depth: int, ignore: tuple[str, ...], output_file: str | None, jobs: int | None, output_format: str, epochs: int | None, batch_size: int | None,
+def estimate(output_file: str | None, output_format: str, epochs: int | None, batch_size: int | None,
              grad_accum: int, gpus: int, warmup_ratio: Fraction | None, warmup_steps: int | None,
              drop_last: bool, price: float | None, max_cost: float | None, max_tokens: int | None,
-             min_records: int | None, fail_on: str) -> None:
+             min_records: int | None, fail_on: str, **common: object) -> None:
     """Records, tokens, steps, epochs and cost of a training run on PATH.
 
     Several paths are one dataset. Findings are not listed (use `ftlint check`); lines with
     errors are left out of the figures and named in a warning.
     """
-    from .estimate import Gates, Plan, dataset_figures
+    from .estimate import Gates, Plan, dataset_figures, validation_figures
     from .estimate import estimate as compute
     from .models import user_value
     from .report import ESTIMATE_RENDERERS
 
     if warmup_ratio is not None and warmup_steps is not None:
         raise UsageFailure("give --warmup-ratio or --warmup-steps, not both")
-    result, settings = _run(paths, model_name, context, format_name, max_line_bytes, max_depth, ignore, jobs, lambda d: None)
-    if result.io_errors:
+    result, held_out, settings = _run(common, lambda d: None, dataset_rules=False)
+    if result.io_errors or (held_out is not None and held_out.io_errors):
         sys.exit(EXIT_USAGE)
     plan = Plan(epochs=epochs, batch_size=batch_size, grad_accum=grad_accum, gpus=gpus,
                 warmup_ratio=warmup_ratio, warmup_steps=warmup_steps, drop_last=drop_last)
@@ -270,8 +295,10 @@ def estimate(paths: tuple[str, ...], model_name: str | None, context: int | None
                 min_examples=settings.min_examples,
                 gates=Gates(max_cost_usd=max_cost, max_tokens=max_tokens, min_records=min_records))
     e.warnings = [w for w in e.warnings if not settings.ignored(w["code"])]
+    if held_out is not None:
+        e.validation = validation_figures(held_out, settings.context_limit, result)
     names = [f.path for f in result.files]
-    with _output(output_file, paths) as out:
+    with _output(output_file, _inputs(common)) as out:
         out.write(ESTIMATE_RENDERERS[output_format](e, names))
     failing = [w for w in e.warnings if w["severity"] == ERROR or fail_on == WARNING]
     sys.exit(EXIT_FINDINGS if failing else EXIT_OK)

@@ -15,6 +15,9 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+import orjson
+
+from .dataset import duplicate_findings, fingerprints
 from .diagnostics import ERROR, WARNING, Diagnostic
 from .formats import Format, get_format
 from .models import Model
@@ -25,7 +28,7 @@ from .tokens import TokenCounter, get_encoding
 if TYPE_CHECKING:
     import polars as pl
 
-FRAME_COLUMNS = ("file", "line", "messages", "targets", "tokens", "trainable")
+FRAME_COLUMNS = ("file", "line", "messages", "targets", "tokens", "trainable", "exact", "near")
 CHUNK_RECORDS = 65536
 
 
@@ -40,6 +43,7 @@ class Settings:
     ignore: tuple[str, ...] = ()  # code prefixes not reported ("FT6" turns off a family)
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (glob, code prefixes)
     config_dir: str | None = None  # per-file globs are relative to it
+    dataset_rules: bool = True  # duplicates across the whole input (off for estimate: not shown)
 
     def ignored(self, code: str, path: str | None = None) -> bool:
         if self.ignore and code.startswith(self.ignore):
@@ -81,6 +85,13 @@ class Analysis:
     @property
     def messages(self) -> int:
         return sum(f.messages for f in self.files)
+
+    def absorb(self, other: Analysis) -> None:
+        """Count another analysis's files and findings with this one's (a validation file)."""
+        self.files.extend(other.files)
+        self.io_errors.extend(other.io_errors)
+        for severity, n in other.counts.items():
+            self.counts[severity] = self.counts.get(severity, 0) + n
 
     def frame(self) -> pl.DataFrame:
         import polars as pl
@@ -258,6 +269,15 @@ def _bounded_map(pool, chunks: Iterator[Chunk], window: int) -> Iterator[ChunkRe
         yield pending.popleft().result()
 
 
+def report_extra(result: Analysis, settings: Settings, emit: Callable[[Diagnostic], None],
+                 diagnostics: Iterable[Diagnostic]) -> None:
+    """Emit findings made after the run (validation leakage), counted and filtered like any."""
+    for d in diagnostics:
+        if not settings.ignored(d.code, d.path):
+            result.counts[d.severity] = result.counts.get(d.severity, 0) + 1
+            emit(d)
+
+
 def _merge(results: Iterable[ChunkResult], result: Analysis, settings: Settings,
            emit: Callable[[Diagnostic], None]) -> None:
     def report(d: Diagnostic) -> None:
@@ -284,6 +304,9 @@ def _merge(results: Iterable[ChunkResult], result: Analysis, settings: Settings,
             for d in _file_findings(summary, settings):
                 report(d)
     columns.flush(result.chunks)
+    if settings.dataset_rules:
+        for d in duplicate_findings(result.frame(), [f.path for f in result.files]):
+            report(d)
 def _analyse_line(
     line: Line,
     fmt: Format,
@@ -309,10 +332,12 @@ def _analyse_line(
             for code, message, pointer in secrets.scan(line.value, secret_codes, line.compact):
                 found.append(Diagnostic(path, line.number, 1, code, message, severity_of(code), pointer))
         figures = fmt.figures(line.value, counter)
+        exact, near = fingerprints(line.compact if line.compact is not None else orjson.dumps(line.value))
         summary.messages += figures.messages
         for record in figures.records:
             summary.records += 1
-            columns.add(file_index, line.number, record.messages, record.targets, record.tokens, record.trainable)
+            columns.add(file_index, line.number, record.messages, record.targets, record.tokens, record.trainable,
+                        exact, near)
             limit = settings.context_limit
             if limit is not None and record.tokens > limit:
                 msg = f"example has {record.tokens:,} tokens, over the {limit:,}-token limit of {settings.model.name}; the end is truncated in training"

@@ -110,6 +110,7 @@ class Estimate:
     price_source: str | None
     cost_usd: float | None
     warnings: list[dict[str, str]] = field(default_factory=list)
+    validation: dict[str, object] | None = None  # with --validation: its records, tokens, leaks
 
     def to_dict(self) -> dict[str, object]:
         return asdict(self)
@@ -153,6 +154,20 @@ def dataset_figures(frame: pl.DataFrame, *, lines: int, invalid_lines: int, mess
         records_over_limit=row["over"] or 0,
         token_stats=stats,
     )
+
+
+def validation_figures(held_out, context_limit: int | None, train) -> dict[str, object]:  # type: ignore[no-untyped-def]
+    """Figures of a validation file. Not added to cost: OpenAI bills training tokens only
+    (its pricing names one training rate; validation is run at no training charge) [unverified]."""
+    from .dataset import leakage_findings
+
+    figures = dataset_figures(held_out.frame(), lines=held_out.lines, invalid_lines=held_out.invalid,
+                              messages=held_out.messages, context_limit=context_limit)
+    leaks = leakage_findings(train.frame(), [f.path for f in train.files], held_out.frame(),
+                             [f.path for f in held_out.files])
+    return {"paths": [f.path for f in held_out.files], "lines": figures.lines, "records": figures.records,
+            "tokens": figures.tokens_capped, "records_in_training": len(leaks),
+            "billed": False, "billing_note": "not added to cost: OpenAI bills training tokens only [unverified]"}
 
 
 def auto_epochs(records: int) -> int:

@@ -20,7 +20,7 @@ def _gz_truncated() -> bytes:
 
 
 HOSTILE: dict[str, tuple[bytes, list[tuple[int, str]]]] = {
-    # name: (file bytes, findings as (line, code)); FT401 (too few examples) is left out
+    # name: (file bytes, findings as (line, code)); dataset-wide codes (FT4xx) are left out
     "invalid_utf8.jsonl": (_lines(OK, b'{"messages": "caf\xe9"}', OK), [(2, "FT003")]),
     "utf8_bom.jsonl": (b"\xef\xbb\xbf" + _lines(OK, OK), [(1, "FT004")]),
     "utf16.jsonl": (_lines(OK, OK).decode().encode("utf-16"), [(1, "FT008")]),

@@ -14,7 +14,7 @@ def _project(tmp_path: Path, config_name: str, text: str) -> Path:
     (tmp_path / config_name).write_text(text)
     data = tmp_path / "data" / "sub"
     data.mkdir(parents=True)
-    (data / "train.jsonl").write_text((GOOD + "\n") * 12)
+    (data / "train.jsonl").write_text("".join(GOOD.replace('"bye"', f'"bye {i}"') + "\n" for i in range(12)))
     return data
 
 

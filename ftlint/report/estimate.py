@@ -33,6 +33,10 @@ def render_text(e: Estimate, paths: list[str]) -> str:
     if e.token_stats:
         s = e.token_stats
         row("tokens per record", f"min {_n(int(s['min']))}", f"median {_n(int(s['p50']))}, p90 {_n(int(s['p90']))}, max {_n(int(s['max']))}, mean {s['mean']:,}")
+    if e.validation:
+        v = e.validation
+        leaks = f", {_n(int(v['records_in_training']))} also in training (FT404)" if v["records_in_training"] else ""  # type: ignore[arg-type]
+        row("validation", _n(int(v["records"])), f"records, {_n(int(v['tokens']))} tokens{leaks}; {v['billing_note']}")  # type: ignore[arg-type]
     plan: list[tuple[str, str, str]] = []
     rows_data = rows
     rows = plan

@@ -28,3 +28,26 @@ register("FT401", "too-few-examples", WARNING, """
     The minimum comes from the models data file (OpenAI: 10). Why: the job is refused before it
     starts. A validation file may legitimately be smaller; this is a warning.
 """)
+
+register("FT402", "duplicate-record", WARNING, """
+    The record is identical to an earlier one (in any of the files checked together).
+
+    Identical means the same JSON value: key order and spacing outside strings do not matter.
+    The first occurrence is not reported; each later one names it.
+    Why: a duplicated example is trained on twice per epoch, so it weighs double and is
+    memorised sooner, and it is billed twice. Usually a merge or export mistake.
+""")
+
+register("FT403", "near-duplicate-record", WARNING, """
+    The record differs from an earlier one only in upper/lower case or white space.
+
+    Why: as FT402: for the model these are the same example, trained on twice.
+""")
+
+register("FT404", "validation-leak", WARNING, """
+    A validation record also appears in the training data (up to case and white space).
+
+    Only checked with --validation FILE.
+    Why: a validation example the model trained on measures memory, not generalisation: the
+    validation loss looks better than it is, and choosing a checkpoint by it picks overfit ones.
+""")

@@ -1,0 +1,75 @@
+"""Dataset-wide findings, computed once over the frame of per-record figures (polars).
+
+Each record carries two 64-bit fingerprints, made in the workers:
+  exact  the record's compact JSON (key order and white space outside strings do not matter
+         to orjson's output, so two lines that parse to the same object match)
+  near   the same text lower-cased, every run of white space (and escaped \\n, \\t, \\r)
+         folded to one space and white space at the ends of strings dropped: records that
+         differ only in case or spacing match
+Collisions of 64-bit hashes are negligible below billions of records.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from typing import TYPE_CHECKING
+
+from .diagnostics import Diagnostic
+from .rules import severity_of
+
+if TYPE_CHECKING:
+    import polars as pl
+
+_SPACE = re.compile(rb"(?:\\[nrt]|\s)+")
+_SPACE_AT_QUOTE = re.compile(rb' ?" ?')
+
+
+def fingerprints(compact: bytes) -> tuple[int, int]:
+    exact = hashlib.blake2b(compact, digest_size=8).digest()
+    folded = _SPACE_AT_QUOTE.sub(b'"', _SPACE.sub(b" ", compact.lower()))
+    near = hashlib.blake2b(folded, digest_size=8).digest()
+    return int.from_bytes(exact, "little", signed=True), int.from_bytes(near, "little", signed=True)
+
+
+def duplicate_findings(frame: pl.DataFrame, paths: list[str]) -> list[Diagnostic]:
+    """FT402 for a record identical to an earlier one, FT403 for one that differs from an
+    earlier one only in case or white space. The first occurrence is never reported."""
+    import polars as pl
+
+    if frame.height < 2:
+        return []
+    marked = frame.select("file", "line", "exact", "near").with_row_index("row").with_columns(
+        exact_first=pl.col("row").first().over("exact"),
+        near_first=pl.col("row").first().over("near"),
+    )
+    first = marked.select(pl.col("row").alias("ref"), pl.col("file").alias("ref_file"),
+                          pl.col("line").alias("ref_line"), pl.col("exact").alias("ref_exact"))
+    exact = marked.filter(pl.col("row") != pl.col("exact_first")).join(first, left_on="exact_first", right_on="ref")
+    near = (marked.filter((pl.col("row") == pl.col("exact_first")) & (pl.col("row") != pl.col("near_first")))
+            .join(first, left_on="near_first", right_on="ref"))
+    out = []
+    for code, rows, what in (("FT402", exact, "exact duplicate of"),
+                             ("FT403", near, "near-duplicate (differs only in case or white space) of")):
+        for row in rows.iter_rows(named=True):
+            ref = f"{paths[row['ref_file']]}:{row['ref_line']}"
+            out.append(Diagnostic(paths[row["file"]], row["line"], 1, code, f"{what} {ref}", severity_of(code)))
+    return sorted(out, key=lambda d: (paths.index(d.path), d.line, d.code))
+
+
+def leakage_findings(train: pl.DataFrame, train_paths: list[str], validation: pl.DataFrame,
+                     validation_paths: list[str]) -> list[Diagnostic]:
+    """FT404 for each validation record whose text (up to case and white space) is also in
+    the training data."""
+    import polars as pl
+
+    if train.height == 0 or validation.height == 0:
+        return []
+    seen = train.group_by("near").agg(pl.col("file").first().alias("t_file"), pl.col("line").first().alias("t_line"))
+    hits = validation.select("file", "line", "near").join(seen, on="near").sort("file", "line")
+    return [
+        Diagnostic(validation_paths[r["file"]], r["line"], 1, "FT404",
+                   f"validation record also in the training data at {train_paths[r['t_file']]}:{r['t_line']}",
+                   severity_of("FT404"))
+        for r in hits.iter_rows(named=True)
+    ]

@@ -1,0 +1,47 @@
+"""Dataset-wide findings: duplicates across files, near-duplicates, validation leakage."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import run
+
+
+def rec(q: str, a: str) -> str:
+    return json.dumps({"messages": [{"role": "user", "content": q}, {"role": "assistant", "content": a}]})
+
+
+def findings(*args: str) -> list[tuple[str, int, str, str]]:
+    out = json.loads(run("check", *args, "-o", "json", "--ignore", "FT401").stdout)
+    return [(Path(f["path"]).name, f["line"], f["code"], f["message"]) for f in out]
+
+
+def test_duplicates_across_files_name_the_first_occurrence(tmp_path: Path) -> None:
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    a.write_text("\n".join([rec("q1", "a1"), rec("q2", "a2")]) + "\n")
+    b.write_text("\n".join([rec("q3", "a3"), rec("q2", "a2"), rec("Q1", "a1 "), rec("q1", "a1")]) + "\n")
+    got = findings(str(a), str(b))
+    assert [(f, ln, c) for f, ln, c, _ in got] == [("b.jsonl", 2, "FT402"), ("b.jsonl", 3, "FT403"), ("b.jsonl", 4, "FT402")]
+    assert got[0][3].endswith("a.jsonl:2") and got[2][3].endswith("a.jsonl:1")
+
+
+def test_validation_leakage_and_figures(tmp_path: Path) -> None:
+    train, val = tmp_path / "train.jsonl", tmp_path / "val.jsonl"
+    train.write_text("".join(rec(f"q{i}", f"a{i}") + "\n" for i in range(20)))
+    val.write_text("\n".join([rec("fresh", "new"), rec("Q3", "A3"), rec("q7", "a7")]) + "\n")
+    got = findings(str(train), "--validation", str(val))
+    assert [(f, ln, c) for f, ln, c, _ in got] == [("val.jsonl", 2, "FT404"), ("val.jsonl", 3, "FT404")]
+    assert got[0][3].endswith("train.jsonl:4")
+    text = run("check", str(train), "--validation", str(val)).stdout
+    assert "checked 2 files, 23 lines" in text
+    e = json.loads(run("estimate", str(train), "--validation", str(val), "--epochs", "2", "-o", "json").stdout)
+    assert e["records"] == 20 and e["validation"]["records"] == 3 and e["validation"]["records_in_training"] == 2
+    alone = json.loads(run("estimate", str(train), "--epochs", "2", "-o", "json").stdout)
+    assert e["tokens_processed"] == alone["tokens_processed"] and e["validation"]["billed"] is False
+
+
+def test_validation_cannot_be_a_training_path(tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+    path.write_text(rec("q", "a") + "\n")
+    assert run("check", str(path), "--validation", str(path)).exit_code == 2
