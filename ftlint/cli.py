@@ -230,7 +230,9 @@ def _run(common: dict, emit, dataset_rules: bool = True):  # type: ignore[no-unt
 @_common
 @click.option("--max-errors", type=click.IntRange(min=0), metavar="N", help="Show at most N findings (all are still counted for the exit code).")
 @click.option("--fail-on", type=click.Choice([ERROR, WARNING]), default=ERROR, show_default=True, help="Lowest severity that makes the exit code 1.")
-def check(output_file: str | None, output_format: str, max_errors: int | None, fail_on: str, **common: object) -> None:
+@click.option("--baseline", type=click.Path(dir_okay=False), metavar="FILE", help="Findings listed in FILE (the output of `check -o json`) are known: not shown, not failing.")
+def check(output_file: str | None, output_format: str, max_errors: int | None, fail_on: str, baseline: str | None,
+          **common: object) -> None:
     """Report every record the provider would reject, and why.
 
     One line per finding: path:line:col: CODE message ($.json.path). PATH may be '-' for
@@ -238,14 +240,24 @@ def check(output_file: str | None, output_format: str, max_errors: int | None, f
     """
     from .report import CHECK_REPORTERS
 
+    from .baseline import Baseline, BaselineError
+
+    try:
+        known = Baseline.load(baseline) if baseline else None
+    except BaselineError as exc:
+        raise UsageFailure(str(exc)) from None
     with _output(output_file, _inputs(common)) as out:
         reporter = CHECK_REPORTERS[output_format](out, max_errors)
         reporter.start()
-        result, held_out, _ = _run(common, reporter.diagnostic)
+        emit = known.filter(reporter.diagnostic) if known else reporter.diagnostic
+        result, held_out, _ = _run(common, emit)
         if held_out is not None:
             result.absorb(held_out)
         reporter.finish(result)
-    failing = result.counts[ERROR] + (result.counts[WARNING] if fail_on == WARNING else 0)
+    if known and known.suppressed and output_format == "text":
+        click.echo(f"{known.suppressed:,} known finding(s) in the baseline {baseline} not shown", err=True)
+    counts = {sev: sum(n for (s, _), n in reporter.by_code.items() if s == sev) for sev in (ERROR, WARNING)}
+    failing = counts[ERROR] + (counts[WARNING] if fail_on == WARNING else 0)
     if result.io_errors:
         sys.exit(EXIT_USAGE)
     sys.exit(EXIT_FINDINGS if failing else EXIT_OK)

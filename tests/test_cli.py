@@ -141,3 +141,20 @@ def test_progress_bar_on_a_terminal_only(tmp_path: Path) -> None:
     assert b"ftlint: " in tty.stdout and b" MB (" in tty.stdout  # drawn on the terminal
     piped = run_process("check", str(path), "--jobs", "1")
     assert piped.stderr == ""
+
+
+def test_baseline_fails_only_on_new_findings(tmp_path: Path) -> None:
+    bad = json.dumps({"messages": [{"role": "user", "content": "hi"}]})
+    data = tmp_path / "data.jsonl"
+    data.write_text(f"{OK}\n{bad}\n")
+    baseline = tmp_path / "baseline.json"
+    assert run("check", str(data), "-o", "json", "--output-file", str(baseline)).exit_code == 1
+    known = run("check", str(data), "--baseline", str(baseline))
+    assert known.exit_code == 0 and ": FT" not in known.stdout
+    data.write_text(f"{OK}\n{OK.replace('hi', 'hey')}\n{bad}\n{bad.replace('hi', 'yo')}\n")  # known one moved to line 3
+    new = run("check", str(data), "--baseline", str(baseline), "-o", "json", "--ignore", "FT401")
+    assert new.exit_code == 1
+    assert [(f["line"], f["code"]) for f in json.loads(new.stdout)] == [(4, "FT201")]
+    assert run("check", str(data), "--baseline", str(tmp_path / "nope.json")).exit_code == 2
+    (tmp_path / "junk.json").write_text("{}")
+    assert run("check", str(data), "--baseline", str(tmp_path / "junk.json")).exit_code == 2
