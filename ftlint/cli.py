@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import sys
 from collections.abc import Iterator
@@ -314,6 +315,60 @@ def estimate(output_file: str | None, output_format: str, epochs: int | None, ba
         out.write(ESTIMATE_RENDERERS[output_format](e, names))
     failing = [w for w in e.warnings if w["severity"] == ERROR or fail_on == WARNING]
     sys.exit(EXIT_FINDINGS if failing else EXIT_OK)
+
+
+@cli.command()
+@click.argument("base")
+@click.argument("head")
+@click.option("--model", "model_name", metavar="MODEL", help="Target model (tokenizer, limit, price).")
+@click.option("--context", type=click.IntRange(min=1), metavar="TOKENS", help="Override the model's per-example token limit.")
+@click.option("-e", "--epochs", type=click.IntRange(min=1), help="Epochs for the cost figures (default: the provider's auto rule, per side).")
+@click.option("--price", type=click.FloatRange(min=0), metavar="USD_PER_1M_TOKENS", help="Override the model's training price.")
+@click.option("--ignore", "ignore", multiple=True, metavar="CODES", callback=_ignore_codes, help="Codes or prefixes not to report.")
+@click.option("-o", "--output-format", type=click.Choice(("text", "json", "markdown")), default="text", show_default=True)
+@click.option("--output-file", type=click.Path(dir_okay=False, writable=True), metavar="FILE", help="Write the report to FILE, atomically.")
+def diff(base: str, head: str, model_name: str | None, context: int | None, epochs: int | None, price: float | None,
+         ignore: tuple[str, ...], output_format: str, output_file: str | None) -> None:
+    """What a data change does: records added, removed and changed, findings new in HEAD,
+    and the change in tokens and cost.
+
+    BASE and HEAD are files, or git revisions of one as REV:PATH (e.g. origin/main:data/train.jsonl;
+    git reads PATH from the repository root, or from here with REV:./PATH). Exit 1 when HEAD
+    brings a new error.
+    """
+    from .diff import DiffInputError, Side, compare, resolve
+    from .estimate import Plan, dataset_figures
+    from .estimate import estimate as compute
+    from .models import user_value
+    from .report.diff import DIFF_RENDERERS
+
+    common = {"model_name": model_name, "context": context, "format_name": "openai-chat",
+              "max_line_bytes": 128 * 1024 * 1024, "max_depth": 128, "ignore": ignore, "jobs": None, "validation": None}
+    sides, estimates = [], {}
+    try:
+        for label, spec in (("base", base), ("head", head)):
+            with resolve(spec) as (path, shown):
+                found: list = []
+                result, _, settings = _run({**common, "paths": (path,)}, found.append)
+                if result.io_errors:
+                    sys.exit(EXIT_USAGE)
+                frame = result.frame()
+                found = [dataclasses.replace(d, path=shown) for d in found]
+                line_exact = dict(zip(frame["line"].to_list(), frame["exact"].to_list(), strict=True))
+                sides.append(Side(shown, found, frame["exact"].to_list(), frame["prompt"].to_list(), line_exact))
+                figures = dataset_figures(frame, lines=result.lines, invalid_lines=result.invalid,
+                                          messages=result.messages, context_limit=settings.context_limit)
+                model = settings.model
+                chosen = user_value(price) if price is not None else model.price_per_1m
+                estimates[label] = compute(figures, Plan(epochs=epochs), model=model.name, encoding=str(model.encoding.value),
+                                           context_limit=settings.context_limit, price=chosen).to_dict()
+    except DiffInputError as exc:
+        raise UsageFailure(str(exc)) from None
+    outcome = compare(*sides)
+    outcome.estimates = estimates
+    with _output(output_file, tuple(p for p in (base, head) if os.path.exists(p))) as out:
+        out.write(DIFF_RENDERERS[output_format](outcome))
+    sys.exit(EXIT_FINDINGS if outcome.failing else EXIT_OK)
 
 
 @cli.command()

@@ -25,11 +25,15 @@ _SPACE = re.compile(rb"(?:\\[nrt]|\s)+")
 _SPACE_AT_QUOTE = re.compile(rb' ?" ?')
 
 
+def fingerprint(data: bytes) -> int:
+    """A 64-bit signed fingerprint (it fits a polars Int64 column)."""
+    return int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "little", signed=True)
+
+
 def fingerprints(compact: bytes) -> tuple[int, int]:
-    exact = hashlib.blake2b(compact, digest_size=8).digest()
+    """(exact, near) fingerprints of a record's compact JSON."""
     folded = _SPACE_AT_QUOTE.sub(b'"', _SPACE.sub(b" ", compact.lower()))
-    near = hashlib.blake2b(folded, digest_size=8).digest()
-    return int.from_bytes(exact, "little", signed=True), int.from_bytes(near, "little", signed=True)
+    return fingerprint(compact), fingerprint(folded)
 
 
 def duplicate_findings(frame: pl.DataFrame, paths: list[str]) -> list[Diagnostic]:

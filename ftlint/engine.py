@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import orjson
 
-from .dataset import duplicate_findings, fingerprints
+from .dataset import duplicate_findings, fingerprint, fingerprints
 from .diagnostics import ERROR, WARNING, Diagnostic
 from .formats import Format, get_format
 from .models import Model
@@ -28,7 +28,7 @@ from .tokens import TokenCounter, get_encoding
 if TYPE_CHECKING:
     import polars as pl
 
-FRAME_COLUMNS = ("file", "line", "messages", "targets", "tokens", "trainable", "exact", "near")
+FRAME_COLUMNS = ("file", "line", "messages", "targets", "tokens", "trainable", "exact", "near", "prompt")
 CHUNK_RECORDS = 65536
 
 
@@ -333,11 +333,12 @@ def _analyse_line(
                 found.append(Diagnostic(path, line.number, 1, code, message, severity_of(code), pointer))
         figures = fmt.figures(line.value, counter)
         exact, near = fingerprints(line.compact if line.compact is not None else orjson.dumps(line.value))
+        prompt = fingerprint(orjson.dumps(fmt.prompt(line.value)))
         summary.messages += figures.messages
         for record in figures.records:
             summary.records += 1
             columns.add(file_index, line.number, record.messages, record.targets, record.tokens, record.trainable,
-                        exact, near)
+                        exact, near, prompt)
             limit = settings.context_limit
             if limit is not None and record.tokens > limit:
                 msg = f"example has {record.tokens:,} tokens, over the {limit:,}-token limit of {settings.model.name}; the end is truncated in training"

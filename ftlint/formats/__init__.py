@@ -39,6 +39,11 @@ class Format(Protocol):
 
     def figures(self, record: dict, counter: TokenCounter) -> LineFigures: ...
 
+    def prompt(self, record: dict) -> object:
+        """What the record asks (everything before its first target): two versions of a
+        record with the same prompt are one record changed, not one removed and one added."""
+        ...
+
 
 def get_format(name: str) -> Format:
     from . import openai_chat

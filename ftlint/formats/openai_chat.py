@@ -54,6 +54,17 @@ class OpenAIChat:
                 out.extend((rule.code, hit.message, hit.pointer) for hit in rule.check(record))  # type: ignore[misc]
         return out
 
+    def prompt(self, record: dict) -> object:
+        messages = record.get("messages")
+        if not isinstance(messages, list):
+            return record
+        context = []
+        for message in messages:
+            if isinstance(message, dict) and chat_rules.is_target(message):
+                break
+            context.append(message)
+        return [context, record.get("tools")]
+
     def figures(self, record: dict, counter: TokenCounter) -> LineFigures:
         specials: list[str] = []
         tokens = TOKENS_PER_EXAMPLE

@@ -1,0 +1,63 @@
+"""Renderers for `ftlint diff`."""
+
+from __future__ import annotations
+
+import orjson
+
+from ..diff import DiffResult
+from .check import concise
+from .shared import md_escape
+
+
+def _delta(a: float | int | None, b: float | int | None, money: bool = False) -> str:
+    if a is None or b is None:
+        return "unknown"
+    fmt = (lambda v: f"${v:,.2f}") if money else (lambda v: f"{v:,}")
+    sign = "+" if b - a >= 0 else "-"
+    return f"{fmt(a)} -> {fmt(b)} ({sign}{fmt(abs(b - a))})"
+
+
+def _rows(r: DiffResult) -> list[tuple[str, str]]:
+    b, h = r.estimates["base"], r.estimates["head"]
+    records = f"{r.records_base:,} -> {r.records_head:,} ({r.added:,} added, {r.removed:,} removed, {r.changed:,} changed)"
+    return [
+        ("records", records),
+        ("tokens per epoch", _delta(b["tokens"], h["tokens"])),
+        ("epochs", f"{b['epochs']} -> {h['epochs']}"),
+        ("tokens processed", _delta(b["tokens_processed"], h["tokens_processed"])),
+        ("cost", _delta(b["cost_usd"], h["cost_usd"], money=True)),
+        ("findings", f"{len(r.new_findings):,} new in HEAD, {r.fixed_findings:,} fixed"),
+    ]
+
+
+def render_text(r: DiffResult) -> str:
+    rows = _rows(r)
+    width = max(len(k) for k, _ in rows)
+    lines = [f"ftlint diff: {r.base} -> {r.head}"] + [f"  {k:<{width}}  {v}" for k, v in rows]
+    if r.new_findings:
+        lines += ["", "new in HEAD:"] + [f"  {concise(d)}" for d in r.new_findings]
+    return "\n".join(lines) + "\n"
+
+
+def render_json(r: DiffResult) -> str:
+    data = {
+        "base": r.base, "head": r.head,
+        "records": {"base": r.records_base, "head": r.records_head, "added": r.added, "removed": r.removed, "changed": r.changed},
+        "new_findings": [d.to_dict() for d in r.new_findings],
+        "fixed_findings": r.fixed_findings,
+        "estimate": r.estimates,
+    }
+    return orjson.dumps(data, option=orjson.OPT_INDENT_2).decode() + "\n"
+
+
+def render_markdown(r: DiffResult) -> str:
+    mark = "❌" if r.failing else "✅"
+    lines = [f"### ftlint diff {mark} `{r.base}` -> `{r.head}`", "", "| | base -> head |", "|---|---|"]
+    lines += [f"| {k} | {md_escape(v)} |" for k, v in _rows(r)]
+    if r.new_findings:
+        lines += ["", f"<details><summary>{len(r.new_findings)} new finding(s)</summary>", "", "```"]
+        lines += [concise(d) for d in r.new_findings[:100]] + ["```", "</details>"]
+    return "\n".join(lines) + "\n"
+
+
+DIFF_RENDERERS = {"text": render_text, "json": render_json, "markdown": render_markdown}

@@ -1,0 +1,69 @@
+"""ftlint diff: records added, removed and changed; findings new in HEAD; tokens and cost."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import run, run_process
+
+
+def rec(q: str, a: str) -> dict:
+    return {"messages": [{"role": "system", "content": "Be brief."}, {"role": "user", "content": q}, {"role": "assistant", "content": a}]}
+
+
+def write(path: Path, records: list[dict]) -> None:
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+
+
+@pytest.fixture
+def versions(tmp_path: Path) -> tuple[Path, Path]:
+    base = [rec(f"question {i}", f"answer {i}") for i in range(12)] + [{"messages": [{"role": "user", "content": "orphan"}]}]
+    head = base[2:12]  # records 0 and 1 removed; the FT201 record fixed by removal
+    head[3] = rec("question 5", "a better answer 5")  # changed: same prompt, new answer
+    head = [head[-1], *head[:-1]]  # moved records are not changes
+    head += [rec("question new", "answer new"), rec("another", "one"), {"messages": [{"role": "user", "content": "no answer"}]}]
+    write(tmp_path / "base.jsonl", base)
+    write(tmp_path / "head.jsonl", head)
+    return tmp_path / "base.jsonl", tmp_path / "head.jsonl"
+
+
+def test_records_and_findings(versions: tuple[Path, Path]) -> None:
+    base, head = versions
+    r = run("diff", str(base), str(head), "--epochs", "2", "--ignore", "FT401", "-o", "json")
+    out = json.loads(r.stdout)
+    # base 13 records, head 13: removed q0, q1, the orphan (3); changed q5 (1); added new, another, no-answer (3)
+    assert out["records"] == {"base": 13, "head": 13, "added": 3, "removed": 3, "changed": 1}
+    assert [(f["line"], f["code"]) for f in out["new_findings"]] == [(13, "FT201")]
+    assert out["fixed_findings"] == 1  # the orphan's FT201
+    assert r.exit_code == 1
+    b, h = out["estimate"]["base"], out["estimate"]["head"]
+    alone = json.loads(run("estimate", str(head), "--epochs", "2", "-o", "json").stdout)
+    assert h["tokens_processed"] == alone["tokens_processed"] and h["cost_usd"] == alone["cost_usd"]
+    text = run("diff", str(base), str(head), "--epochs", "2", "--ignore", "FT401").stdout
+    assert f"{b['tokens']:,} -> {h['tokens']:,}" in text
+
+
+def test_same_file_is_no_change_and_exit_0(versions: tuple[Path, Path]) -> None:
+    base, _ = versions
+    out = json.loads(run("diff", str(base), str(base), "-o", "json").stdout)
+    assert out["records"] == {"base": 13, "head": 13, "added": 0, "removed": 0, "changed": 0}
+    assert out["new_findings"] == [] and out["fixed_findings"] == 0
+
+
+def test_base_from_a_git_revision(versions: tuple[Path, Path]) -> None:
+    base, head = versions
+    repo = base.parent
+    env = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@e.com", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@e.com", "PATH": "/usr/bin:/bin"}
+    subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
+    (repo / "train.jsonl").write_text(base.read_text())
+    subprocess.run(["git", "add", "train.jsonl"], cwd=repo, check=True)
+    subprocess.run(["git", "commit", "-qm", "v1"], cwd=repo, check=True, env=env)
+    (repo / "train.jsonl").write_text(head.read_text())
+    r = run_process("diff", "HEAD:train.jsonl", "train.jsonl", "--ignore", "FT401", "-o", "json", cwd=repo)
+    out = json.loads(r.stdout)
+    assert out["base"] == "HEAD:train.jsonl" and out["records"]["changed"] == 1
+    assert run_process("diff", "nosuchrev:train.jsonl", "train.jsonl", cwd=repo).exit_code == 2
