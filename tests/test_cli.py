@@ -158,3 +158,22 @@ def test_baseline_fails_only_on_new_findings(tmp_path: Path) -> None:
     assert run("check", str(data), "--baseline", str(tmp_path / "nope.json")).exit_code == 2
     (tmp_path / "junk.json").write_text("{}")
     assert run("check", str(data), "--baseline", str(tmp_path / "junk.json")).exit_code == 2
+
+
+def test_colour_on_a_terminal_unless_no_color(tmp_path: Path) -> None:
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    import pytest
+
+    if not shutil.which("script"):
+        pytest.skip("util-linux `script` is needed to give ftlint a terminal")
+    cmd = f"{sys.executable} -m ftlint check fixtures/bad/ft201_no_target.jsonl"
+    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    coloured = subprocess.run(["script", "-qec", cmd, "/dev/null"], capture_output=True, cwd=ROOT, env=env, timeout=120)
+    assert b"\x1b[" in coloured.stdout and b"FT201" in coloured.stdout
+    plain = subprocess.run(["script", "-qec", cmd, "/dev/null"], capture_output=True, cwd=ROOT, env={**env, "NO_COLOR": "1"}, timeout=120)
+    assert b"\x1b[" not in plain.stdout and b"FT201 no assistant message" in plain.stdout
+    assert "\x1b[" not in run_process("check", "fixtures/bad/ft201_no_target.jsonl").stdout  # piped: plain

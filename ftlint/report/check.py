@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from typing import IO
 
@@ -62,9 +63,24 @@ class Reporter:
         return [head, ", ".join(parts)]
 
 
+def use_color(out: IO[str]) -> bool:
+    """Colour only on a terminal, and never when NO_COLOR is set to anything (no-color.org)."""
+    return not os.environ.get("NO_COLOR") and hasattr(out, "isatty") and out.isatty()
+
+
 class TextReporter(Reporter):
+    def start(self) -> None:
+        self.color = use_color(self.out)
+
     def show(self, d: Diagnostic) -> None:
-        self.out.write(concise(d) + "\n")
+        if not self.color:
+            self.out.write(concise(d) + "\n")
+            return
+        import click
+
+        where = f" {click.style(f'({d.pointer})', dim=True)}" if d.pointer else ""
+        code = click.style(d.code, fg="red" if d.severity == ERROR else "yellow", bold=True)
+        self.out.write(f"{click.style(f'{d.path}:{d.line}:{d.col}:', bold=True)} {code} {d.message}{where}\n")
 
     def finish(self, result: Analysis) -> None:
         if self.hidden:
