@@ -46,6 +46,23 @@ class Ratio(click.ParamType):
         return ratio
 
 
+def _expand(paths: tuple[str, ...]) -> tuple[str, ...]:
+    """Expand globs the shell did not (quoted, or on Windows); `**` reaches into folders.
+    A pattern that matches nothing is an error, as a missing file is."""
+    import glob
+
+    out: list[str] = []
+    for path in paths:
+        if path != "-" and not os.path.exists(path) and glob.has_magic(path):
+            matches = sorted(glob.glob(path, recursive=True))
+            if not matches:
+                raise UsageFailure(f"{path}: no file matches")
+            out.extend(m for m in matches if os.path.isfile(m))
+        else:
+            out.append(path)
+    return tuple(out)
+
+
 def _inputs(common: dict) -> tuple[str, ...]:
     return tuple(common["paths"]) + ((common["validation"],) if common["validation"] else ())
 
@@ -124,6 +141,7 @@ def _common(func):  # type: ignore[no-untyped-def]
         click.option("--format", "format_name", type=click.Choice(["openai-chat"]), default="openai-chat", show_default=True, help="Dataset format."),
         click.option("--max-line-bytes", type=click.IntRange(min=1), default=128 * 1024 * 1024, show_default=True, help="Longer lines are reported (FT007), not parsed."),
         click.option("--max-depth", type=click.IntRange(min=1, max=1000), default=128, show_default=True, help="Deeper nesting is reported (FT014), not checked."),
+        click.option("--select", "select", multiple=True, metavar="CODES", callback=_ignore_codes, help="Report only these codes or prefixes (e.g. FT0,FT1: file and structure). --ignore still applies."),
         click.option("--ignore", "ignore", multiple=True, metavar="CODES", callback=_ignore_codes, help="Comma-separated codes or prefixes not to report (e.g. FT604,FT605 or FT6)."),
         click.option("--output-file", type=click.Path(dir_okay=False, writable=True), metavar="FILE", help="Write the report to FILE (atomically: a temporary file renamed into place) instead of standard output."),
         click.option("-j", "--jobs", type=click.IntRange(min=1), metavar="N", help="Worker processes (default: all cores; one for inputs under 4 MB)."),
@@ -177,7 +195,6 @@ def cli(ctx: click.Context, config_path: str | None, no_config: bool) -> None:
         raise UsageFailure(str(exc)) from None
 
 
-COMMON = ("paths", "model_name", "context", "format_name", "max_line_bytes", "max_depth", "ignore", "jobs", "validation")
 
 
 def _run(common: dict, emit, dataset_rules: bool = True):  # type: ignore[no-untyped-def]
@@ -195,12 +212,13 @@ def _run(common: dict, emit, dataset_rules: bool = True):  # type: ignore[no-unt
         max_line_bytes=common["max_line_bytes"],
         max_depth=common["max_depth"],
         ignore=common["ignore"],
+        select=common.get("select") or (),
         per_file_ignores=config.per_file_ignores,
         config_dir=config.base_dir,
         min_examples=int(model.min_examples.value) if model.min_examples else None,  # type: ignore[arg-type]
         dataset_rules=dataset_rules,
     )
-    paths, validation = common["paths"], common["validation"]
+    paths, validation = _expand(common["paths"]), common["validation"]
     if validation and validation in paths:
         raise UsageFailure(f"--validation {validation} is also a training path")
     jobs = common["jobs"]

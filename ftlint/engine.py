@@ -45,8 +45,12 @@ class Settings:
     config_dir: str | None = None  # per-file globs are relative to it
     dataset_rules: bool = True  # duplicates across the whole input (off for estimate: not shown)
 
+    select: tuple[str, ...] = ()  # when given, only these code prefixes are reported
+
     def ignored(self, code: str, path: str | None = None) -> bool:
         if self.ignore and code.startswith(self.ignore):
+            return True
+        if self.select and not code.startswith(self.select):
             return True
         if path is None or not self.per_file_ignores:
             return False

@@ -177,3 +177,18 @@ def test_colour_on_a_terminal_unless_no_color(tmp_path: Path) -> None:
     plain = subprocess.run(["script", "-qec", cmd, "/dev/null"], capture_output=True, cwd=ROOT, env={**env, "NO_COLOR": "1"}, timeout=120)
     assert b"\x1b[" not in plain.stdout and b"FT201 no assistant message" in plain.stdout
     assert "\x1b[" not in run_process("check", "fixtures/bad/ft201_no_target.jsonl").stdout  # piped: plain
+
+
+def test_select_reports_only_chosen_families() -> None:
+    args = ("check", "fixtures/bad/ft101_missing_key.jsonl", "-o", "json")
+    all_codes = {f["code"] for f in json.loads(run(*args).stdout)}
+    assert {"FT101", "FT103", "FT208", "FT401"} <= all_codes
+    assert {f["code"] for f in json.loads(run(*args, "--select", "FT1").stdout)} == {"FT101", "FT103"}
+    assert {f["code"] for f in json.loads(run(*args, "--select", "FT1", "--ignore", "FT103").stdout)} == {"FT101"}
+
+
+def test_quoted_globs_are_expanded() -> None:
+    r = run("check", "fixtures/good/openai_chat_*.jsonl", "--ignore", "FT4")
+    assert "checked 5 files" in r.stdout  # basic, crlf, legacy_functions, tools, vision
+    missing = run("check", "fixtures/good/nothing_*.jsonl")
+    assert missing.exit_code == 2 and "no file matches" in missing.stderr
