@@ -296,10 +296,35 @@ def check(output_file: str | None, output_format: str, max_errors: int | None, f
 @click.option("--max-tokens", type=click.IntRange(min=0), metavar="N", help="Gate: fail (FT702) if more tokens are processed.")
 @click.option("--min-records", type=click.IntRange(min=0), metavar="N", help="Gate: fail (FT703) below N training records.")
 @click.option("--fail-on", type=click.Choice([ERROR, WARNING]), default=ERROR, show_default=True, help="Lowest severity that makes the exit code 1 (gates are errors, advice warnings).")
+@click.option("--trainer", type=click.Choice(["hosted", "hf"]), default="hosted", show_default=True, help="hosted: a provider's job (plain arithmetic); hf: Hugging Face Trainer's exact step arithmetic.")
+@click.option("--hf-legacy", is_flag=True, help="With --trainer hf: transformers <=4.51 rounding (floor over gradient accumulation).")
+@click.option("--max-steps", type=click.IntRange(min=1), help="Total optimizer steps; overrides epochs, as in transformers.")
+@click.option("--packing", is_flag=True, help="With --trainer hf: records are packed into rows of --max-seq-len tokens (TRL bfd).")
+@click.option("--max-seq-len", type=click.IntRange(min=1), metavar="TOKENS", help="Packed row length (TRL max_length).")
+@click.option("--budget-usd", type=click.FloatRange(min=0), metavar="USD", help="Show the most epochs and steps this budget buys.")
+@click.option("--budget-tokens", type=click.IntRange(min=0), metavar="N", help="Show the most epochs and steps this many tokens buy.")
+@click.option("--tokens-per-second", type=click.FloatRange(min=0, min_open=True), metavar="TPS", help="Self-hosted throughput of the whole job: gives wall time.")
+@click.option("--gpu-hour-usd", type=click.FloatRange(min=0), metavar="USD", help="Price of one GPU for an hour: gives compute cost with --tokens-per-second.")
+@click.option("--learning-rate", type=click.FloatRange(min=0, min_open=True), metavar="LR", help="The learning rate, tuned at --reference-batch-size.")
+@click.option("--reference-batch-size", type=click.IntRange(min=1), metavar="B", help="Effective batch the learning rate was tuned at: shows linear and square-root scaled rates.")
+@click.option("--plots", is_flag=True, help="Draw the token-length distribution and the learning-rate schedule (text output).")
+@click.option("--schedule", type=click.Choice(["linear", "cosine", "constant"]), default="linear", show_default=True, help="Decay after warmup, for --plots.")
+@click.option("--min-total-steps", type=click.IntRange(min=0), default=100, show_default=True, help="FT503 below this many steps.")
+@click.option("--small-dataset", type=click.IntRange(min=0), default=100, show_default=True, help="FT504: fewer records than this ...")
+@click.option("--max-epochs-small", type=click.IntRange(min=0), default=3, show_default=True, help="... with more epochs than this.")
+@click.option("--max-epochs", type=click.IntRange(min=0), default=10, show_default=True, help="FT504 above this many epochs at any size.")
+@click.option("--max-warmup-share", type=click.FloatRange(min=0, max=1), default=0.2, show_default=True, help="FT505 above this share of steps in warmup.")
+@click.option("--max-usual-epochs", type=click.IntRange(min=0), default=3, show_default=True, help="FT506 above this many epochs.")
+@click.option("--large-dataset", type=click.IntRange(min=0), default=100_000, show_default=True, help="FT508: more than one epoch over this many records.")
 def estimate(output_file: str | None, output_format: str, epochs: int | None, batch_size: int | None,
              grad_accum: int, gpus: int, warmup_ratio: Fraction | None, warmup_steps: int | None,
              drop_last: bool, price: float | None, max_cost: float | None, max_tokens: int | None,
-             min_records: int | None, fail_on: str, **common: object) -> None:
+             min_records: int | None, fail_on: str, trainer: str, hf_legacy: bool, max_steps: int | None,
+             packing: bool, max_seq_len: int | None, budget_usd: float | None, budget_tokens: int | None,
+             tokens_per_second: float | None, gpu_hour_usd: float | None, learning_rate: float | None,
+             reference_batch_size: int | None, plots: bool, schedule: str, min_total_steps: int,
+             small_dataset: int, max_epochs_small: int, max_epochs: int, max_warmup_share: float,
+             max_usual_epochs: int, large_dataset: int, **common: object) -> None:
     """Records, tokens, steps, epochs and cost of a training run on PATH.
 
     Several paths are one dataset. Findings are not listed (use `ftlint check`); lines with
@@ -312,25 +337,43 @@ def estimate(output_file: str | None, output_format: str, epochs: int | None, ba
 
     if warmup_ratio is not None and warmup_steps is not None:
         raise UsageFailure("give --warmup-ratio or --warmup-steps, not both")
+    if packing and (trainer != "hf" or not max_seq_len):
+        raise UsageFailure("--packing needs --trainer hf and --max-seq-len")
+    if (learning_rate is None) != (reference_batch_size is None):
+        raise UsageFailure("give --learning-rate and --reference-batch-size together")
     result, held_out, settings = _run(common, lambda d: None, dataset_rules=False)
     if result.io_errors or (held_out is not None and held_out.io_errors):
         sys.exit(EXIT_USAGE)
+    thresholds = {"min_total_steps": min_total_steps, "small_dataset": small_dataset, "max_epochs_small": max_epochs_small,
+                  "max_epochs": max_epochs, "max_warmup_share": max_warmup_share, "max_usual_epochs": max_usual_epochs,
+                  "large_dataset": large_dataset}
     plan = Plan(epochs=epochs, batch_size=batch_size, grad_accum=grad_accum, gpus=gpus,
-                warmup_ratio=warmup_ratio, warmup_steps=warmup_steps, drop_last=drop_last)
+                warmup_ratio=warmup_ratio, warmup_steps=warmup_steps, drop_last=drop_last, trainer=trainer,
+                hf_legacy=hf_legacy, max_steps=max_steps, packing=packing, max_seq_len=max_seq_len,
+                budget_usd=budget_usd, budget_tokens=budget_tokens, tokens_per_second=tokens_per_second,
+                gpu_hour_usd=gpu_hour_usd, learning_rate=learning_rate, reference_batch_size=reference_batch_size,
+                thresholds=thresholds)
     model = settings.model
-    figures = dataset_figures(result.frame(), lines=result.lines, invalid_lines=result.invalid,
+    frame = result.frame()
+    figures = dataset_figures(frame, lines=result.lines, invalid_lines=result.invalid,
                               messages=result.messages, context_limit=settings.context_limit)
     chosen_price = user_value(price) if price is not None else model.price_per_1m
     e = compute(figures, plan, model=model.name, encoding=str(model.encoding.value),
                 context_limit=settings.context_limit, price=chosen_price,
                 min_examples=settings.min_examples,
-                gates=Gates(max_cost_usd=max_cost, max_tokens=max_tokens, min_records=min_records))
+                gates=Gates(max_cost_usd=max_cost, max_tokens=max_tokens, min_records=min_records),
+                lengths=frame["tokens"].to_list() if packing else None)
     e.warnings = [w for w in e.warnings if not settings.ignored(w["code"])]
     if held_out is not None:
         e.validation = validation_figures(held_out, settings.context_limit, result)
     names = [f.path for f in result.files]
     with _output(output_file, _inputs(common)) as out:
         out.write(ESTIMATE_RENDERERS[output_format](e, names))
+        if plots and output_format == "text":
+            from .plots import length_histogram, schedule_plot
+
+            out.write("\n" + length_histogram(frame["tokens"], e.context_limit) + "\n"
+                      + schedule_plot(e.total_steps, e.warmup_steps, e.steps_per_epoch, schedule) + "\n")
     failing = [w for w in e.warnings if w["severity"] == ERROR or fail_on == WARNING]
     sys.exit(EXIT_FINDINGS if failing else EXIT_OK)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass, field
+from collections.abc import Iterable
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -33,12 +34,15 @@ MAX_DEFAULT_EPOCHS = 25
 AUTO_BATCH_FRACTION = Fraction(2, 1000)
 AUTO_BATCH_MAX = 256
 
-ADVICE_THRESHOLDS = {
-    "min_total_steps": 100,  # FT503
-    "memorisation_max_epochs_small": 3,  # FT504: more epochs than this ...
-    "memorisation_small_records": 100,  # ... over fewer records than this
-    "memorisation_max_epochs": 10,  # FT504: more epochs than this at any size
-    "max_warmup_share": 0.2,  # FT505
+# Advice thresholds; each is an `estimate` option (and so a config key) of the same name.
+ADVICE_THRESHOLDS: dict[str, float] = {
+    "min_total_steps": 100,  # FT503: fewer optimizer steps than this
+    "small_dataset": 100,  # FT504: fewer records than this ...
+    "max_epochs_small": 3,  # ... with more epochs than this
+    "max_epochs": 10,  # FT504: more epochs than this at any size
+    "max_warmup_share": 0.2,  # FT505: warmup above this share of the steps
+    "max_usual_epochs": 3,  # FT506: supervised runs rarely need more (preference: 2)
+    "large_dataset": 100_000,  # FT508: one epoch over this many records is plenty
 }
 
 
@@ -51,6 +55,18 @@ class Plan:
     warmup_ratio: Fraction | None = None  # exact: 0.1 is 1/10
     warmup_steps: int | None = None
     drop_last: bool = False
+    trainer: str = "hosted"  # "hosted" (OpenAI, Azure: plain arithmetic) or "hf" (transformers Trainer)
+    hf_legacy: bool = False  # transformers <=4.51 rounding
+    max_steps: int | None = None
+    max_seq_len: int | None = None  # with packing: rows of this many tokens
+    packing: bool = False
+    budget_usd: float | None = None
+    budget_tokens: int | None = None
+    tokens_per_second: float | None = None  # whole job
+    gpu_hour_usd: float | None = None  # per GPU
+    learning_rate: float | None = None
+    reference_batch_size: int | None = None  # the effective batch the learning rate was tuned at
+    thresholds: dict[str, float] = field(default_factory=lambda: dict(ADVICE_THRESHOLDS))
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +127,15 @@ class Estimate:
     cost_usd: float | None
     warnings: list[dict[str, str]] = field(default_factory=list)
     validation: dict[str, object] | None = None  # with --validation: its records, tokens, leaks
+    sequences: int = 0  # what the trainer batches: records, or packed rows
+    trainer: str = "hosted"
+    trainer_rule: str = "steps per epoch = ceil(records / effective batch)"
+    max_steps: int | None = None
+    epochs_covered: float | None = None  # passes over the data that total_steps makes
+    packing: dict[str, object] | None = None
+    budget: dict[str, object] | None = None
+    self_hosted: dict[str, object] | None = None  # wall time and compute cost
+    learning_rate: dict[str, object] | None = None  # scaled rates for a changed batch
 
     def to_dict(self) -> dict[str, object]:
         return asdict(self)
@@ -197,29 +222,63 @@ def estimate(
     price: Sourced | None,
     min_examples: int | None = None,
     gates: Gates = Gates(),
+    lengths: Iterable[int] | None = None,
 ) -> Estimate:
+    """`lengths` (tokens per record, in file order) is needed only for packing."""
+    from .trainer import PACKING_RULE, TRANSFORMERS_LEGACY_RULE, TRANSFORMERS_RULE, hf_steps, hf_warmup, pack
+
     records = data.records
+    tokens_per_epoch = data.tokens_capped
+    packing = None
+    sequences = records  # what the trainer batches: records, or packed rows
+    if plan.packing and plan.max_seq_len and lengths is not None:
+        packed = pack(lengths, plan.max_seq_len)
+        sequences, tokens_per_epoch = packed.rows, packed.kept_tokens
+        packing = {"algorithm": PACKING_RULE, "max_seq_len": packed.max_seq_len, "rows": packed.rows,
+                   "lower_bound_rows": packed.lower_bound_rows, "truncated_records": packed.truncated_records,
+                   "truncated_tokens": packed.truncated_tokens}
     if plan.epochs is not None:
         epochs, epochs_source = plan.epochs, "--epochs"
+    elif plan.trainer == "hf":
+        epochs, epochs_source = 3, "transformers default (num_train_epochs=3)"
     else:
         epochs = auto_epochs(records)
         epochs_source = "auto: OpenAI cookbook heuristic (3, kept within 100-25,000 example passes); not documented by OpenAI"
     if plan.batch_size is not None:
         batch, batch_source = plan.batch_size, "--batch-size"
+    elif plan.trainer == "hf":
+        batch, batch_source = 8, "transformers default (per_device_train_batch_size=8)"
     else:
         batch = auto_batch_size(records)
         batch_source = "auto: about 0.2% of records, 1 to 256 (Azure's documented rule; OpenAI's is undocumented)"
     effective = batch * plan.grad_accum * plan.gpus
-    full_batches, last_batch = divmod(records, effective)
-    steps_per_epoch = full_batches if plan.drop_last else full_batches + (1 if last_batch else 0)
-    total_steps = steps_per_epoch * epochs
-    if plan.warmup_steps is not None:
+    full_batches, last_batch = divmod(sequences, effective)
+    if plan.trainer == "hf":
+        steps = hf_steps(sequences, batch, plan.gpus, plan.grad_accum, plan.drop_last, plan.hf_legacy)
+        steps_per_epoch = steps.updates_per_epoch
+        rule = TRANSFORMERS_LEGACY_RULE if plan.hf_legacy else TRANSFORMERS_RULE
+    else:
+        steps_per_epoch = full_batches if plan.drop_last else full_batches + (1 if last_batch else 0)
+        rule = "steps per epoch = " + ("floor" if plan.drop_last else "ceil") + "(records / effective batch)"
+    if plan.max_steps:
+        total_steps = plan.max_steps
+        epochs = math.ceil(plan.max_steps / steps_per_epoch) if steps_per_epoch else 0
+        epochs_source = f"--max-steps {plan.max_steps}: ceil({plan.max_steps} / {steps_per_epoch} steps per epoch)"
+    else:
+        total_steps = steps_per_epoch * epochs
+    covered = (total_steps / steps_per_epoch) if steps_per_epoch else 0.0
+    if plan.trainer == "hf":
+        warmup = hf_warmup(total_steps, plan.warmup_steps, float(plan.warmup_ratio) if plan.warmup_ratio is not None else None)
+    elif plan.warmup_steps is not None:
         warmup = plan.warmup_steps
     elif plan.warmup_ratio is not None:
         warmup = math.ceil(plan.warmup_ratio * total_steps)
     else:
         warmup = 0
-    tokens_processed = data.tokens_capped * epochs
+    if plan.max_steps:  # a partial last epoch: its share of the tokens, at the average record length
+        tokens_processed = round(tokens_per_epoch * Fraction(total_steps, steps_per_epoch)) if steps_per_epoch else 0
+    else:
+        tokens_processed = tokens_per_epoch * epochs
     price_value = float(price.value) if price is not None else None  # type: ignore[arg-type]
     cost = tokens_processed * price_value / 1_000_000 if price_value is not None else None
     result = Estimate(
@@ -228,7 +287,7 @@ def estimate(
         records=records,
         messages=data.messages,
         targets=data.targets,
-        tokens=data.tokens_capped,
+        tokens=tokens_per_epoch,
         tokens_in_file=data.tokens_in_file,
         trainable_tokens=data.trainable_tokens,
         context_limit=context_limit,
@@ -254,9 +313,57 @@ def estimate(
         price_per_1m=price_value,
         price_source=price.note if price is not None else None,
         cost_usd=round(cost, 6) if cost is not None else None,
+        sequences=sequences,
+        trainer=plan.trainer,
+        trainer_rule=rule,
+        max_steps=plan.max_steps,
+        epochs_covered=round(covered, 4),
+        packing=packing,
     )
-    result.warnings = gate_findings(result, gates) + advice(result, min_examples)
+    result.budget = _budget(result, plan, price_value)
+    result.self_hosted = _self_hosted(result, plan)
+    result.learning_rate = _scaled_rates(result, plan)
+    result.warnings = gate_findings(result, gates) + advice(result, min_examples, plan)
     return result
+
+
+def _budget(e: Estimate, plan: Plan, price: float | None) -> dict[str, object] | None:
+    """The most whole epochs (and their steps) a budget in dollars or tokens buys."""
+    if plan.budget_usd is None and plan.budget_tokens is None:
+        return None
+    limits = []
+    if plan.budget_tokens is not None and e.tokens:
+        limits.append(plan.budget_tokens // e.tokens)
+    if plan.budget_usd is not None:
+        per_epoch_usd = e.tokens * price / 1_000_000 if price is not None else None
+        if per_epoch_usd is None and plan.tokens_per_second and plan.gpu_hour_usd:
+            per_epoch_usd = e.tokens / plan.tokens_per_second / 3600 * plan.gpus * plan.gpu_hour_usd
+        if per_epoch_usd:
+            limits.append(math.floor(Fraction(str(plan.budget_usd)) / Fraction(str(per_epoch_usd))))
+    if not limits:
+        return {"usd": plan.budget_usd, "tokens": plan.budget_tokens, "max_epochs": None, "max_steps": None,
+                "note": "no price per token (give --price, or --tokens-per-second with --gpu-hour-usd)"}
+    max_epochs = min(limits)
+    return {"usd": plan.budget_usd, "tokens": plan.budget_tokens, "max_epochs": max_epochs,
+            "max_steps": max_epochs * e.steps_per_epoch, "fits": e.epochs_covered is not None and e.epochs_covered <= max_epochs}
+
+
+def _self_hosted(e: Estimate, plan: Plan) -> dict[str, object] | None:
+    if not plan.tokens_per_second:
+        return None
+    hours = e.tokens_processed / plan.tokens_per_second / 3600
+    cost = hours * plan.gpus * plan.gpu_hour_usd if plan.gpu_hour_usd is not None else None
+    return {"tokens_per_second": plan.tokens_per_second, "wall_hours": round(hours, 4), "gpus": plan.gpus,
+            "gpu_hour_usd": plan.gpu_hour_usd, "compute_cost_usd": round(cost, 4) if cost is not None else None}
+
+
+def _scaled_rates(e: Estimate, plan: Plan) -> dict[str, object] | None:
+    if plan.learning_rate is None or plan.reference_batch_size is None:
+        return None
+    ratio = e.effective_batch_size / plan.reference_batch_size
+    return {"learning_rate": plan.learning_rate, "reference_batch_size": plan.reference_batch_size,
+            "effective_batch_size": e.effective_batch_size, "linear": plan.learning_rate * ratio,
+            "sqrt": plan.learning_rate * math.sqrt(ratio)}
 
 
 def gate_findings(e: Estimate, gates: Gates) -> list[dict[str, str]]:
@@ -277,8 +384,8 @@ def _finding(code: str, message: str, severity: str = "warning") -> dict[str, st
     return {"code": code, "message": message, "severity": severity}
 
 
-def advice(e: Estimate, min_examples: int | None) -> list[dict[str, str]]:
-    t = ADVICE_THRESHOLDS
+def advice(e: Estimate, min_examples: int | None, plan: Plan | None = None) -> list[dict[str, str]]:
+    t = plan.thresholds if plan is not None else ADVICE_THRESHOLDS
     out: list[dict[str, str]] = []
 
     def warn(code: str, message: str) -> None:
@@ -292,10 +399,24 @@ def advice(e: Estimate, min_examples: int | None) -> list[dict[str, str]]:
         warn("FT502", f"{e.records} records; the provider needs at least {min_examples}")
     if e.records and e.total_steps < t["min_total_steps"]:
         warn("FT503", f"only {e.total_steps} optimizer steps in total: too few for a learning-rate schedule (aim for {t['min_total_steps']}+; lower the batch size or add data)")
-    small = e.records < t["memorisation_small_records"] and e.epochs > t["memorisation_max_epochs_small"]
-    if e.records and (small or e.epochs > t["memorisation_max_epochs"]):
+    small = e.records < t["small_dataset"] and e.epochs > t["max_epochs_small"]
+    memorising = bool(e.records) and (small or e.epochs > t["max_epochs"])
+    if memorising:
         warn("FT504", f"{e.epochs} epochs over {e.records} records: the model memorises these answers rather than learning the task; add data rather than epochs")
+    elif e.records and e.epochs > t["max_usual_epochs"]:
+        warn("FT506", f"{e.epochs} epochs: supervised runs rarely gain past {t['max_usual_epochs']:g} (preference runs past 2); check validation loss per epoch")
     if e.total_steps and e.warmup_steps > t["max_warmup_share"] * e.total_steps:
         share = e.warmup_steps / e.total_steps
         warn("FT505", f"warmup is {e.warmup_steps} of {e.total_steps} steps ({share:.0%}); give it as --warmup-ratio (e.g. 0.05) instead")
+    if e.learning_rate and e.effective_batch_size != e.learning_rate["reference_batch_size"]:
+        lr = e.learning_rate
+        warn("FT507", f"effective batch {e.effective_batch_size} differs from the reference {lr['reference_batch_size']} the learning rate {lr['learning_rate']:g} was set for: "
+                      f"scale it to {lr['linear']:.3g} (linear) or {lr['sqrt']:.3g} (square root) if you did not already")
+    if e.records >= t["large_dataset"] and (e.epochs_covered or e.epochs) > 1:
+        warn("FT508", f"{e.records:,} records: one epoch is usually plenty at this size; more passes mostly add cost")
+    if e.packing and e.packing["truncated_records"]:
+        p = e.packing
+        warn("FT509", f"{p['truncated_records']:,} record(s) longer than --max-seq-len {p['max_seq_len']:,}: {p['truncated_tokens']:,} tokens cut off by packing")
+    if e.budget and e.budget.get("max_epochs") is not None and not e.budget.get("fits", True):
+        warn("FT510", f"the plan ({e.epochs_covered:g} epochs) is over the budget, which buys at most {e.budget['max_epochs']} epoch(s), {e.budget['max_steps']:,} steps")
     return out

@@ -49,9 +49,10 @@ def test_exact_division_has_no_partial_batch() -> None:
 
 
 def test_warmup_ratio_rounds_up_exactly() -> None:
-    # 0.1 x 30 is 3 exactly (binary floats would make it 3.0000000000000004 and round to 4)
-    e = run_plan(30, Plan(epochs=1, batch_size=1, warmup_ratio=Fraction("0.1")))
-    assert e.warmup_steps == 3
+    # 0.07 x 100 is 7 exactly (binary floats make it 7.000000000000001, which rounds up to 8)
+    assert 100 * 0.07 == 7.000000000000001
+    e = run_plan(100, Plan(epochs=1, batch_size=1, warmup_ratio=Fraction("0.07")))
+    assert e.warmup_steps == 7
     e = run_plan(31, Plan(epochs=1, batch_size=1, warmup_ratio=Fraction("0.1")))
     assert e.warmup_steps == 4  # ceil(3.1)
 

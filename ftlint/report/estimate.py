@@ -40,28 +40,57 @@ def render_text(e: Estimate, paths: list[str]) -> str:
     plan: list[tuple[str, str, str]] = []
     rows_data = rows
     rows = plan
+    if e.trainer == "hf":
+        row("trainer", "hf", e.trainer_rule)
     row("epochs", _n(e.epochs), e.epochs_source)
     row("batch size", _n(e.batch_size), f"per device; {e.batch_size_source}")
     row("effective batch", _n(e.effective_batch_size), f"= {e.batch_size} batch x {e.grad_accum} grad-accum x {e.gpus} GPU{'s' if e.gpus != 1 else ''}")
-    if e.drop_last:
-        how = f"= floor({_n(e.records)} / {e.effective_batch_size})"
+    unit = "records"
+    if e.packing:
+        p = e.packing
+        unit = "rows"
+        row("packed rows", _n(int(p["rows"])), f"{_n(e.records)} records packed into rows of {_n(int(p['max_seq_len']))} tokens "  # type: ignore[arg-type]
+            f"(perfect packing: {_n(int(p['lower_bound_rows']))}); {p['algorithm']}")  # type: ignore[arg-type]
+    if e.trainer == "hf":
+        how = f"from {_n(e.sequences)} {unit}, batches of {e.batch_size} on {e.gpus} device{'s' if e.gpus != 1 else ''}, accumulating {e.grad_accum}"
     else:
-        how = f"= ceil({_n(e.records)} / {e.effective_batch_size})"
+        how = f"= {'floor' if e.drop_last else 'ceil'}({_n(e.sequences)} / {e.effective_batch_size})"
     if e.last_batch:
-        tail = f"dropped each epoch (--drop-last)" if e.drop_last else "a partial last batch"
+        tail = "dropped each epoch (--drop-last)" if e.drop_last else "a partial last batch"
         how += f": {_n(e.full_batches)} full batches and one of {e.last_batch} ({tail})"
     row("steps per epoch", _n(e.steps_per_epoch), how)
-    row("total steps", _n(e.total_steps), f"= {_n(e.steps_per_epoch)} x {e.epochs} epochs")
-    if e.warmup_ratio is not None:
-        warm = f"= ceil({e.warmup_ratio:g} x {_n(e.total_steps)})"
+    if e.max_steps:
+        row("total steps", _n(e.total_steps), f"--max-steps: {e.epochs_covered:g} passes over the data")
+    else:
+        row("total steps", _n(e.total_steps), f"= {_n(e.steps_per_epoch)} x {e.epochs} epochs")
+    if e.warmup_ratio is not None and not (e.trainer == "hf" and e.warmup_steps and e.warmup_ratio == 0):
+        warm = f"= ceil({e.warmup_ratio:g} x {_n(e.total_steps)})" + (" in floating point, as transformers does" if e.trainer == "hf" else "")
     else:
         warm = "--warmup-steps" if e.warmup_steps else "no warmup (--warmup-ratio or --warmup-steps)"
     row("warmup steps", _n(e.warmup_steps), warm)
-    row("tokens processed", _n(e.tokens_processed), f"= {_n(e.tokens)} x {e.epochs} epochs")
+    if e.max_steps:
+        row("tokens processed", _n(e.tokens_processed), f"= {_n(e.tokens)} x {e.epochs_covered:g} passes")
+    else:
+        row("tokens processed", _n(e.tokens_processed), f"= {_n(e.tokens)} x {e.epochs} epochs")
     if e.cost_usd is not None and e.price_per_1m is not None:
         row("cost", _money(e.cost_usd), f"= {_n(e.tokens_processed)} x ${e.price_per_1m:g} / 1M tokens ({e.price_source})")
     else:
         row("cost", "unknown", f"no training price for {e.model}; give --price USD_PER_1M_TOKENS")
+    if e.self_hosted:
+        h = e.self_hosted
+        row("wall time", f"{float(h['wall_hours']):,.2f} h", f"= {_n(e.tokens_processed)} tokens / {float(h['tokens_per_second']):g} tokens/s")  # type: ignore[arg-type]
+        if h["compute_cost_usd"] is not None:
+            row("compute cost", _money(float(h["compute_cost_usd"])), f"= {float(h['wall_hours']):.2f} h x {e.gpus} GPU x ${float(h['gpu_hour_usd']):g}/h")  # type: ignore[arg-type]
+    if e.budget:
+        b = e.budget
+        what = " and ".join(x for x in (f"${b['usd']:g}" if b["usd"] is not None else "", f"{_n(int(b['tokens']))} tokens" if b["tokens"] is not None else "") if x)  # type: ignore[arg-type]
+        if b["max_epochs"] is None:
+            row("budget", what, str(b["note"]))
+        else:
+            row("budget", what, f"buys at most {b['max_epochs']} epoch(s), {_n(int(b['max_steps']))} steps")  # type: ignore[arg-type]
+    if e.learning_rate:
+        lr = e.learning_rate
+        row("learning rate", f"{lr['learning_rate']:g}", f"tuned at batch {lr['reference_batch_size']}; at {e.effective_batch_size}: {lr['linear']:.3g} linear, {lr['sqrt']:.3g} square-root scaled")
     width = max(len(label) for label, _, _ in rows_data + plan)
     vwidth = max(len(value) for _, value, _ in rows_data + plan)
 

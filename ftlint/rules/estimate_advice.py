@@ -57,3 +57,37 @@ register("FT702", "max-tokens", ERROR, """
 register("FT703", "min-records", ERROR, """
     Gate: fewer training records than --min-records.
 """)
+
+register("FT506", "unusual-epochs", WARNING, """
+    More epochs than supervised fine-tuning usually needs (more than 3; preference runs: 2).
+
+    Threshold: --max-usual-epochs. Why: past a few passes the validation loss usually rises
+    while the training loss keeps falling; the extra epochs cost money and generalisation.
+""")
+
+register("FT507", "batch-changed-not-lr", WARNING, """
+    The effective batch size differs from the reference batch the learning rate was tuned at.
+
+    Given --learning-rate and --reference-batch-size, ftlint shows the rate scaled linearly
+    (lr x new/old, the usual rule for SGD-like regimes) and by the square root (often better for
+    Adam). Why: changing the batch without the learning rate changes the size of every update.
+""")
+
+register("FT508", "one-epoch-is-plenty", WARNING, """
+    More than one epoch over a very large dataset (100,000 records or more; --large-dataset).
+
+    Why: at that size a single pass usually reaches what more passes would; later epochs mostly
+    add cost and the risk of memorising.
+""")
+
+register("FT509", "packing-truncates", WARNING, """
+    With --packing, some records are longer than --max-seq-len and lose their end.
+
+    Why: the cut-off part is usually the answer, the only part that carries loss.
+""")
+
+register("FT510", "over-budget", WARNING, """
+    The plan needs more than --budget-usd or --budget-tokens buys.
+
+    The estimate shows the most whole epochs and steps the budget covers.
+""")

@@ -1,0 +1,67 @@
+"""Terminal pictures: the token-length distribution and the learning-rate schedule."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import polars as pl
+
+BLOCKS = " ▁▂▃▄▅▆▇█"
+
+
+def length_histogram(tokens: pl.Series, limit: int | None, width: int = 40) -> str:
+    """Records per token-length bin, bins doubling in size (long tails stay readable)."""
+    if tokens.len() == 0:
+        return "tokens per record: no records"
+    top = int(tokens.max())  # type: ignore[arg-type]
+    edges = [0] + [2**k for k in range(4, max(5, math.ceil(math.log2(top + 1)) + 1))]
+    counts = []
+    for low, high in zip(edges, edges[1:], strict=False):
+        counts.append(((low, high), int(((tokens >= low) & (tokens < high)).sum())))
+    counts = [c for c in counts if c[1]] or counts[:1]
+    peak = max(n for _, n in counts) or 1
+    label_width = max(len(f"{lo:,}-{hi - 1:,}") for (lo, hi), _ in counts)
+    lines = ["tokens per record (records per bin):"]
+    for (low, high), n in counts:
+        bar = "█" * max(1 if n else 0, round(n / peak * width))
+        over = "  over the limit" if limit is not None and low > limit else ""
+        lines.append(f"  {f'{low:,}-{high - 1:,}':>{label_width}} | {bar} {n:,}{over}")
+    return "\n".join(lines)
+
+
+def learning_rate(step: int, total: int, warmup: int, schedule: str) -> float:
+    """The multiplier of the peak learning rate at `step` (0-based), as transformers' linear,
+    cosine and constant-with-warmup schedules compute it."""
+    if warmup and step < warmup:
+        return step / warmup
+    if schedule == "constant":
+        return 1.0
+    progress = (step - warmup) / max(1, total - warmup)
+    if schedule == "cosine":
+        return max(0.0, 0.5 * (1.0 + math.cos(math.pi * progress)))
+    return max(0.0, (total - step) / max(1, total - warmup))
+
+
+def schedule_plot(total: int, warmup: int, steps_per_epoch: int, schedule: str, width: int = 60, height: int = 8) -> str:
+    if total <= 0:
+        return "learning-rate schedule: no steps"
+    columns = min(width, total)
+    levels = []
+    for c in range(columns):
+        step = min(total - 1, round(c * total / columns))
+        levels.append(learning_rate(step, total, warmup, schedule))
+    rows = []
+    for r in range(height, 0, -1):
+        line = ""
+        for level in levels:
+            fill = level * height - (r - 1)
+            line += BLOCKS[max(0, min(8, round(fill * 8)))] if fill < 1 else "█"
+        rows.append("  │" + line)
+    axis = ["─"] * columns
+    if steps_per_epoch:
+        for epoch_end in range(steps_per_epoch, total, steps_per_epoch):
+            axis[min(columns - 1, round(epoch_end * columns / total))] = "┼"
+    head = f"learning rate ({schedule}, warmup {warmup:,} of {total:,} steps; ┼ marks an epoch's end):"
+    return "\n".join([head, *rows, "  └" + "".join(axis), f"   0{'':>{columns - len(str(total)) - 1}}{total:,}"])
