@@ -433,6 +433,40 @@ def diff(base: str, head: str, model_name: str | None, context: int | None, epoc
 
 
 @cli.command()
+@click.argument("log", type=click.Path(dir_okay=False))
+@click.option("--metric", help="Metric to judge by (default: eval_loss, else the first eval_* column).")
+@click.option("--mode", type=click.Choice(["min", "max"]), help="Whether lower or higher is better (default: min for losses, else max).")
+@click.option("--max-steps", type=click.IntRange(min=1), help="The run's planned steps, if the log does not say.")
+@click.option("-o", "--output-format", type=click.Choice(("text", "json")), default="text", show_default=True)
+def review(log: str, metric: str | None, mode: str | None, max_steps: int | None, output_format: str) -> None:
+    """Review a finished run: where did the best evaluation fall?
+
+    LOG is a Hugging Face trainer_state.json, or a CSV or JSONL log with a step column. The
+    best step in the first tenth of training means max_steps is too high; in the last quarter,
+    train longer. Checkpoints too sparse to choose from are flagged. Exit 1 unless the verdict
+    is ok and the checkpoints are dense enough.
+    """
+    from .review import ReviewError
+    from .review import review as judge
+
+    try:
+        r = judge(log, metric, mode, max_steps)
+    except ReviewError as exc:
+        raise UsageFailure(str(exc)) from None
+    if output_format == "json":
+        import orjson
+
+        click.echo(orjson.dumps(r.to_dict(), option=orjson.OPT_INDENT_2).decode())
+    else:
+        click.echo(f"{log}: best {r.metric} {r.best_value:g} at step {r.best_step:,} of {r.max_steps:,} ({r.best_fraction:.0%})")
+        click.echo(f"  verdict: {r.verdict}: {r.advice}")
+        if r.sparse:
+            click.echo(f"  checkpoints too sparse to choose from: {r.evaluations} evaluations, largest gap {r.largest_gap:,} steps "
+                       f"(evaluate at least 5 times, no gap over a quarter of the run)")
+    sys.exit(EXIT_OK if r.verdict == "ok" and not r.sparse else EXIT_FINDINGS)
+
+
+@cli.command()
 @click.argument("code", required=False)
 def rules(code: str | None) -> None:
     """List every code, or explain one: what it checks, why it matters, an example."""

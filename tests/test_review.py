@@ -1,0 +1,49 @@
+"""ftlint review: the best evaluation step of a finished run, and its verdict."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import run
+
+
+def review(*args: str) -> tuple[int, dict]:
+    r = run("review", *args, "-o", "json")
+    return r.exit_code, (json.loads(r.stdout) if r.stdout else {})
+
+
+def test_trainer_state_best_in_the_middle_is_ok() -> None:
+    code, r = review("fixtures/logs/trainer_state.json")
+    # eval every 100 steps of 1000; the eval loss is lowest (0.6) at step 600
+    assert (r["best_step"], r["max_steps"], r["best_fraction"], r["verdict"], r["sparse"]) == (600, 1000, 0.6, "ok", False)
+    assert r["metric"] == "eval_loss" and r["evaluations"] == 10 and code == 0
+
+
+def test_best_in_the_first_tenth_means_too_many_steps() -> None:
+    code, r = review("fixtures/logs/early_best.csv")
+    assert (r["best_step"], r["best_fraction"], r["verdict"]) == (50, 0.05, "too-long") and code == 1
+    code, r = review("fixtures/logs/early_best.csv", "--metric", "eval_accuracy")  # all equal: earliest wins
+    assert r["best_step"] == 50 and r["mode"] == "max"
+
+
+def test_best_at_the_end_and_sparse_checkpoints() -> None:
+    code, r = review("fixtures/logs/sparse.jsonl")
+    # accuracy (higher is better) peaks at the last of 3 evaluations; gap 400 > 1000 / 4
+    assert (r["best_step"], r["verdict"], r["evaluations"], r["largest_gap"], r["sparse"]) == (1000, "train-longer", 3, 400, True)
+    assert code == 1
+    assert review("fixtures/logs/sparse.jsonl", "--max-steps", "4000")[1]["best_fraction"] == 0.25
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    (None, "no such file"), ("step,loss\n1,2\n", "no eval_loss column"), ('{"log_history": 3}', "no log_history"),
+    ("{broken", "not valid JSON"), ("step,eval_loss\nx,y\n", "no rows with both step and eval_loss"),
+])
+def test_bad_logs_are_one_line_errors(content: str | None, message: str, tmp_path: Path) -> None:
+    path = tmp_path / "log.csv"
+    if content is not None:
+        path.write_text(content)
+    r = run("review", str(path))
+    assert r.exit_code == 2 and message in r.stderr
