@@ -282,91 +282,102 @@ def check(output_file: str | None, output_format: str, max_errors: int | None, f
     sys.exit(EXIT_FINDINGS if failing else EXIT_OK)
 
 
+PLAN_OPTIONS = [
+    click.option("-e", "--epochs", type=click.IntRange(min=1), help="Epochs (default: the provider's auto rule)."),
+    click.option("-b", "--batch-size", type=click.IntRange(min=1), help="Per-device batch size (default: the provider's auto rule)."),
+    click.option("-g", "--grad-accum", type=click.IntRange(min=1), default=1, show_default=True, help="Gradient accumulation steps."),
+    click.option("--gpus", type=click.IntRange(min=1), default=1, show_default=True, help="Data-parallel devices."),
+    click.option("--warmup-ratio", type=Ratio(), metavar="R", help="Warmup as a share of total steps, 0 to 1 (rounded up)."),
+    click.option("--warmup-steps", type=click.IntRange(min=0), help="Warmup in steps."),
+    click.option("--drop-last", is_flag=True, help="Drop the partial last batch of each epoch (steps = floor)."),
+    click.option("--price", type=click.FloatRange(min=0), metavar="USD_PER_1M_TOKENS", help="Override the model's training price."),
+    click.option("--max-cost", type=click.FloatRange(min=0), metavar="USD", help="Gate: fail (FT701) if the run costs more."),
+    click.option("--max-tokens", type=click.IntRange(min=0), metavar="N", help="Gate: fail (FT702) if more tokens are processed."),
+    click.option("--min-records", type=click.IntRange(min=0), metavar="N", help="Gate: fail (FT703) below N training records."),
+    click.option("--fail-on", type=click.Choice([ERROR, WARNING]), default=ERROR, show_default=True, help="Lowest severity that makes the exit code 1 (gates are errors, advice warnings)."),
+    click.option("--trainer", type=click.Choice(["hosted", "hf"]), default="hosted", show_default=True, help="hosted: a provider's job (plain arithmetic); hf: Hugging Face Trainer's exact step arithmetic."),
+    click.option("--hf-legacy", is_flag=True, help="With --trainer hf: transformers <=4.51 rounding (floor over gradient accumulation)."),
+    click.option("--max-steps", type=click.IntRange(min=1), help="Total optimizer steps; overrides epochs, as in transformers."),
+    click.option("--packing", is_flag=True, help="With --trainer hf: records are packed into rows of --max-seq-len tokens (TRL bfd)."),
+    click.option("--max-seq-len", type=click.IntRange(min=1), metavar="TOKENS", help="Packed row length (TRL max_length)."),
+    click.option("--budget-usd", type=click.FloatRange(min=0), metavar="USD", help="Show the most epochs and steps this budget buys."),
+    click.option("--budget-tokens", type=click.IntRange(min=0), metavar="N", help="Show the most epochs and steps this many tokens buy."),
+    click.option("--tokens-per-second", type=click.FloatRange(min=0, min_open=True), metavar="TPS", help="Self-hosted throughput of the whole job: gives wall time."),
+    click.option("--gpu-hour-usd", type=click.FloatRange(min=0), metavar="USD", help="Price of one GPU for an hour: gives compute cost with --tokens-per-second."),
+    click.option("--learning-rate", type=click.FloatRange(min=0, min_open=True), metavar="LR", help="The learning rate, tuned at --reference-batch-size."),
+    click.option("--reference-batch-size", type=click.IntRange(min=1), metavar="B", help="Effective batch the learning rate was tuned at: shows linear and square-root scaled rates."),
+    click.option("--plots", is_flag=True, help="Draw the token-length distribution and the learning-rate schedule (text output)."),
+    click.option("--schedule", type=click.Choice(["linear", "cosine", "constant"]), default="linear", show_default=True, help="Decay after warmup, for --plots."),
+    click.option("--min-total-steps", type=click.IntRange(min=0), default=100, show_default=True, help="FT503 below this many steps."),
+    click.option("--small-dataset", type=click.IntRange(min=0), default=100, show_default=True, help="FT504: fewer records than this ..."),
+    click.option("--max-epochs-small", type=click.IntRange(min=0), default=3, show_default=True, help="... with more epochs than this."),
+    click.option("--max-epochs", type=click.IntRange(min=0), default=10, show_default=True, help="FT504 above this many epochs at any size."),
+    click.option("--max-warmup-share", type=click.FloatRange(min=0, max=1), default=0.2, show_default=True, help="FT505 above this share of steps in warmup."),
+    click.option("--max-usual-epochs", type=click.IntRange(min=0), default=3, show_default=True, help="FT506 above this many epochs."),
+    click.option("--large-dataset", type=click.IntRange(min=0), default=100_000, show_default=True, help="FT508: more than one epoch over this many records."),
+]
+
+
+def _compute_estimate(options: dict):  # type: ignore[no-untyped-def]
+    """The estimate for the command's options: (Estimate, frame, training paths, common options)."""
+    from .estimate import Gates, Plan, dataset_figures, validation_figures
+    from .estimate import estimate as compute
+    from .models import user_value
+
+    o = dict(options)
+    common = {k: o.pop(k) for k in ("paths", "model_name", "context", "format_name", "max_line_bytes", "max_depth",
+                                    "select", "ignore", "jobs", "validation")}
+    if o["warmup_ratio"] is not None and o["warmup_steps"] is not None:
+        raise UsageFailure("give --warmup-ratio or --warmup-steps, not both")
+    if o["packing"] and (o["trainer"] != "hf" or not o["max_seq_len"]):
+        raise UsageFailure("--packing needs --trainer hf and --max-seq-len")
+    if (o["learning_rate"] is None) != (o["reference_batch_size"] is None):
+        raise UsageFailure("give --learning-rate and --reference-batch-size together")
+    result, held_out, settings = _run(common, lambda d: None, dataset_rules=False)
+    if result.io_errors or (held_out is not None and held_out.io_errors):
+        sys.exit(EXIT_USAGE)
+    thresholds = {k: o[k] for k in ("min_total_steps", "small_dataset", "max_epochs_small", "max_epochs",
+                                     "max_warmup_share", "max_usual_epochs", "large_dataset")}
+    plan = Plan(epochs=o["epochs"], batch_size=o["batch_size"], grad_accum=o["grad_accum"], gpus=o["gpus"],
+                warmup_ratio=o["warmup_ratio"], warmup_steps=o["warmup_steps"], drop_last=o["drop_last"],
+                trainer=o["trainer"], hf_legacy=o["hf_legacy"], max_steps=o["max_steps"], packing=o["packing"],
+                max_seq_len=o["max_seq_len"], budget_usd=o["budget_usd"], budget_tokens=o["budget_tokens"],
+                tokens_per_second=o["tokens_per_second"], gpu_hour_usd=o["gpu_hour_usd"],
+                learning_rate=o["learning_rate"], reference_batch_size=o["reference_batch_size"], thresholds=thresholds)
+    model = settings.model
+    frame = result.frame()
+    figures = dataset_figures(frame, lines=result.lines, invalid_lines=result.invalid,
+                              messages=result.messages, context_limit=settings.context_limit)
+    price = user_value(o["price"]) if o["price"] is not None else model.price_per_1m
+    e = compute(figures, plan, model=model.name, encoding=str(model.encoding.value),
+                context_limit=settings.context_limit, price=price, min_examples=settings.min_examples,
+                gates=Gates(max_cost_usd=o["max_cost"], max_tokens=o["max_tokens"], min_records=o["min_records"]),
+                lengths=frame["tokens"].to_list() if o["packing"] else None)
+    e.warnings = [w for w in e.warnings if not settings.ignored(w["code"])]
+    if held_out is not None:
+        e.validation = validation_figures(held_out, settings.context_limit, result)
+    return e, frame, [f.path for f in result.files], common
+
+
+def _plan_options(func):  # type: ignore[no-untyped-def]
+    for option in reversed(PLAN_OPTIONS):
+        func = option(func)
+    return func
+
+
 @cli.command()
 @_common
-@click.option("-e", "--epochs", type=click.IntRange(min=1), help="Epochs (default: the provider's auto rule).")
-@click.option("-b", "--batch-size", type=click.IntRange(min=1), help="Per-device batch size (default: the provider's auto rule).")
-@click.option("-g", "--grad-accum", type=click.IntRange(min=1), default=1, show_default=True, help="Gradient accumulation steps.")
-@click.option("--gpus", type=click.IntRange(min=1), default=1, show_default=True, help="Data-parallel devices.")
-@click.option("--warmup-ratio", type=Ratio(), metavar="R", help="Warmup as a share of total steps, 0 to 1 (rounded up).")
-@click.option("--warmup-steps", type=click.IntRange(min=0), help="Warmup in steps.")
-@click.option("--drop-last", is_flag=True, help="Drop the partial last batch of each epoch (steps = floor).")
-@click.option("--price", type=click.FloatRange(min=0), metavar="USD_PER_1M_TOKENS", help="Override the model's training price.")
-@click.option("--max-cost", type=click.FloatRange(min=0), metavar="USD", help="Gate: fail (FT701) if the run costs more.")
-@click.option("--max-tokens", type=click.IntRange(min=0), metavar="N", help="Gate: fail (FT702) if more tokens are processed.")
-@click.option("--min-records", type=click.IntRange(min=0), metavar="N", help="Gate: fail (FT703) below N training records.")
-@click.option("--fail-on", type=click.Choice([ERROR, WARNING]), default=ERROR, show_default=True, help="Lowest severity that makes the exit code 1 (gates are errors, advice warnings).")
-@click.option("--trainer", type=click.Choice(["hosted", "hf"]), default="hosted", show_default=True, help="hosted: a provider's job (plain arithmetic); hf: Hugging Face Trainer's exact step arithmetic.")
-@click.option("--hf-legacy", is_flag=True, help="With --trainer hf: transformers <=4.51 rounding (floor over gradient accumulation).")
-@click.option("--max-steps", type=click.IntRange(min=1), help="Total optimizer steps; overrides epochs, as in transformers.")
-@click.option("--packing", is_flag=True, help="With --trainer hf: records are packed into rows of --max-seq-len tokens (TRL bfd).")
-@click.option("--max-seq-len", type=click.IntRange(min=1), metavar="TOKENS", help="Packed row length (TRL max_length).")
-@click.option("--budget-usd", type=click.FloatRange(min=0), metavar="USD", help="Show the most epochs and steps this budget buys.")
-@click.option("--budget-tokens", type=click.IntRange(min=0), metavar="N", help="Show the most epochs and steps this many tokens buy.")
-@click.option("--tokens-per-second", type=click.FloatRange(min=0, min_open=True), metavar="TPS", help="Self-hosted throughput of the whole job: gives wall time.")
-@click.option("--gpu-hour-usd", type=click.FloatRange(min=0), metavar="USD", help="Price of one GPU for an hour: gives compute cost with --tokens-per-second.")
-@click.option("--learning-rate", type=click.FloatRange(min=0, min_open=True), metavar="LR", help="The learning rate, tuned at --reference-batch-size.")
-@click.option("--reference-batch-size", type=click.IntRange(min=1), metavar="B", help="Effective batch the learning rate was tuned at: shows linear and square-root scaled rates.")
-@click.option("--plots", is_flag=True, help="Draw the token-length distribution and the learning-rate schedule (text output).")
-@click.option("--schedule", type=click.Choice(["linear", "cosine", "constant"]), default="linear", show_default=True, help="Decay after warmup, for --plots.")
-@click.option("--min-total-steps", type=click.IntRange(min=0), default=100, show_default=True, help="FT503 below this many steps.")
-@click.option("--small-dataset", type=click.IntRange(min=0), default=100, show_default=True, help="FT504: fewer records than this ...")
-@click.option("--max-epochs-small", type=click.IntRange(min=0), default=3, show_default=True, help="... with more epochs than this.")
-@click.option("--max-epochs", type=click.IntRange(min=0), default=10, show_default=True, help="FT504 above this many epochs at any size.")
-@click.option("--max-warmup-share", type=click.FloatRange(min=0, max=1), default=0.2, show_default=True, help="FT505 above this share of steps in warmup.")
-@click.option("--max-usual-epochs", type=click.IntRange(min=0), default=3, show_default=True, help="FT506 above this many epochs.")
-@click.option("--large-dataset", type=click.IntRange(min=0), default=100_000, show_default=True, help="FT508: more than one epoch over this many records.")
-def estimate(output_file: str | None, output_format: str, epochs: int | None, batch_size: int | None,
-             grad_accum: int, gpus: int, warmup_ratio: Fraction | None, warmup_steps: int | None,
-             drop_last: bool, price: float | None, max_cost: float | None, max_tokens: int | None,
-             min_records: int | None, fail_on: str, trainer: str, hf_legacy: bool, max_steps: int | None,
-             packing: bool, max_seq_len: int | None, budget_usd: float | None, budget_tokens: int | None,
-             tokens_per_second: float | None, gpu_hour_usd: float | None, learning_rate: float | None,
-             reference_batch_size: int | None, plots: bool, schedule: str, min_total_steps: int,
-             small_dataset: int, max_epochs_small: int, max_epochs: int, max_warmup_share: float,
-             max_usual_epochs: int, large_dataset: int, **common: object) -> None:
+@_plan_options
+def estimate(output_file: str | None, output_format: str, plots: bool, schedule: str, fail_on: str,
+             **options: object) -> None:
     """Records, tokens, steps, epochs and cost of a training run on PATH.
 
     Several paths are one dataset. Findings are not listed (use `ftlint check`); lines with
     errors are left out of the figures and named in a warning.
     """
-    from .estimate import Gates, Plan, dataset_figures, validation_figures
-    from .estimate import estimate as compute
-    from .models import user_value
     from .report import ESTIMATE_RENDERERS
 
-    if warmup_ratio is not None and warmup_steps is not None:
-        raise UsageFailure("give --warmup-ratio or --warmup-steps, not both")
-    if packing and (trainer != "hf" or not max_seq_len):
-        raise UsageFailure("--packing needs --trainer hf and --max-seq-len")
-    if (learning_rate is None) != (reference_batch_size is None):
-        raise UsageFailure("give --learning-rate and --reference-batch-size together")
-    result, held_out, settings = _run(common, lambda d: None, dataset_rules=False)
-    if result.io_errors or (held_out is not None and held_out.io_errors):
-        sys.exit(EXIT_USAGE)
-    thresholds = {"min_total_steps": min_total_steps, "small_dataset": small_dataset, "max_epochs_small": max_epochs_small,
-                  "max_epochs": max_epochs, "max_warmup_share": max_warmup_share, "max_usual_epochs": max_usual_epochs,
-                  "large_dataset": large_dataset}
-    plan = Plan(epochs=epochs, batch_size=batch_size, grad_accum=grad_accum, gpus=gpus,
-                warmup_ratio=warmup_ratio, warmup_steps=warmup_steps, drop_last=drop_last, trainer=trainer,
-                hf_legacy=hf_legacy, max_steps=max_steps, packing=packing, max_seq_len=max_seq_len,
-                budget_usd=budget_usd, budget_tokens=budget_tokens, tokens_per_second=tokens_per_second,
-                gpu_hour_usd=gpu_hour_usd, learning_rate=learning_rate, reference_batch_size=reference_batch_size,
-                thresholds=thresholds)
-    model = settings.model
-    frame = result.frame()
-    figures = dataset_figures(frame, lines=result.lines, invalid_lines=result.invalid,
-                              messages=result.messages, context_limit=settings.context_limit)
-    chosen_price = user_value(price) if price is not None else model.price_per_1m
-    e = compute(figures, plan, model=model.name, encoding=str(model.encoding.value),
-                context_limit=settings.context_limit, price=chosen_price,
-                min_examples=settings.min_examples,
-                gates=Gates(max_cost_usd=max_cost, max_tokens=max_tokens, min_records=min_records),
-                lengths=frame["tokens"].to_list() if packing else None)
-    e.warnings = [w for w in e.warnings if not settings.ignored(w["code"])]
-    if held_out is not None:
-        e.validation = validation_figures(held_out, settings.context_limit, result)
-    names = [f.path for f in result.files]
+    e, frame, names, common = _compute_estimate(options)
     with _output(output_file, _inputs(common)) as out:
         out.write(ESTIMATE_RENDERERS[output_format](e, names))
         if plots and output_format == "text":
@@ -376,6 +387,39 @@ def estimate(output_file: str | None, output_format: str, epochs: int | None, ba
                       + schedule_plot(e.total_steps, e.warmup_steps, e.steps_per_epoch, schedule) + "\n")
     failing = [w for w in e.warnings if w["severity"] == ERROR or fail_on == WARNING]
     sys.exit(EXIT_FINDINGS if failing else EXIT_OK)
+
+
+@cli.command()
+@_common
+@_plan_options
+@click.option("--trials", type=click.IntRange(min=1), default=12, show_default=True, help="Short runs in the exploring round.")
+@click.option("--short-fraction", type=click.FloatRange(min=0, max=1, min_open=True), default=0.1, show_default=True, help="Length of a short run, as a share of the production steps.")
+@click.option("--finalists", type=click.IntRange(min=0), default=3, show_default=True, help="Full-length runs in the confirming round.")
+def plan(output_file: str | None, output_format: str, plots: bool, schedule: str, fail_on: str, trials: int,
+         short_fraction: float, finalists: int, **options: object) -> None:
+    """A tuning study around the production run the options describe: a round of many short
+    runs (about a tenth of the production length) to choose hyperparameters, then a round of
+    a few full-length runs; steps, tokens and cost of each round.
+    """
+    import orjson
+
+    from .study import study
+
+    e, _, names, common = _compute_estimate(options)
+    s = study(e, trials, short_fraction, finalists)
+    money = (lambda v: f"${v:,.2f}" if v is not None else "unknown")
+    with _output(output_file, _inputs(common)) as out:
+        if output_format == "json":
+            out.write(orjson.dumps({"paths": names, "estimate": e.to_dict(), "study": s.to_dict()}, option=orjson.OPT_INDENT_2).decode() + "\n")
+        else:
+            out.write(f"tuning study for {', '.join(names)} on {e.model}\n")
+            out.write(f"  production run   {s.production_steps:,} steps, {s.production_tokens:,} tokens, {money(s.production_cost_usd)}\n")
+            for r in s.rounds:
+                out.write(f"  {r.name:<8} {r.runs:>3} run(s) x {r.steps_per_run:,} steps = {r.steps:,} steps, "
+                          f"{r.tokens:,} tokens, {money(r.cost_usd)}\n")
+            out.write(f"  total            {s.total_steps:,} steps, {s.total_tokens:,} tokens, {money(s.total_cost_usd)} "
+                      f"(= {s.cost_in_production_runs:g} production runs)\n")
+    sys.exit(EXIT_OK)
 
 
 @cli.command()

@@ -133,3 +133,17 @@ def test_cli_packing_and_plots() -> None:
     assert out.exit_code == 0
     assert "packed rows" in out.stdout and "learning rate (cosine, warmup" in out.stdout and "tokens per record (records per bin)" in out.stdout
     assert run("estimate", "fixtures/good/drone_training.jsonl", "--packing").exit_code == 2  # needs hf + max-seq-len
+
+
+def test_tuning_study_rounds() -> None:
+    out = json.loads(run("plan", "fixtures/good/drone_training.jsonl", "-e", "3", "-b", "1", "--price", "10",
+                         "--trials", "12", "--finalists", "3", "-o", "json").stdout)
+    s, e = out["study"], out["estimate"]
+    # production: 103 steps x 3 = 309; a short run is ceil(30.9) = 31 steps, 31/309 of the tokens
+    assert (s["production_steps"], s["rounds"][0]["steps_per_run"]) == (309, 31)
+    explore, confirm = s["rounds"]
+    assert explore["tokens_per_run"] == round(e["tokens_processed"] * 31 / 309)
+    assert explore["steps"] == 12 * 31 and confirm["steps"] == 3 * 309
+    assert s["total_steps"] == 12 * 31 + 3 * 309
+    assert s["total_cost_usd"] == pytest.approx(e["cost_usd"] * (12 * 31 / 309 + 3), rel=1e-6)
+    assert s["cost_in_production_runs"] == round((12 * 31 + 3 * 309) / 309, 3)
