@@ -348,7 +348,9 @@ def _compute_estimate(options: dict):  # type: ignore[no-untyped-def]
     frame = result.frame()
     figures = dataset_figures(frame, lines=result.lines, invalid_lines=result.invalid,
                               messages=result.messages, context_limit=settings.context_limit)
-    price = user_value(o["price"]) if o["price"] is not None else model.price_per_1m
+    # a provider's per-token price does not apply to a self-hosted run unless asked for
+    hosted_price = model.price_per_1m if o["trainer"] == "hosted" else None
+    price = user_value(o["price"]) if o["price"] is not None else hosted_price
     e = compute(figures, plan, model=model.name, encoding=str(model.encoding.value),
                 context_limit=settings.context_limit, price=price, min_examples=settings.min_examples,
                 gates=Gates(max_cost_usd=o["max_cost"], max_tokens=o["max_tokens"], min_records=o["min_records"]),

@@ -74,6 +74,8 @@ def render_text(e: Estimate, paths: list[str]) -> str:
         row("tokens processed", _n(e.tokens_processed), f"= {_n(e.tokens)} x {e.epochs} epochs")
     if e.cost_usd is not None and e.price_per_1m is not None:
         row("cost", _money(e.cost_usd), f"= {_n(e.tokens_processed)} x ${e.price_per_1m:g} / 1M tokens ({e.price_source})")
+    elif e.trainer == "hf":
+        row("cost", "n/a", "self-hosted: see compute cost (--tokens-per-second, --gpu-hour-usd); --price compares with a provider")
     else:
         row("cost", "unknown", f"no training price for {e.model}; give --price USD_PER_1M_TOKENS")
     if e.self_hosted:
