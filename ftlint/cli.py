@@ -546,7 +546,9 @@ def models() -> None:
             ("minimum", model.min_examples, "{} examples"),
         ):
             if value is not None:
-                click.echo(f"  {label:<9}{fmt.format(value.value)}  ({value.note})")
+                click.echo(f"  {label:<14}{fmt.format(value.value)}  ({value.note})")
+        for name, value in model.defaults:
+            click.echo(f"  {name:<14}{value.value}  ({value.note})")
 
 
 def main() -> NoReturn:

@@ -39,6 +39,7 @@ class Model:
     context: Sourced | None
     min_examples: Sourced | None
     aliases: tuple[str, ...] = ()
+    defaults: tuple[tuple[str, Sourced], ...] = ()  # (hyperparameter, its default or auto rule)
 
 
 def user_value(value: object) -> Sourced:
@@ -72,6 +73,8 @@ def all_models() -> dict[str, Model]:
             context=_sourced(entry.get("context")),
             min_examples=_sourced(entry.get("min_examples", provider_data.get("min_examples"))),
             aliases=tuple(entry.get("aliases", ())),
+            defaults=tuple((key.removeprefix("default_").replace("_", " "), _sourced(value))  # type: ignore[misc]
+                           for key, value in provider_data.items() if key.startswith("default_")),
         )
     return out
 

@@ -192,3 +192,8 @@ def test_quoted_globs_are_expanded() -> None:
     assert "checked 5 files" in r.stdout  # basic, crlf, legacy_functions, tools, vision
     missing = run("check", "fixtures/good/nothing_*.jsonl")
     assert missing.exit_code == 2 and "no file matches" in missing.stderr
+
+
+def test_models_show_auto_rules_as_heuristics() -> None:
+    out = run("models").stdout
+    assert "epochs        auto: 3, kept within 100-25,000" in out and "(heuristic)" in out

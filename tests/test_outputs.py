@@ -80,3 +80,12 @@ def test_github_annotations_escape_what_the_workflow_syntax_needs() -> None:
     line = github_annotation("error", "FT001", "50% off\nnext, line", "dir/a,b:c.jsonl", 3, 7)
     assert line == "::error file=dir/a%2Cb%3Ac.jsonl,line=3,col=7,title=ftlint FT001::50%25 off%0Anext, line"
     assert github_annotation("warning", "FT401", "few", "a.jsonl", 0, 0) == "::warning file=a.jsonl,title=ftlint FT401::few"
+
+
+def test_estimate_json_with_every_plan_feature_validates() -> None:
+    out = run("estimate", "fixtures/good/drone_training.jsonl", "--trainer", "hf", "--packing", "--max-seq-len", "1024",
+              "--max-steps", "30", "--budget-usd", "5", "--price", "2", "--tokens-per-second", "900", "--gpu-hour-usd", "2",
+              "--learning-rate", "1e-5", "--reference-batch-size", "16", "-o", "json").stdout
+    e = json.loads(out)
+    jsonschema.validate(e, _schema("ftlint-estimate-output.schema.json"))
+    assert all(e[k] is not None for k in ("packing", "budget", "self_hosted", "learning_rate", "max_steps"))
