@@ -17,6 +17,10 @@ from . import __version__
 from .diagnostics import ERROR, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, WARNING
 
 OUTPUT_FORMATS = ("text", "json", "github", "sarif", "markdown")
+FORMAT_CHOICES = ("auto", "openai-chat", "azure-openai-chat", "openai-preference", "openai-rft", "prompt-completion",
+                  "mistral-chat", "mistral-finetune", "fireworks-chat", "together-conversational", "together-instruction",
+                  "together-preference", "text", "cohere-chat", "bedrock-claude", "bedrock-nova", "vertex-gemini",
+                  "trl-messages", "trl-prompt-completion", "trl-preference", "trl-unpaired")
 
 
 class UsageFailure(click.ClickException):
@@ -138,7 +142,7 @@ def _common(func):  # type: ignore[no-untyped-def]
         click.argument("paths", nargs=-1, required=True, type=click.Path(dir_okay=True, allow_dash=True)),
         click.option("--model", "model_name", metavar="MODEL", help="Target model: sets the tokenizer, the per-example limit and the price (see `ftlint models`)."),
         click.option("--context", type=click.IntRange(min=1), metavar="TOKENS", help="Override the model's per-example token limit."),
-        click.option("--format", "format_name", type=click.Choice(["openai-chat"]), default="openai-chat", show_default=True, help="Dataset format."),
+        click.option("--format", "format_name", type=click.Choice(FORMAT_CHOICES), default="auto", show_default=True, metavar="NAME", help="Dataset format (`ftlint formats`); auto detects it from each file's first records."),
         click.option("--max-line-bytes", type=click.IntRange(min=1), default=128 * 1024 * 1024, show_default=True, help="Longer lines are reported (FT007), not parsed."),
         click.option("--max-depth", type=click.IntRange(min=1, max=1000), default=128, show_default=True, help="Deeper nesting is reported (FT014), not checked."),
         click.option("--select", "select", multiple=True, metavar="CODES", callback=_ignore_codes, help="Report only these codes or prefixes (e.g. FT0,FT1: file and structure). --ignore still applies."),
@@ -232,7 +236,7 @@ def _run(common: dict, emit, dataset_rules: bool = True):  # type: ignore[no-unt
             from .dataset import leakage_findings
 
             # a validation file may be small: the provider's minimum is about training data
-            held_out = analyse([validation], dataclasses.replace(settings, min_examples=None), emit,
+            held_out = analyse([validation], dataclasses.replace(settings, minimum_check=False), emit,
                                jobs=jobs or default_jobs([validation]), progress=progress)
             leaks = leakage_findings(result.frame(), [f.path for f in result.files],
                                      held_out.frame(), [f.path for f in held_out.files])
@@ -352,13 +356,26 @@ def _compute_estimate(options: dict):  # type: ignore[no-untyped-def]
     hosted_price = model.price_per_1m if o["trainer"] == "hosted" else None
     price = user_value(o["price"]) if o["price"] is not None else hosted_price
     e = compute(figures, plan, model=model.name, encoding=str(model.encoding.value),
-                context_limit=settings.context_limit, price=price, min_examples=settings.min_examples,
+                context_limit=settings.context_limit, price=price, min_examples=_format_minimum(result),
                 gates=Gates(max_cost_usd=o["max_cost"], max_tokens=o["max_tokens"], min_records=o["min_records"]),
                 lengths=frame["tokens"].to_list() if o["packing"] else None)
     e.warnings = [w for w in e.warnings if not settings.ignored(w["code"])]
+    if result.files:
+        from .formats import get_format
+
+        fmt = get_format(result.files[0].format)
+        e.format, e.format_reason, e.record_rule = fmt.name, result.files[0].format_reason, fmt.record_rule
+        if len({f.format for f in result.files}) > 1:
+            e.format_reason += "; files differ in format: " + ", ".join(f"{f.path}: {f.format}" for f in result.files)
     if held_out is not None:
         e.validation = validation_figures(held_out, settings.context_limit, result)
     return e, frame, [f.path for f in result.files], common
+
+
+def _format_minimum(result) -> int | None:  # type: ignore[no-untyped-def]
+    from .formats import get_format
+
+    return get_format(result.files[0].format).min_examples if result.files else None
 
 
 def _plan_options(func):  # type: ignore[no-untyped-def]
@@ -449,7 +466,7 @@ def diff(base: str, head: str, model_name: str | None, context: int | None, epoc
     from .models import user_value
     from .report.diff import DIFF_RENDERERS
 
-    common = {"model_name": model_name, "context": context, "format_name": "openai-chat",
+    common = {"model_name": model_name, "context": context, "format_name": "auto",
               "max_line_bytes": 128 * 1024 * 1024, "max_depth": 128, "ignore": ignore, "jobs": None, "validation": None}
     sides, estimates = [], {}
     try:
@@ -527,6 +544,30 @@ def rules(code: str | None) -> None:
         return
     for rule in sorted(registry.values(), key=lambda r: r.code):
         click.echo(f"{rule.code}  {rule.severity:<7}  {rule.name:<26}  {rule.summary}")
+
+
+@cli.command()
+@click.argument("name", required=False)
+def formats(name: str | None) -> None:
+    """List the dataset formats: what a record is, who takes it. With NAME, one in full."""
+    from .formats.registry import BY_SHAPE, FORMATS
+
+    if name:
+        fmt = FORMATS.get(name)
+        if fmt is None:
+            raise UsageFailure(f"unknown format {name!r}; `ftlint formats` lists them")
+        detected = "detected by its shape" if BY_SHAPE.get(fmt.shape) == fmt.name else f"give --format {fmt.name} (its shape is detected as {BY_SHAPE.get(fmt.shape)})"
+        lines = [f"{fmt.name}: {fmt.title}", f"  providers   {fmt.providers}", f"  record      {fmt.record_rule}",
+                 "  documented  " + ("yes" if fmt.documented else "no: this is ftlint's conservative reading"),
+                 f"  minimum     {fmt.min_examples if fmt.min_examples else 'none known'} examples",
+                 f"  schema      schemas/{fmt.schema}.schema.json", f"  detection   {detected}"]
+        if fmt.notes:
+            lines.append(f"  notes       {fmt.notes}")
+        click.echo("\n".join(lines))
+        return
+    for fmt in FORMATS.values():
+        mark = "" if fmt.documented else "  [record rule undocumented: conservative reading]"
+        click.echo(f"{fmt.name:<24} {fmt.title}\n{'':<24} record: {fmt.record_rule}{mark}\n{'':<24} for: {fmt.providers}")
 
 
 @cli.command()

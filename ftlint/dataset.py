@@ -41,6 +41,7 @@ def duplicate_findings(frame: pl.DataFrame, paths: list[str]) -> list[Diagnostic
     earlier one only in case or white space. The first occurrence is never reported."""
     import polars as pl
 
+    frame = frame.unique(subset=["file", "line"], keep="first", maintain_order=True)  # a line's expanded records are one
     if frame.height < 2:
         return []
     marked = frame.select("file", "line", "exact", "near").with_row_index("row").with_columns(

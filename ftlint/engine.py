@@ -20,6 +20,7 @@ import orjson
 from .dataset import duplicate_findings, fingerprint, fingerprints
 from .diagnostics import ERROR, WARNING, Diagnostic
 from .formats import Format, get_format
+from .formats.generic import shape
 from .models import Model
 from .read import DEFAULT_MAX_DEPTH, DEFAULT_MAX_LINE_BYTES, InputError, Line, display_name, parse_line, read_raw
 from .rules import load_all, secrets, severity_of
@@ -36,10 +37,11 @@ CHUNK_RECORDS = 65536
 class Settings:
     model: Model
     context_limit: int | None
-    format_name: str = "openai-chat"
+    format_name: str = "auto"  # or a name from `ftlint formats`
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
     max_depth: int = DEFAULT_MAX_DEPTH
-    min_examples: int | None = None
+    min_examples: int | None = None  # the model's provider minimum (estimate advice)
+    minimum_check: bool = True  # FT401 against the format's minimum (off for a validation file)
     ignore: tuple[str, ...] = ()  # code prefixes not reported ("FT6" turns off a family)
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (glob, code prefixes)
     config_dir: str | None = None  # per-file globs are relative to it
@@ -69,6 +71,8 @@ class FileSummary:
     blank: int = 0
     records: int = 0
     messages: int = 0
+    format: str = ""
+    format_reason: str = ""
 
 
 @dataclass
@@ -144,6 +148,8 @@ class Chunk:
     file_index: int
     path: str  # as displayed
     items: list[tuple[int, bytes | Line]]
+    format: str
+    format_reason: str
     last: bool = False  # the file's last chunk: file-level findings follow it
 
 
@@ -151,6 +157,8 @@ class Chunk:
 class ChunkResult:
     file_index: int
     path: str
+    format: str
+    format_reason: str
     last: bool
     diagnostics: list[Diagnostic]
     columns: dict[str, array]
@@ -168,7 +176,6 @@ class _Worker:
     def __init__(self, settings: Settings) -> None:
         load_all()
         self.settings = settings
-        self.fmt = get_format(settings.format_name)
         self.counter = TokenCounter(str(settings.model.encoding.value))
         self.secret_codes = frozenset(c for c in load_all() if c.startswith("FT6") and not settings.ignored(c))
 
@@ -176,11 +183,12 @@ class _Worker:
         summary = FileSummary(chunk.path)
         columns = _Columns()
         found: list[Diagnostic] = []
+        fmt = get_format(chunk.format)
         for number, item in chunk.items:
             line = item if isinstance(item, Line) else parse_line(number, item, self.settings.max_depth)
-            found.extend(sorted(_analyse_line(line, self.fmt, self.counter, self.settings, summary,
+            found.extend(sorted(_analyse_line(line, fmt, self.counter, self.settings, summary,
                                               columns, chunk.file_index, self.secret_codes)))
-        return ChunkResult(chunk.file_index, chunk.path, chunk.last, found, columns.cols, summary.lines, summary.valid,
+        return ChunkResult(chunk.file_index, chunk.path, chunk.format, chunk.format_reason, chunk.last, found, columns.cols, summary.lines, summary.valid,
                            summary.invalid, summary.blank, summary.records, summary.messages)
 
 
@@ -206,12 +214,14 @@ def _chunks(paths: Iterable[str], settings: Settings, io_errors: list[str],
         shown = display_name(path)
         items: list[tuple[int, bytes | Line]] = []
         size = done = 0
+        chosen: tuple[str, str] | None = None
         try:
             for number, item in read_raw(path, settings.max_line_bytes):
                 items.append((number, item))
                 size += len(item) + 1 if isinstance(item, bytes) else item.nbytes + 1
                 if len(items) >= CHUNK_LINES or size >= CHUNK_BYTES:
-                    yield Chunk(file_index, shown, items)
+                    chosen = chosen or _choose_format(items, settings)
+                    yield Chunk(file_index, shown, items, *chosen)
                     done += size
                     if progress:
                         progress(shown, done)
@@ -219,7 +229,25 @@ def _chunks(paths: Iterable[str], settings: Settings, io_errors: list[str],
         except InputError as exc:
             io_errors.append(str(exc))
             continue
-        yield Chunk(file_index, shown, items, last=True)
+        yield Chunk(file_index, shown, items, *(chosen or _choose_format(items, settings)), last=True)
+
+
+def _choose_format(items: list[tuple[int, bytes | Line]], settings: Settings) -> tuple[str, str]:
+    """The file's format: as given, or detected from its first readable records."""
+    if settings.format_name != "auto":
+        return settings.format_name, "--format"
+    from .formats.registry import DETECT_RECORDS, detect
+
+    records = []
+    for number, item in items:
+        if isinstance(item, bytes):
+            value = parse_line(number, item, settings.max_depth).value
+            if value is not None:
+                records.append(value)
+                if len(records) >= DETECT_RECORDS:
+                    break
+    found = detect(records)
+    return found.name, found.reason
 
 
 def default_jobs(paths: Iterable[str]) -> int:
@@ -295,7 +323,7 @@ def _merge(results: Iterable[ChunkResult], result: Analysis, settings: Settings,
     for part in results:
         summary = summaries.get(part.file_index)
         if summary is None:
-            summary = summaries[part.file_index] = FileSummary(part.path)
+            summary = summaries[part.file_index] = FileSummary(part.path, format=part.format, format_reason=part.format_reason)
             result.files.append(summary)
         for name in ("lines", "valid", "invalid", "blank", "records", "messages"):
             setattr(summary, name, getattr(summary, name) + getattr(part, name))
@@ -305,7 +333,7 @@ def _merge(results: Iterable[ChunkResult], result: Analysis, settings: Settings,
         if len(columns) >= CHUNK_RECORDS:
             columns.flush(result.chunks)
         if part.last:
-            for d in _file_findings(summary, settings):
+            for d in _file_findings(summary, settings, get_format(summary.format).min_examples):
                 report(d)
     columns.flush(result.chunks)
     if settings.dataset_rules:
@@ -326,10 +354,13 @@ def _analyse_line(
     found = [
         Diagnostic(path, line.number, p.col, p.code, p.message, p.severity)
         for p in line.problems
+        if not (p.code == "FT004" and fmt.bom_ok)
     ]
     if line.blank:
         summary.blank += 1
-    if line.value is not None:
+    if line.value is not None and (other := shape(line.value)) not in (fmt.shape, "unknown"):
+        found.append(Diagnostic(path, line.number, 1, "FT106", _other_shape(other, fmt), severity_of("FT106")))
+    elif line.value is not None:
         for code, message, pointer in fmt.findings(line.value, line.compact):
             found.append(Diagnostic(path, line.number, 1, code, message, severity_of(code), pointer))
         if secret_codes:
@@ -357,13 +388,19 @@ def _analyse_line(
     return found
 
 
-def _file_findings(summary: FileSummary, settings: Settings) -> list[Diagnostic]:
+def _other_shape(other: str, fmt: Format) -> str:
+    from .formats.registry import BY_SHAPE, FORMATS
+
+    like = BY_SHAPE[other]
+    return f"line has the shape of {like} ({FORMATS[like].title}); the file is {fmt.name}"
+
+
+def _file_findings(summary: FileSummary, settings: Settings, minimum: int | None) -> list[Diagnostic]:
     if summary.lines == summary.blank:
         what = "file is empty" if summary.lines == 0 else "file holds only blank lines"
         return [Diagnostic(summary.path, 0, 0, "FT006", f"{what}: no training records", ERROR)]
-    minimum = settings.min_examples
-    if minimum and 0 < summary.records < minimum:
-        msg = f"{_plural(summary.records, 'training record')}; {settings.model.provider} needs at least {minimum}"
+    if settings.minimum_check and minimum and 0 < summary.records < minimum:
+        msg = f"{_plural(summary.records, 'training record')}; {summary.format} needs at least {minimum}"
         return [Diagnostic(summary.path, 0, 0, "FT401", msg, severity_of("FT401"))]
     return []
 

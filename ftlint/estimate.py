@@ -127,6 +127,9 @@ class Estimate:
     cost_usd: float | None
     warnings: list[dict[str, str]] = field(default_factory=list)
     validation: dict[str, object] | None = None  # with --validation: its records, tokens, leaks
+    format: str = "openai-chat"
+    format_reason: str = ""
+    record_rule: str = "1 line = 1 record"
     sequences: int = 0  # what the trainer batches: records, or packed rows
     trainer: str = "hosted"
     trainer_rule: str = "steps per epoch = ceil(records / effective batch)"

@@ -34,6 +34,12 @@ class Format(Protocol):
     title: str
     schema: str
     record_rule: str
+    shape: str
+    providers: str
+    min_examples: int | None
+    documented: bool
+    bom_ok: bool
+    notes: str
 
     def findings(self, record: dict, compact: bytes | None = None) -> list[tuple[str, str, str | None]]: ...
 
@@ -46,9 +52,6 @@ class Format(Protocol):
 
 
 def get_format(name: str) -> Format:
-    from . import openai_chat
+    from .registry import get_format as lookup
 
-    formats: dict[str, Format] = {openai_chat.FORMAT.name: openai_chat.FORMAT}
-    if name not in formats:
-        raise KeyError(f"unknown format {name!r}; known formats: {', '.join(sorted(formats))}")
-    return formats[name]
+    return lookup(name)  # type: ignore[no-any-return]

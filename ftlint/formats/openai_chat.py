@@ -41,10 +41,26 @@ RULES = [r for r in REGISTRY.values() if r.check is not None and r.check.__modul
 
 
 class OpenAIChat:
-    name = "openai-chat"
-    title = "OpenAI supervised chat fine-tuning (messages)"
+    """OpenAI's chat format, and providers that take it as it is (Azure, Mistral, Fireworks)."""
+
     schema = "openai-chat"
-    record_rule = "1 line = 1 record; every assistant message without weight 0 is a target"
+    shape = "messages"
+    record_rule = "1 line = 1 record; every assistant message without weight 0 is a target (the conversation is not split)"
+    documented = True
+    turns_key = "messages"
+
+    def __init__(self, name: str = "openai-chat", title: str = "OpenAI supervised chat fine-tuning (messages)",
+                 providers: str = "OpenAI: gpt-4.1, gpt-4.1-mini, gpt-4.1-nano, gpt-4o, gpt-4o-mini, gpt-3.5-turbo",
+                 min_examples: int | None = 10, bom_ok: bool = False, notes: str = "",
+                 checks: tuple = (), record_rule: str | None = None) -> None:
+        self.name, self.title, self.providers = name, title, providers
+        self.min_examples, self.bom_ok, self.notes, self.checks = min_examples, bom_ok, notes, checks
+        if record_rule:
+            self.record_rule = record_rule
+
+    def turns(self, record: dict) -> list[tuple[int, dict]]:
+        messages = record.get("messages")
+        return [(i, m) for i, m in enumerate(messages) if isinstance(m, dict)] if isinstance(messages, list) else []
 
     def findings(self, record: dict, compact: bytes | None = None) -> list[tuple[str, str, str | None]]:
         out: list[tuple[str, str, str | None]] = list(schema_findings(self.schema, record))
@@ -52,6 +68,8 @@ class OpenAIChat:
         for rule in RULES:
             if rule.applies(compact):
                 out.extend((rule.code, hit.message, hit.pointer) for hit in rule.check(record))  # type: ignore[misc]
+        for check in self.checks:
+            out.extend(check(record, self))
         return out
 
     def prompt(self, record: dict) -> object:

@@ -23,9 +23,12 @@ def render_text(e: Estimate, paths: list[str]) -> str:
         rows.append((label, value, how))
 
     row("lines", _n(e.lines), f"{_n(e.invalid_lines)} with errors, not counted" if e.invalid_lines else "")
-    row("records", _n(e.records), "1 per line: OpenAI trains each conversation as one example")
+    row("format", e.format, e.format_reason)
+    valid = e.lines - e.invalid_lines
+    why = e.record_rule if e.records == valid else f"{_n(e.records)} records from {_n(valid)} lines: {e.record_rule}"
+    row("records", _n(e.records), why)
     row("messages", _n(e.messages))
-    row("targets", _n(e.targets), "assistant messages trained on (weight 1 or no weight)")
+    row("targets", _n(e.targets), "spans that carry the loss (assistant turns without weight 0, completions, outputs)")
     limit = f"{_n(e.context_limit)}-token limit" if e.context_limit else "no limit"
     over = f", {_n(e.records_over_limit)} over the {limit} counted at it" if e.records_over_limit else f", none over the {limit}"
     row("tokens per epoch", _n(e.tokens), f"formatting overhead included{over}")

@@ -1,0 +1,287 @@
+"""Configurable formats: most providers' formats are variations on a few shapes.
+
+ChatFormat    a list of turns (messages, contents) with roles; which turns are targets, which
+              roles must alternate, which start and end, and whether a conversation expands
+              into one record per target (each with all earlier turns as its context).
+FieldsFormat  named fields (text; prompt and completion; TRL preference and unpaired rows).
+PreferenceFormat  OpenAI-style DPO rows: input messages, one preferred and one non-preferred output.
+
+Token convention for turns (all formats): 3 per turn + tokens of the role, the text, tool calls
+and a name (+1), 3 to prime each record, and the compact JSON of tool definitions and of a
+system field. Images count 85 tokens. Counts use tiktoken; for non-OpenAI models they estimate.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+import orjson
+
+from ..diagnostics import json_path
+from ..schemas import schema_findings
+from ..tokens import TokenCounter
+from . import LineFigures, RecordFigures
+
+TOKENS_PER_RECORD = 3
+TOKENS_PER_TURN = 3
+TOKENS_PER_IMAGE = 85
+SPECIAL_TOKEN_TEXT = re.compile(r"<\|[A-Za-z0-9_]{1,40}\|>")
+MEDIA_KEYS = ("image", "image_url", "inlineData", "fileData", "video")
+STRUCTURED_KEYS = ("functionCall", "functionResponse", "toolUse", "toolResult", "reasoningContent")
+
+Finding = tuple[str, str, "str | None"]
+
+
+class Counting:
+    """Counts tokens of turns, collecting pointers of special-token look-alikes."""
+
+    def __init__(self, counter: TokenCounter) -> None:
+        self.counter = counter
+        self.specials: list[str] = []
+
+    def text(self, value: object, where: list) -> int:
+        if not isinstance(value, str):
+            return 0
+        if "<|" in value and SPECIAL_TOKEN_TEXT.search(value):
+            self.specials.append(json_path(where))
+        return self.counter.count(value)
+
+    def json(self, value: object) -> int:
+        return self.counter.count(orjson.dumps(value).decode()) if value else 0
+
+    def content(self, content: object, where: list) -> int:
+        """A string, or a list of parts: typed parts ({"type": "text", "text": ...}), untyped
+        blocks ({"text": ...}, {"image": ...}), or Gemini parts."""
+        if isinstance(content, str):
+            return self.text(content, where)
+        if not isinstance(content, list):
+            return 0
+        n = 0
+        for j, part in enumerate(content):
+            if not isinstance(part, dict):
+                continue
+            kind = part.get("type")
+            if kind in ("text", "refusal"):
+                n += self.text(part.get(kind), [*where, j, kind])
+            elif kind in MEDIA_KEYS or any(k in part for k in MEDIA_KEYS):
+                n += TOKENS_PER_IMAGE
+            elif "text" in part:
+                n += self.text(part["text"], [*where, j, "text"])
+            else:
+                n += sum(self.json(part[k]) for k in STRUCTURED_KEYS if k in part)
+        return n
+
+    def body(self, turn: dict, where: list) -> int:
+        """What a turn says: content or parts, tool calls, a refusal."""
+        n = self.content(turn.get("content", turn.get("parts")), [*where, "content" if "content" in turn else "parts"])
+        n += self.text(turn.get("refusal"), [*where, "refusal"])
+        calls = turn.get("tool_calls")
+        functions = [c.get("function") for c in calls if isinstance(c, dict)] if isinstance(calls, list) else []
+        functions.append(turn.get("function_call"))
+        for function in functions:
+            if isinstance(function, dict):
+                arguments = function.get("arguments")
+                n += self.text(function.get("name"), [*where, "function", "name"])
+                n += self.text(arguments, [*where, "arguments"]) if isinstance(arguments, str) else self.json(arguments)
+        return n
+
+    def turn(self, turn: dict, where: list) -> tuple[int, int]:
+        """(all tokens of the turn with its overhead, tokens of what it says)."""
+        body = self.body(turn, where)
+        total = TOKENS_PER_TURN + self.text(turn.get("role"), []) + body + self.text(turn.get("tool_call_id"), [])
+        if isinstance(turn.get("name"), str):
+            total += self.counter.count(turn["name"]) + 1
+        return total, body
+
+
+@dataclass
+class FormatBase:
+    name: str
+    title: str
+    providers: str
+    record_rule: str
+    schema: str
+    shape: str  # detection family: records of this shape suit this format
+    min_examples: int | None = None
+    documented: bool = True  # False: the record rule is ftlint's conservative reading
+    notes: str = ""
+    bom_ok: bool = False  # the provider asks for a UTF-8 byte-order mark (Azure)
+    checks: tuple[Callable[[dict, FormatBase], Iterator[Finding]], ...] = ()
+
+    def findings(self, record: dict, compact: bytes | None = None) -> list[Finding]:
+        out: list[Finding] = list(schema_findings(self.schema, record))
+        for check in self.checks:
+            out.extend(check(record, self))
+        return out
+
+    def prompt(self, record: dict) -> object:
+        return record
+
+    def figures(self, record: dict, counter: TokenCounter) -> LineFigures:
+        raise NotImplementedError
+
+
+@dataclass
+class ChatFormat(FormatBase):
+    turns_key: str = "messages"
+    target_roles: tuple[str, ...] = ("assistant",)
+    targets: str = "roles"  # "roles" (weight 0 excluded), "all" (loss on every token), "none" (RFT)
+    expansion: str = "none"  # "none", "per-target", "per-target-if-tools"
+    alternate: tuple[str, ...] = ()  # these roles must alternate (others are ignored)
+    first_role: str | None = None
+    last_role: str | None = None
+    system_key: str | None = None  # a top-level system field counted with every record
+    extra_fields_counted: tuple[str, ...] = ("tools", "functions")
+
+    def turns(self, record: dict) -> list[tuple[int, dict]]:
+        turns = record.get(self.turns_key)
+        return [(i, t) for i, t in enumerate(turns) if isinstance(t, dict)] if isinstance(turns, list) else []
+
+    def is_target(self, turn: dict) -> bool:
+        role = turn.get("role")
+        return isinstance(role, str) and role.lower() in self.target_roles and turn.get("weight", 1) != 0
+
+    def prompt(self, record: dict) -> object:
+        context = []
+        for _, turn in self.turns(record):
+            if self.is_target(turn):
+                break
+            context.append(turn)
+        return [context, record.get("tools"), record.get(self.system_key) if self.system_key else None]
+
+    def figures(self, record: dict, counter: TokenCounter) -> LineFigures:
+        c = Counting(counter)
+        base = TOKENS_PER_RECORD + sum(c.json(record.get(k)) for k in self.extra_fields_counted)
+        if self.system_key:
+            system = record.get(self.system_key)
+            base += c.text(system, [self.system_key]) if isinstance(system, str) else c.json(system)
+        turns = self.turns(record)
+        sizes = [(i, t, *c.turn(t, [self.turns_key, i])) for i, t in turns]
+        expand = self.expansion == "per-target" or (self.expansion == "per-target-if-tools" and bool(record.get("tools")))
+        if expand:
+            records, running = [], base
+            for k, (_, turn, total, body) in enumerate(sizes):
+                running += total
+                if self.is_target(turn):
+                    records.append(RecordFigures(k + 1, 1, running, body))
+            if not records:  # no target: the conversation is still one (useless) record
+                records = [RecordFigures(len(sizes), 0, running, 0)]
+        else:
+            tokens = base + sum(s[2] for s in sizes)
+            if self.targets == "all":
+                targets, trainable = len(sizes), tokens
+            elif self.targets == "none":
+                targets, trainable = 0, 0
+            else:
+                chosen = [s for s in sizes if self.is_target(s[1])]
+                targets, trainable = len(chosen), sum(s[3] for s in chosen)
+            records = [RecordFigures(len(sizes), targets, tokens, trainable)]
+        return LineFigures(records, len(sizes), c.specials)
+
+
+@dataclass
+class FieldsFormat(FormatBase):
+    """Named fields. `inputs` are context, `outputs` carry the loss (for text: the whole text)."""
+
+    inputs: tuple[str, ...] = ()
+    outputs: tuple[str, ...] = ("text",)
+    shared_prompt: bool = False  # preference rows: prompt + chosen, prompt + rejected
+
+    def prompt(self, record: dict) -> object:
+        return [record.get(k) for k in self.inputs] or record
+
+    def _field(self, c: Counting, value: object, key: str) -> tuple[int, int]:
+        if isinstance(value, list) and value and isinstance(value[0], dict) and "role" in value[0]:
+            sizes = [c.turn(t, [key, i]) for i, t in enumerate(value) if isinstance(t, dict)]
+            return sum(s[0] for s in sizes), sum(s[1] for s in sizes)
+        n = c.content(value, [key])
+        return n, n
+
+    def figures(self, record: dict, counter: TokenCounter) -> LineFigures:
+        c = Counting(counter)
+        context = sum(self._field(c, record.get(k), k)[0] for k in self.inputs)
+        outputs = [self._field(c, record.get(k), k) for k in self.outputs]
+        tokens = context + sum(o[0] for o in outputs)
+        trainable = sum(o[1] for o in outputs)
+        messages = sum(len(record[k]) for k in (*self.inputs, *self.outputs) if isinstance(record.get(k), list)
+                       and record[k] and isinstance(record[k][0], dict) and "role" in record[k][0])
+        return LineFigures([RecordFigures(messages, len(self.outputs) if self.outputs != ("text",) else 1, tokens, trainable)],
+                           messages, c.specials)
+
+
+@dataclass
+class PreferenceFormat(FormatBase):
+    """OpenAI-style DPO: the input conversation and two outputs, one pair per line."""
+
+    alternate: tuple[str, ...] = ()
+
+    def prompt(self, record: dict) -> object:
+        return record.get("input")
+
+    def figures(self, record: dict, counter: TokenCounter) -> LineFigures:
+        c = Counting(counter)
+        given = record.get("input") if isinstance(record.get("input"), dict) else {}
+        tokens = TOKENS_PER_RECORD + c.json(given.get("tools"))  # type: ignore[union-attr]
+        messages = given.get("messages") if isinstance(given.get("messages"), list) else []  # type: ignore[union-attr]
+        n = 0
+        for i, turn in enumerate(messages):
+            if isinstance(turn, dict):
+                tokens += c.turn(turn, ["input", "messages", i])[0]
+                n += 1
+        trainable = 0
+        for key in ("preferred_output", "non_preferred_output"):
+            for i, turn in enumerate(record.get(key) or []):
+                if isinstance(turn, dict):
+                    total, body = c.turn(turn, [key, i])
+                    tokens += total
+                    trainable += body
+                    n += 1
+        return LineFigures([RecordFigures(n, 1, tokens, trainable)], n, c.specials)
+
+
+# ---- shape of a record, for detection and for flagging lines of another format
+
+OPENAI_CHAT_KEYS = {"messages", "tools", "parallel_tool_calls", "functions"}
+
+
+def shape(record: dict) -> str:
+    keys = set(record)
+    if {"input", "preferred_output", "non_preferred_output"} & keys and "input" in keys:
+        return "preference-openai"
+    if {"chosen", "rejected"} <= keys:
+        return "preference-trl"
+    if {"prompt", "completion", "label"} <= keys:
+        return "unpaired"
+    if "contents" in keys:
+        return "contents"
+    if "schemaVersion" in keys:
+        return "nova"
+    messages = record.get("messages")
+    if isinstance(messages, list):
+        turns = [m for m in messages if isinstance(m, dict)]
+        roles = {m.get("role") for m in turns}
+        if roles & {"System", "User", "Chatbot", "chatbot"}:
+            return "cohere"
+        if any(isinstance(m.get("content"), list) and m["content"] and isinstance(m["content"][0], dict)
+               and "type" not in m["content"][0] for m in turns):
+            return "nova"
+        return "messages"
+    if "messages" in keys:
+        return "messages"
+    if {"prompt", "completion"} <= keys:
+        prompt = record.get("prompt")
+        if isinstance(prompt, list) and prompt and isinstance(prompt[0], dict):
+            return "prompt-completion-conversational" if "role" in prompt[0] else "prompt-completion-multimodal"
+        return "prompt-completion"
+    if "text" in keys:
+        return "text"
+    return "unknown"
+
+
+@dataclass
+class Detection:
+    name: str
+    reason: str
+    counts: dict[str, int] = field(default_factory=dict)
