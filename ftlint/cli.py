@@ -212,6 +212,7 @@ def _run(common: dict, emit, dataset_rules: bool = True):  # type: ignore[no-unt
     settings = Settings(
         model=model,
         context_limit=limit,
+        context_explicit=common["context"] is not None,
         format_name=common["format_name"],
         max_line_bytes=common["max_line_bytes"],
         max_depth=common["max_depth"],
@@ -326,6 +327,7 @@ def _compute_estimate(options: dict):  # type: ignore[no-untyped-def]
     """The estimate for the command's options: (Estimate, frame, training paths, common options)."""
     from .estimate import Gates, Plan, dataset_figures, validation_figures
     from .estimate import estimate as compute
+    from .formats import get_format
     from .models import user_value
 
     o = dict(options)
@@ -350,25 +352,24 @@ def _compute_estimate(options: dict):  # type: ignore[no-untyped-def]
                 learning_rate=o["learning_rate"], reference_batch_size=o["reference_batch_size"], thresholds=thresholds)
     model = settings.model
     frame = result.frame()
+    limit = settings.limit_for(get_format(result.files[0].format)) if result.files else settings.context_limit
     figures = dataset_figures(frame, lines=result.lines, invalid_lines=result.invalid,
-                              messages=result.messages, context_limit=settings.context_limit)
+                              messages=result.messages, context_limit=limit)
     # a provider's per-token price does not apply to a self-hosted run unless asked for
     hosted_price = model.price_per_1m if o["trainer"] == "hosted" else None
     price = user_value(o["price"]) if o["price"] is not None else hosted_price
     e = compute(figures, plan, model=model.name, encoding=str(model.encoding.value),
-                context_limit=settings.context_limit, price=price, min_examples=_format_minimum(result),
+                context_limit=limit, price=price, min_examples=_format_minimum(result),
                 gates=Gates(max_cost_usd=o["max_cost"], max_tokens=o["max_tokens"], min_records=o["min_records"]),
                 lengths=frame["tokens"].to_list() if o["packing"] else None)
     e.warnings = [w for w in e.warnings if not settings.ignored(w["code"])]
     if result.files:
-        from .formats import get_format
-
         fmt = get_format(result.files[0].format)
         e.format, e.format_reason, e.record_rule = fmt.name, result.files[0].format_reason, fmt.record_rule
         if len({f.format for f in result.files}) > 1:
             e.format_reason += "; files differ in format: " + ", ".join(f"{f.path}: {f.format}" for f in result.files)
     if held_out is not None:
-        e.validation = validation_figures(held_out, settings.context_limit, result)
+        e.validation = validation_figures(held_out, limit, result)
     return e, frame, [f.path for f in result.files], common
 
 

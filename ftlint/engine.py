@@ -36,7 +36,7 @@ CHUNK_RECORDS = 65536
 @dataclass(slots=True)
 class Settings:
     model: Model
-    context_limit: int | None
+    context_limit: int | None  # the model's per-example limit, or --context
     format_name: str = "auto"  # or a name from `ftlint formats`
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
     max_depth: int = DEFAULT_MAX_DEPTH
@@ -45,9 +45,16 @@ class Settings:
     ignore: tuple[str, ...] = ()  # code prefixes not reported ("FT6" turns off a family)
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (glob, code prefixes)
     config_dir: str | None = None  # per-file globs are relative to it
+    context_explicit: bool = False  # --context was given: it wins over a format's own limit
     dataset_rules: bool = True  # duplicates across the whole input (off for estimate: not shown)
 
     select: tuple[str, ...] = ()  # when given, only these code prefixes are reported
+
+    def limit_for(self, fmt: Format) -> int | None:
+        """Tokens per example: --context, else the format's provider limit, else the model's."""
+        if self.context_explicit:
+            return self.context_limit
+        return getattr(fmt, "token_limit", None) or self.context_limit
 
     def ignored(self, code: str, path: str | None = None) -> bool:
         if self.ignore and code.startswith(self.ignore):
@@ -358,7 +365,7 @@ def _analyse_line(
     ]
     if line.blank:
         summary.blank += 1
-    if line.value is not None and (other := shape(line.value)) not in (fmt.shape, "unknown"):
+    if line.value is not None and (other := shape(line.value)) not in (fmt.shape, *fmt.also_shapes, "unknown"):
         found.append(Diagnostic(path, line.number, 1, "FT106", _other_shape(other, fmt), severity_of("FT106")))
     elif line.value is not None:
         for code, message, pointer in fmt.findings(line.value, line.compact):
@@ -374,9 +381,10 @@ def _analyse_line(
             summary.records += 1
             columns.add(file_index, line.number, record.messages, record.targets, record.tokens, record.trainable,
                         exact, near, prompt)
-            limit = settings.context_limit
+            limit = settings.limit_for(fmt)
             if limit is not None and record.tokens > limit:
-                msg = f"example has {record.tokens:,} tokens, over the {limit:,}-token limit of {settings.model.name}; the end is truncated in training"
+                whose = settings.model.name if limit == settings.context_limit else fmt.name
+                msg = f"example has {record.tokens:,} tokens, over the {limit:,}-token limit of {whose}; the end is truncated in training"
                 found.append(Diagnostic(path, line.number, 1, "FT301", msg, WARNING))
         for pointer in figures.special_token_pointers:
             msg = "text spelled like a special token (<|...|>); it is counted and trained as plain text"

@@ -152,3 +152,14 @@ def test_formats_command() -> None:
     one = run("formats", "vertex-gemini")
     assert one.exit_code == 0 and "documented  no" in one.stdout
     assert run("formats", "nope").exit_code == 2
+
+
+def test_a_format_limit_applies_unless_context_is_given(tmp_path: Path) -> None:
+    long = " ".join(["word"] * 17_000)  # about 17,000 tokens: over Cohere's 16,384, under gpt-4.1-mini's 65,536
+    path = tmp_path / "c.jsonl"
+    path.write_text("".join(json.dumps({"messages": [{"role": "User", "content": f"{long} {i}"}, {"role": "Chatbot", "content": "ok"}]}) + "\n" for i in range(2)))
+    out = run("check", str(path)).stdout
+    assert "FT301" in out and "16,384-token limit of cohere-chat" in out
+    assert "FT301" not in run("check", str(path), "--context", "100000").stdout
+    e = json.loads(run("estimate", str(path), "-e", "1", "-o", "json").stdout)
+    assert (e["context_limit"], e["records_over_limit"], e["tokens"]) == (16_384, 2, 2 * 16_384)

@@ -35,6 +35,7 @@ class Format(Protocol):
     schema: str
     record_rule: str
     shape: str
+    also_shapes: tuple[str, ...]
     providers: str
     min_examples: int | None
     documented: bool

@@ -104,10 +104,12 @@ class FormatBase:
     record_rule: str
     schema: str
     shape: str  # detection family: records of this shape suit this format
+    also_shapes: tuple[str, ...] = ()  # other shapes the format accepts (not detected as it)
     min_examples: int | None = None
     documented: bool = True  # False: the record rule is ftlint's conservative reading
     notes: str = ""
     bom_ok: bool = False  # the provider asks for a UTF-8 byte-order mark (Azure)
+    token_limit: int | None = None  # the provider's tokens per example, when the format fixes it
     checks: tuple[Callable[[dict, FormatBase], Iterator[Finding]], ...] = ()
 
     def findings(self, record: dict, compact: bytes | None = None) -> list[Finding]:

@@ -45,6 +45,8 @@ class OpenAIChat:
 
     schema = "openai-chat"
     shape = "messages"
+    also_shapes: tuple[str, ...] = ()
+    token_limit: int | None = None  # the model's limit applies
     record_rule = "1 line = 1 record; every assistant message without weight 0 is a target (the conversation is not split)"
     documented = True
     turns_key = "messages"

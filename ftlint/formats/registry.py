@@ -39,7 +39,7 @@ FORMATS = {f.name: f for f in [
         name="cohere-chat", title="Cohere chat fine-tuning (System/User/Chatbot; deprecated 2025-09-15)",
         providers="Cohere (fine-tuning deprecated 2025-09-15)",
         record_rule="one record per Chatbot turn, holding every message before it (Cohere's 'turns')",
-        schema="cohere-chat", shape="cohere", min_examples=2, target_roles=("chatbot",), expansion="per-target",
+        schema="cohere-chat", shape="cohere", min_examples=2, token_limit=16_384, target_roles=("chatbot",), expansion="per-target",
         documented=False, notes="'A turn includes all messages up to the Chatbot speaker' (Cohere docs); the "
                                 "expansion into one record per turn is ftlint's reading of that.",
         checks=(*CHAT_CHECKS, conv.needs_user)),
@@ -47,7 +47,7 @@ FORMATS = {f.name: f for f in [
         name="bedrock-claude", title="Amazon Bedrock, Claude 3 Haiku (system + alternating messages)",
         providers="Amazon Bedrock: anthropic.claude-3-haiku-20240307",
         record_rule="1 line = 1 record; assistant turns train (undocumented: ftlint counts every assistant turn)",
-        schema="bedrock-claude", shape="messages", alternate=("user", "assistant"), first_role="user",
+        schema="bedrock-claude", shape="messages", token_limit=32_000, alternate=("user", "assistant"), first_role="user",
         last_role="assistant", system_key="system", documented=False,
         checks=(*CHAT_CHECKS, conv.alternation, conv.first_and_last)),
     ChatFormat(
@@ -62,7 +62,7 @@ FORMATS = {f.name: f for f in [
         providers="Google Vertex AI: Gemini 2.x supervised tuning",
         record_rule="one record per model turn, holding every earlier turn and the system instruction "
                     "(Google's token-count notebook bills that way; the docs do not say)",
-        schema="vertex-gemini", shape="contents", min_examples=16, turns_key="contents", target_roles=("model",),
+        schema="vertex-gemini", shape="contents", min_examples=16, token_limit=131_072, turns_key="contents", target_roles=("model",),
         expansion="per-target", alternate=("user", "model"), system_key="systemInstruction", documented=False,
         checks=(*CHAT_CHECKS, conv.alternation)),
     ChatFormat(
@@ -99,7 +99,7 @@ FORMATS = {f.name: f for f in [
     FieldsFormat(
         name="together-instruction", title="Together instruction (prompt, optionally with images, and completion)",
         providers="Together AI", record_rule="1 line = 1 record; the completion is the target",
-        schema="together-instruction", shape="prompt-completion-multimodal", min_examples=1,
+        schema="together-instruction", shape="prompt-completion-multimodal", also_shapes=("prompt-completion",), min_examples=1,
         inputs=("prompt",), outputs=("completion",), checks=(conv.empty_fields,)),
     FieldsFormat(
         name="trl-prompt-completion", title="Hugging Face TRL, conversational prompt-completion",

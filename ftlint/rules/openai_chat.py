@@ -229,3 +229,19 @@ def untrained_tail(record: dict) -> Iterator[Hit]:
             f"{n} message{'s' if n > 1 else ''} after the last trained assistant message: billed, never trained on",
             json_path(["messages", tail[0]]),
         )
+
+
+MAX_IMAGES = 10
+
+
+@rule("FT217", "too-many-images", needs=(b'"image_url"',))
+def too_many_images(record: dict) -> Iterator[Hit]:
+    """An example holds more than 10 images.
+
+    Why: OpenAI's vision fine-tuning takes at most 10 images per example (Azure's table says 64,
+    its troubleshooting text 10; ftlint checks the stricter figure).
+    """
+    images = sum(1 for _, m in _messages(record) for part in (m.get("content") if isinstance(m.get("content"), list) else [])
+                 if isinstance(part, dict) and part.get("type") == "image_url")
+    if images > MAX_IMAGES:
+        yield Hit(f"{images} images in one example; OpenAI takes at most {MAX_IMAGES}", "$.messages")
