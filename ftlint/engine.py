@@ -81,6 +81,10 @@ class FileSummary:
     format: str = ""
     format_reason: str = ""
 
+    def add(self, other: FileSummary) -> None:
+        for name in ("lines", "valid", "invalid", "blank", "records", "messages"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
 
 @dataclass
 class Analysis:
@@ -163,18 +167,10 @@ class Chunk:
 @dataclass(slots=True)
 class ChunkResult:
     file_index: int
-    path: str
-    format: str
-    format_reason: str
     last: bool
     diagnostics: list[Diagnostic]
     columns: dict[str, array]
-    lines: int = 0
-    valid: int = 0
-    invalid: int = 0
-    blank: int = 0
-    records: int = 0
-    messages: int = 0
+    summary: FileSummary  # this chunk's counts; the file's are their sum
 
 
 class _Worker:
@@ -187,7 +183,7 @@ class _Worker:
         self.secret_codes = frozenset(c for c in load_all() if c.startswith("FT6") and not settings.ignored(c))
 
     def run(self, chunk: Chunk) -> ChunkResult:
-        summary = FileSummary(chunk.path)
+        summary = FileSummary(chunk.path, format=chunk.format, format_reason=chunk.format_reason)
         columns = _Columns()
         found: list[Diagnostic] = []
         fmt = get_format(chunk.format)
@@ -195,8 +191,7 @@ class _Worker:
             line = item if isinstance(item, Line) else parse_line(number, item, self.settings.max_depth)
             found.extend(sorted(_analyse_line(line, fmt, self.counter, self.settings, summary,
                                               columns, chunk.file_index, self.secret_codes)))
-        return ChunkResult(chunk.file_index, chunk.path, chunk.format, chunk.format_reason, chunk.last, found, columns.cols, summary.lines, summary.valid,
-                           summary.invalid, summary.blank, summary.records, summary.messages)
+        return ChunkResult(chunk.file_index, chunk.last, found, columns.cols, summary)
 
 
 _PROCESS_WORKER: _Worker | None = None
@@ -330,10 +325,10 @@ def _merge(results: Iterable[ChunkResult], result: Analysis, settings: Settings,
     for part in results:
         summary = summaries.get(part.file_index)
         if summary is None:
-            summary = summaries[part.file_index] = FileSummary(part.path, format=part.format, format_reason=part.format_reason)
+            summary = summaries[part.file_index] = part.summary
             result.files.append(summary)
-        for name in ("lines", "valid", "invalid", "blank", "records", "messages"):
-            setattr(summary, name, getattr(summary, name) + getattr(part, name))
+        else:
+            summary.add(part.summary)
         for d in part.diagnostics:
             report(d)
         columns.extend(part.columns)
