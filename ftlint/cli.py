@@ -201,7 +201,7 @@ def cli(ctx: click.Context, config_path: str | None, no_config: bool) -> None:
 
 
 
-def _run(common: dict, emit, dataset_rules: bool = True):  # type: ignore[no-untyped-def]
+def _run(common: dict, emit, dataset_rules: bool = True, prompts: bool = False):  # type: ignore[no-untyped-def]
     """Analyse the paths (and a validation file) with the common options; returns
     (training analysis, validation analysis or None, settings)."""
     from .config import Config
@@ -222,6 +222,7 @@ def _run(common: dict, emit, dataset_rules: bool = True):  # type: ignore[no-unt
         config_dir=config.base_dir,
         min_examples=int(model.min_examples.value) if model.min_examples else None,  # type: ignore[arg-type]
         dataset_rules=dataset_rules,
+        prompt_fingerprints=prompts,
     )
     paths, validation = _expand(common["paths"]), common["validation"]
     if validation and validation in paths:
@@ -474,7 +475,7 @@ def diff(base: str, head: str, model_name: str | None, context: int | None, epoc
         for label, spec in (("base", base), ("head", head)):
             with resolve(spec) as (path, shown):
                 found: list = []
-                result, _, settings = _run({**common, "paths": (path,)}, found.append)
+                result, _, settings = _run({**common, "paths": (path,)}, found.append, prompts=True)
                 if result.io_errors:
                     sys.exit(EXIT_USAGE)
                 frame = result.frame()

@@ -12,7 +12,6 @@ Collisions of 64-bit hashes are negligible below billions of records.
 from __future__ import annotations
 
 import hashlib
-import re
 from typing import TYPE_CHECKING
 
 from .diagnostics import Diagnostic
@@ -21,8 +20,6 @@ from .rules import severity_of
 if TYPE_CHECKING:
     import polars as pl
 
-_SPACE = re.compile(rb"(?:\\[nrt]|\s)+")
-_SPACE_AT_QUOTE = re.compile(rb' ?" ?')
 
 
 def fingerprint(data: bytes) -> int:
@@ -32,7 +29,9 @@ def fingerprint(data: bytes) -> int:
 
 def fingerprints(compact: bytes) -> tuple[int, int]:
     """(exact, near) fingerprints of a record's compact JSON."""
-    folded = _SPACE_AT_QUOTE.sub(b'"', _SPACE.sub(b" ", compact.lower()))
+    # bytes methods only (C speed; a regex here cost as much as tokenising the record)
+    text = compact.lower().replace(b"\\n", b" ").replace(b"\\t", b" ").replace(b"\\r", b" ")
+    folded = b" ".join(text.split()).replace(b' "', b'"').replace(b'" ', b'"')
     return fingerprint(compact), fingerprint(folded)
 
 

@@ -46,6 +46,7 @@ class Settings:
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (glob, code prefixes)
     config_dir: str | None = None  # per-file globs are relative to it
     context_explicit: bool = False  # --context was given: it wins over a format's own limit
+    prompt_fingerprints: bool = False  # only `ftlint diff` pairs changed records by prompt
     dataset_rules: bool = True  # duplicates across the whole input (off for estimate: not shown)
 
     select: tuple[str, ...] = ()  # when given, only these code prefixes are reported
@@ -370,7 +371,7 @@ def _analyse_line(
                 found.append(Diagnostic(path, line.number, 1, code, message, severity_of(code), pointer))
         figures = fmt.figures(line.value, counter)
         exact, near = fingerprints(line.compact if line.compact is not None else orjson.dumps(line.value))
-        prompt = fingerprint(orjson.dumps(fmt.prompt(line.value)))
+        prompt = fingerprint(orjson.dumps(fmt.prompt(line.value))) if settings.prompt_fingerprints else 0
         summary.messages += figures.messages
         for record in figures.records:
             summary.records += 1
