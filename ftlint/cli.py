@@ -139,7 +139,7 @@ def _model_and_limit(model_name: str | None, context: int | None):  # type: igno
 
 def _common(func):  # type: ignore[no-untyped-def]
     options = [
-        click.argument("paths", nargs=-1, required=True, type=click.Path(dir_okay=True, allow_dash=True)),
+        click.argument("paths", nargs=-1, required=True, type=click.Path(dir_okay=True, allow_dash=True, readable=False)),
         click.option("--model", "model_name", metavar="MODEL", help="Target model: sets the tokenizer, the per-example limit and the price (see `ftlint models`)."),
         click.option("--context", type=click.IntRange(min=1), metavar="TOKENS", help="Override the model's per-example token limit."),
         click.option("--format", "format_name", type=click.Choice(FORMAT_CHOICES), default="auto", show_default=True, metavar="NAME", help="Dataset format (`ftlint formats`); auto detects it from each file's first records."),

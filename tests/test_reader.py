@@ -88,12 +88,25 @@ def test_missing_path_and_directory_raise_input_error(tmp_path: Path) -> None:
         list(read_lines(str(tmp_path)))
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root reads files whatever their mode")
-def test_unreadable_file_raises_input_error(tmp_path: Path) -> None:
+def test_unreadable_file_is_exit_2(tmp_path: Path) -> None:
+    """Root reads any file; as root the check runs without the capabilities that let it
+    (setpriv, from util-linux), so file permissions apply as they do for a user."""
+    import shutil
+    import subprocess
+    import sys
+
     path = write(tmp_path, b"{}\n")
     os.chmod(path, 0)
-    with pytest.raises(InputError, match="permission denied"):
-        list(read_lines(path))
+    if os.geteuid() != 0:
+        with pytest.raises(InputError, match="permission denied"):
+            list(read_lines(path))
+        return
+    if not shutil.which("setpriv"):
+        pytest.skip("setpriv (util-linux) is needed to drop root's override of file permissions")
+    r = subprocess.run(["setpriv", "--bounding-set", "-dac_override,-dac_read_search", sys.executable, "-m", "ftlint",
+                        "check", path], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.strip() == f"ftlint: error: {path}: permission denied"
 
 
 def test_stdin_is_read_with_dash() -> None:
