@@ -13,10 +13,7 @@ import argparse
 import json
 import random
 
-WORDS = ("the model data training record token batch epoch learning rate schedule warmup assistant user "
-         "system message answer question bicycle repair order shipping invoice account password reset "
-         "weather forecast city river mountain coffee recipe garden window network server latency cache "
-         "query database index table column value error retry timeout budget price discount customer").split()
+WORDS = ["the", "model", "data", "training", "record", "token", "batch", "epoch", "learning", "rate", "schedule", "warmup", "assistant", "user", "system", "message", "answer", "question", "bicycle", "repair", "order", "shipping", "invoice", "account", "password", "reset", "weather", "forecast", "city", "river", "mountain", "coffee", "recipe", "garden", "window", "network", "server", "latency", "cache", "query", "database", "index", "table", "column", "value", "error", "retry", "timeout", "budget", "price", "discount", "customer"]
 FOREIGN = [
     "Le modèle apprend à répondre brièvement et poliment aux questions des clients.",
     "Die Lieferung erfolgt innerhalb von drei Werktagen nach Zahlungseingang.",

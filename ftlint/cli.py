@@ -263,9 +263,8 @@ def check(output_file: str | None, output_format: str, max_errors: int | None, f
     One line per finding: path:line:col: CODE message ($.json.path). PATH may be '-' for
     standard input; .gz files are read transparently.
     """
-    from .report import CHECK_REPORTERS
-
     from .baseline import Baseline, BaselineError
+    from .report import CHECK_REPORTERS
 
     try:
         known = Baseline.load(baseline) if baseline else None
@@ -424,11 +423,11 @@ def plan(output_file: str | None, output_format: str, plots: bool, schedule: str
     """
     import orjson
 
+    from .report.estimate import usd as money
     from .study import study
 
     e, _, names, common = _compute_estimate(options)
     s = study(e, trials, short_fraction, finalists)
-    money = (lambda v: f"${v:,.2f}" if v is not None else "unknown")
     with _output(output_file, _inputs(common)) as out:
         if output_format == "json":
             out.write(orjson.dumps({"paths": names, "estimate": e.to_dict(), "study": s.to_dict()}, option=orjson.OPT_INDENT_2).decode() + "\n")

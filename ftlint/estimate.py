@@ -12,8 +12,8 @@
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, field
 from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING
 

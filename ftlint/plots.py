@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -18,7 +19,7 @@ def length_histogram(tokens: pl.Series, limit: int | None, width: int = 40) -> s
     top = int(tokens.max())  # type: ignore[arg-type]
     edges = [0] + [2**k for k in range(4, max(5, math.ceil(math.log2(top + 1)) + 1))]
     counts = []
-    for low, high in zip(edges, edges[1:], strict=False):
+    for low, high in pairwise(edges):
         counts.append(((low, high), int(((tokens >= low) & (tokens < high)).sum())))
     counts = [c for c in counts if c[1]] or counts[:1]
     peak = max(n for _, n in counts) or 1

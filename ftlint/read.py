@@ -290,7 +290,7 @@ def _json_problem(raw: bytes, exc: orjson.JSONDecodeError, number: int, max_dept
         msg = f"{msg} (two JSON values on one line: a missing newline?)"
     if "surrogate" in msg:
         return Problem("FT001", f"invalid JSON: {msg} (a lone UTF-16 surrogate escape)", col)
-    if col > len(text) and text.rstrip().endswith(("{", "[", ",", ":", '"')) or "unexpected end" in msg:
+    if (col > len(text) and text.rstrip().endswith(("{", "[", ",", ":", '"'))) or "unexpected end" in msg:
         msg = f"{msg} (the line ends before the JSON value does)"
     return Problem("FT001", f"invalid JSON: {msg}", col)
 

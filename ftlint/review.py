@@ -18,6 +18,7 @@ import csv
 import json
 import math
 from dataclasses import asdict, dataclass
+from itertools import pairwise
 from pathlib import Path
 
 EARLY, LATE = 0.1, 0.75
@@ -59,7 +60,7 @@ def load_points(path: str, metric: str | None) -> tuple[list[tuple[int, float]],
     rows: list[dict]
     max_steps = None
     stripped = text.lstrip()
-    if stripped.startswith("{") and not p.suffix == ".jsonl":
+    if stripped.startswith("{") and p.suffix != ".jsonl":
         try:
             state = json.loads(text)
         except ValueError as exc:
@@ -125,6 +126,6 @@ def review(path: str, metric: str | None = None, mode: str | None = None, max_st
         verdict = "ok"
         advice = f"the best {metric} came at step {best_step:,} of {total:,} ({fraction:.0%} of the run)"
     steps = [0] + [s for s, _ in points]
-    gap = max(b - a for a, b in zip(steps, steps[1:], strict=False)) if len(steps) > 1 else total
+    gap = max(b - a for a, b in pairwise(steps)) if len(steps) > 1 else total
     sparse = len(points) < MIN_EVALUATIONS or (total > 0 and gap > MAX_GAP_SHARE * total)
     return Review(path, metric, mode, best_step, best_value, total, round(fraction, 4), verdict, advice, len(points), gap, sparse)

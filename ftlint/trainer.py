@@ -90,9 +90,6 @@ def _best_fit_decreasing(lengths: list[int], capacity: int) -> int:
     free: list[int] = []  # remaining capacity of each open bin, sorted
     for length in sorted(lengths, reverse=True):
         i = bisect.bisect_left(free, length)
-        if i < len(free):
-            remaining = free.pop(i) - length
-        else:
-            remaining = capacity - length
+        remaining = free.pop(i) - length if i < len(free) else capacity - length
         bisect.insort(free, remaining)
     return len(free)

@@ -5,5 +5,4 @@ from __future__ import annotations
 from .check import CHECK_REPORTERS
 from .estimate import ESTIMATE_RENDERERS
 
-
 __all__ = ["CHECK_REPORTERS", "ESTIMATE_RENDERERS"]

@@ -16,6 +16,11 @@ def _money(value: float) -> str:
     return f"${value:,.2f}" if value >= 0.01 or value == 0 else f"${value:.4f}"
 
 
+def usd(value: float | None) -> str:
+    """Dollars as printed everywhere, or "unknown" without a price."""
+    return _money(value) if value is not None else "unknown"
+
+
 def render_text(e: Estimate, paths: list[str]) -> str:
     rows: list[tuple[str, str, str]] = []
 
