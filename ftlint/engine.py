@@ -55,7 +55,7 @@ class Settings:
         """Tokens per example: --context, else the format's provider limit, else the model's."""
         if self.context_explicit:
             return self.context_limit
-        return getattr(fmt, "token_limit", None) or self.context_limit
+        return fmt.token_limit or self.context_limit
 
     def ignored(self, code: str, path: str | None = None) -> bool:
         if self.ignore and code.startswith(self.ignore):

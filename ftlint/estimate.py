@@ -93,6 +93,55 @@ class DatasetFigures:
 
 
 @dataclass
+class PackingFigures:
+    algorithm: str
+    max_seq_len: int
+    rows: int  # packed sequences: what the trainer batches
+    lower_bound_rows: int  # perfect packing
+    truncated_records: int
+    truncated_tokens: int
+
+
+@dataclass
+class BudgetFigures:
+    usd: float | None
+    tokens: int | None
+    max_epochs: int | None  # None: no price to turn dollars into epochs
+    max_steps: int | None
+    fits: bool | None = None
+    note: str | None = None
+
+
+@dataclass
+class SelfHostedFigures:
+    tokens_per_second: float
+    wall_hours: float
+    gpus: int
+    gpu_hour_usd: float | None
+    compute_cost_usd: float | None
+
+
+@dataclass
+class ScaledRates:
+    learning_rate: float
+    reference_batch_size: int
+    effective_batch_size: int
+    linear: float
+    sqrt: float
+
+
+@dataclass
+class ValidationFigures:
+    paths: list[str]
+    lines: int
+    records: int
+    tokens: int
+    records_in_training: int
+    billed: bool = False
+    billing_note: str = "not added to cost: OpenAI bills training tokens only [unverified]"
+
+
+@dataclass
 class Estimate:
     lines: int
     invalid_lines: int
@@ -126,7 +175,7 @@ class Estimate:
     price_source: str | None
     cost_usd: float | None
     warnings: list[dict[str, str]] = field(default_factory=list)
-    validation: dict[str, object] | None = None  # with --validation: its records, tokens, leaks
+    validation: ValidationFigures | None = None  # with --validation: its records, tokens, leaks
     format: str = "openai-chat"
     format_reason: str = ""
     record_rule: str = "1 line = 1 record"
@@ -135,10 +184,10 @@ class Estimate:
     trainer_rule: str = "steps per epoch = ceil(records / effective batch)"
     max_steps: int | None = None
     epochs_covered: float | None = None  # passes over the data that total_steps makes
-    packing: dict[str, object] | None = None
-    budget: dict[str, object] | None = None
-    self_hosted: dict[str, object] | None = None  # wall time and compute cost
-    learning_rate: dict[str, object] | None = None  # scaled rates for a changed batch
+    packing: PackingFigures | None = None
+    budget: BudgetFigures | None = None
+    self_hosted: SelfHostedFigures | None = None  # wall time and compute cost
+    learning_rate: ScaledRates | None = None  # scaled rates for a changed batch
 
     def to_dict(self) -> dict[str, object]:
         return asdict(self)
@@ -184,7 +233,7 @@ def dataset_figures(frame: pl.DataFrame, *, lines: int, invalid_lines: int, mess
     )
 
 
-def validation_figures(held_out, context_limit: int | None, train) -> dict[str, object]:  # type: ignore[no-untyped-def]
+def validation_figures(held_out, context_limit: int | None, train) -> ValidationFigures:  # type: ignore[no-untyped-def]
     """Figures of a validation file. Not added to cost: OpenAI bills training tokens only
     (its pricing names one training rate; validation is run at no training charge) [unverified]."""
     from .dataset import leakage_findings
@@ -193,9 +242,7 @@ def validation_figures(held_out, context_limit: int | None, train) -> dict[str, 
                               messages=held_out.messages, context_limit=context_limit)
     leaks = leakage_findings(train.frame(), [f.path for f in train.files], held_out.frame(),
                              [f.path for f in held_out.files])
-    return {"paths": [f.path for f in held_out.files], "lines": figures.lines, "records": figures.records,
-            "tokens": figures.tokens_capped, "records_in_training": len(leaks),
-            "billed": False, "billing_note": "not added to cost: OpenAI bills training tokens only [unverified]"}
+    return ValidationFigures([f.path for f in held_out.files], figures.lines, figures.records, figures.tokens_capped, len(leaks))
 
 
 def auto_epochs(records: int) -> int:
@@ -237,9 +284,8 @@ def estimate(
     if plan.packing and plan.max_seq_len and lengths is not None:
         packed = pack(lengths, plan.max_seq_len)
         sequences, tokens_per_epoch = packed.rows, packed.kept_tokens
-        packing = {"algorithm": PACKING_RULE, "max_seq_len": packed.max_seq_len, "rows": packed.rows,
-                   "lower_bound_rows": packed.lower_bound_rows, "truncated_records": packed.truncated_records,
-                   "truncated_tokens": packed.truncated_tokens}
+        packing = PackingFigures(PACKING_RULE, packed.max_seq_len, packed.rows, packed.lower_bound_rows,
+                                 packed.truncated_records, packed.truncated_tokens)
     if plan.epochs is not None:
         epochs, epochs_source = plan.epochs, "--epochs"
     elif plan.trainer == "hf":
@@ -330,7 +376,7 @@ def estimate(
     return result
 
 
-def _budget(e: Estimate, plan: Plan, price: float | None) -> dict[str, object] | None:
+def _budget(e: Estimate, plan: Plan, price: float | None) -> BudgetFigures | None:
     """The most whole epochs (and their steps) a budget in dollars or tokens buys."""
     if plan.budget_usd is None and plan.budget_tokens is None:
         return None
@@ -344,29 +390,28 @@ def _budget(e: Estimate, plan: Plan, price: float | None) -> dict[str, object] |
         if per_epoch_usd:
             limits.append(math.floor(Fraction(str(plan.budget_usd)) / Fraction(str(per_epoch_usd))))
     if not limits:
-        return {"usd": plan.budget_usd, "tokens": plan.budget_tokens, "max_epochs": None, "max_steps": None,
-                "note": "no price per token (give --price, or --tokens-per-second with --gpu-hour-usd)"}
+        return BudgetFigures(plan.budget_usd, plan.budget_tokens, None, None,
+                             note="no price per token (give --price, or --tokens-per-second with --gpu-hour-usd)")
     max_epochs = min(limits)
-    return {"usd": plan.budget_usd, "tokens": plan.budget_tokens, "max_epochs": max_epochs,
-            "max_steps": max_epochs * e.steps_per_epoch, "fits": e.epochs_covered is not None and e.epochs_covered <= max_epochs}
+    fits = e.epochs_covered is not None and e.epochs_covered <= max_epochs
+    return BudgetFigures(plan.budget_usd, plan.budget_tokens, max_epochs, max_epochs * e.steps_per_epoch, fits)
 
 
-def _self_hosted(e: Estimate, plan: Plan) -> dict[str, object] | None:
+def _self_hosted(e: Estimate, plan: Plan) -> SelfHostedFigures | None:
     if not plan.tokens_per_second:
         return None
     hours = e.tokens_processed / plan.tokens_per_second / 3600
     cost = hours * plan.gpus * plan.gpu_hour_usd if plan.gpu_hour_usd is not None else None
-    return {"tokens_per_second": plan.tokens_per_second, "wall_hours": round(hours, 4), "gpus": plan.gpus,
-            "gpu_hour_usd": plan.gpu_hour_usd, "compute_cost_usd": round(cost, 4) if cost is not None else None}
+    return SelfHostedFigures(plan.tokens_per_second, round(hours, 4), plan.gpus, plan.gpu_hour_usd,
+                             round(cost, 4) if cost is not None else None)
 
 
-def _scaled_rates(e: Estimate, plan: Plan) -> dict[str, object] | None:
+def _scaled_rates(e: Estimate, plan: Plan) -> ScaledRates | None:
     if plan.learning_rate is None or plan.reference_batch_size is None:
         return None
     ratio = e.effective_batch_size / plan.reference_batch_size
-    return {"learning_rate": plan.learning_rate, "reference_batch_size": plan.reference_batch_size,
-            "effective_batch_size": e.effective_batch_size, "linear": plan.learning_rate * ratio,
-            "sqrt": plan.learning_rate * math.sqrt(ratio)}
+    return ScaledRates(plan.learning_rate, plan.reference_batch_size, e.effective_batch_size,
+                       plan.learning_rate * ratio, plan.learning_rate * math.sqrt(ratio))
 
 
 def gate_findings(e: Estimate, gates: Gates) -> list[dict[str, str]]:
@@ -411,15 +456,15 @@ def advice(e: Estimate, min_examples: int | None, plan: Plan | None = None) -> l
     if e.total_steps and e.warmup_steps > t["max_warmup_share"] * e.total_steps:
         share = e.warmup_steps / e.total_steps
         warn("FT505", f"warmup is {e.warmup_steps} of {e.total_steps} steps ({share:.0%}); give it as --warmup-ratio (e.g. 0.05) instead")
-    if e.learning_rate and e.effective_batch_size != e.learning_rate["reference_batch_size"]:
+    if e.learning_rate and e.effective_batch_size != e.learning_rate.reference_batch_size:
         lr = e.learning_rate
-        warn("FT507", f"effective batch {e.effective_batch_size} differs from the reference {lr['reference_batch_size']} the learning rate {lr['learning_rate']:g} was set for: "
-                      f"scale it to {lr['linear']:.3g} (linear) or {lr['sqrt']:.3g} (square root) if you did not already")
+        warn("FT507", f"effective batch {e.effective_batch_size} differs from the reference {lr.reference_batch_size} the learning rate {lr.learning_rate:g} was set for: "
+                      f"scale it to {lr.linear:.3g} (linear) or {lr.sqrt:.3g} (square root) if you did not already")
     if e.records >= t["large_dataset"] and (e.epochs_covered or e.epochs) > 1:
         warn("FT508", f"{e.records:,} records: one epoch is usually plenty at this size; more passes mostly add cost")
-    if e.packing and e.packing["truncated_records"]:
+    if e.packing and e.packing.truncated_records:
         p = e.packing
-        warn("FT509", f"{p['truncated_records']:,} record(s) longer than --max-seq-len {p['max_seq_len']:,}: {p['truncated_tokens']:,} tokens cut off by packing")
-    if e.budget and e.budget.get("max_epochs") is not None and not e.budget.get("fits", True):
-        warn("FT510", f"the plan ({e.epochs_covered:g} epochs) is over the budget, which buys at most {e.budget['max_epochs']} epoch(s), {e.budget['max_steps']:,} steps")
+        warn("FT509", f"{p.truncated_records:,} record(s) longer than --max-seq-len {p.max_seq_len:,}: {p.truncated_tokens:,} tokens cut off by packing")
+    if e.budget and e.budget.max_epochs is not None and e.budget.max_steps is not None and not e.budget.fits:
+        warn("FT510", f"the plan ({e.epochs_covered:g} epochs) is over the budget, which buys at most {e.budget.max_epochs} epoch(s), {e.budget.max_steps:,} steps")
     return out

@@ -17,7 +17,7 @@ class Sourced:
     """A value and where it came from. confidence: V verified, D docs excerpt, U unverified;
     "user" when it came from the command line."""
 
-    value: object
+    value: int | float | str
     source: str
     date: str
     confidence: str
@@ -42,7 +42,7 @@ class Model:
     defaults: tuple[tuple[str, Sourced], ...] = ()  # (hyperparameter, its default or auto rule)
 
 
-def user_value(value: object) -> Sourced:
+def user_value(value: int | float | str) -> Sourced:
     return Sourced(value, "command line", "", "user")
 
 

@@ -83,7 +83,7 @@ def open_binary(path: str) -> BinaryIO:
             raise InputError(f"{path}: permission denied") from None
         except OSError as exc:
             raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    buffered = raw if isinstance(raw, io.BufferedReader) else io.BufferedReader(raw)  # type: ignore[arg-type]
+    buffered = raw if isinstance(raw, io.BufferedReader) else io.BufferedReader(raw)  # type: ignore[arg-type,type-var]
     try:
         head = buffered.peek(2)[:2]
     except OSError as exc:
@@ -218,8 +218,8 @@ def nesting_depth(value: object, stop_above: int) -> int:
             deepest = depth
             if deepest > stop_above:
                 return deepest
-        children = node.values() if isinstance(node, dict) else node
-        for child in children:  # type: ignore[union-attr]
+        children = node.values() if isinstance(node, dict) else node if isinstance(node, list) else ()
+        for child in children:
             if isinstance(child, (dict, list)):
                 stack.append((child, depth + 1))
     return deepest

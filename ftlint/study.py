@@ -44,8 +44,8 @@ class Study:
 def production_cost(e: Estimate) -> float | None:
     if e.cost_usd is not None:
         return e.cost_usd
-    if e.self_hosted and e.self_hosted.get("compute_cost_usd") is not None:
-        return float(e.self_hosted["compute_cost_usd"])  # type: ignore[arg-type]
+    if e.self_hosted and e.self_hosted.compute_cost_usd is not None:
+        return e.self_hosted.compute_cost_usd
     return None
 
 

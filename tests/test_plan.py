@@ -84,7 +84,7 @@ def test_packing_drives_steps() -> None:
     # 400s: 2 into that row, then 5 to a fresh row (18 -> 4 rows). 20 + 20 + 7 + 4 = 51 rows.
     lengths = [1500, 600, 500, 400, 3000] * 20
     e = plan_for(100, Plan(trainer="hf", packing=True, max_seq_len=2048, epochs=1, batch_size=4), tokens=sum(lengths), lengths=lengths)
-    assert e.packing["rows"] == 51 and e.sequences == 51
+    assert e.packing.rows == 51 and e.sequences == 51
     assert e.steps_per_epoch == 13  # ceil(51 / 4)
     assert e.tokens == 5048 * 20 and "FT509" in codes(e)
 
@@ -92,21 +92,21 @@ def test_packing_drives_steps() -> None:
 def test_budget_buys_whole_epochs() -> None:
     # 1000 tokens per epoch at $5 per 1M = $0.005 an epoch: $0.012 buys 2 epochs
     e = plan_for(100, Plan(epochs=3, batch_size=10, budget_usd=0.012))
-    assert e.budget["max_epochs"] == 2 and e.budget["max_steps"] == 20
+    assert e.budget.max_epochs == 2 and e.budget.max_steps == 20
     assert "FT510" in codes(e)
-    assert plan_for(100, Plan(epochs=3, batch_size=10, budget_tokens=5000)).budget["max_epochs"] == 5
+    assert plan_for(100, Plan(epochs=3, batch_size=10, budget_tokens=5000)).budget.max_epochs == 5
 
 
 def test_self_hosted_time_and_cost() -> None:
     # 1,200,000 tokens x 3 epochs = 3.6M tokens at 1000 tokens/s = 1 hour; 2 GPUs at $3 = $6
     e = plan_for(1000, Plan(epochs=3, batch_size=10, gpus=2, tokens_per_second=1000, gpu_hour_usd=3), tokens=1_200_000)
-    assert e.self_hosted["wall_hours"] == 1.0 and e.self_hosted["compute_cost_usd"] == 6.0
+    assert e.self_hosted.wall_hours == 1.0 and e.self_hosted.compute_cost_usd == 6.0
 
 
 def test_learning_rate_scaling() -> None:
     # tuned at 32, now 16 x 8 = 128: linear 1e-4 x 4 = 4e-4, square root 1e-4 x 2 = 2e-4
     e = plan_for(5000, Plan(epochs=1, batch_size=16, grad_accum=8, learning_rate=1e-4, reference_batch_size=32))
-    assert e.learning_rate["linear"] == pytest.approx(4e-4) and e.learning_rate["sqrt"] == pytest.approx(2e-4)
+    assert e.learning_rate.linear == pytest.approx(4e-4) and e.learning_rate.sqrt == pytest.approx(2e-4)
     assert "FT507" in codes(e)
     assert "FT507" not in codes(plan_for(5000, Plan(epochs=1, batch_size=32, learning_rate=1e-4, reference_batch_size=32)))
 

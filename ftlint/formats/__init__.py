@@ -41,6 +41,7 @@ class Format(Protocol):
     documented: bool
     bom_ok: bool
     notes: str
+    token_limit: int | None
 
     def findings(self, record: dict, compact: bytes | None = None) -> list[tuple[str, str, str | None]]: ...
 

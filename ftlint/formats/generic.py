@@ -224,9 +224,11 @@ class PreferenceFormat(FormatBase):
 
     def figures(self, record: dict, counter: TokenCounter) -> LineFigures:
         c = Counting(counter)
-        given = record.get("input") if isinstance(record.get("input"), dict) else {}
-        tokens = TOKENS_PER_RECORD + c.json(given.get("tools"))  # type: ignore[union-attr]
-        messages = given.get("messages") if isinstance(given.get("messages"), list) else []  # type: ignore[union-attr]
+        given = record.get("input")
+        given = given if isinstance(given, dict) else {}
+        tokens = TOKENS_PER_RECORD + c.json(given.get("tools"))
+        messages = given.get("messages")
+        messages = messages if isinstance(messages, list) else []
         n = 0
         for i, turn in enumerate(messages):
             if isinstance(turn, dict):
@@ -234,7 +236,8 @@ class PreferenceFormat(FormatBase):
                 n += 1
         trainable = 0
         for key in ("preferred_output", "non_preferred_output"):
-            for i, turn in enumerate(record.get(key) or []):
+            outputs = record.get(key)
+            for i, turn in enumerate(outputs if isinstance(outputs, list) else []):
                 if isinstance(turn, dict):
                     total, body = c.turn(turn, [key, i])
                     tokens += total

@@ -11,12 +11,13 @@ from __future__ import annotations
 from collections import Counter
 
 from ..rules import conversation as conv
+from . import Format
 from .generic import ChatFormat, Detection, FieldsFormat, PreferenceFormat, shape
 from .openai_chat import OpenAIChat
 
 CHAT_CHECKS = (conv.has_target, conv.empty_text)
 
-FORMATS = {f.name: f for f in [
+_ALL: list[Format] = [
     OpenAIChat(),
     OpenAIChat(
         name="azure-openai-chat", title="Azure OpenAI supervised chat fine-tuning (as OpenAI's)",
@@ -118,7 +119,8 @@ FORMATS = {f.name: f for f in [
         name="trl-unpaired", title="Hugging Face TRL unpaired preference (prompt, completion, label)",
         providers="TRL KTOTrainer (self-hosted)", record_rule="1 row = 1 labelled completion",
         schema="trl-unpaired", shape="unpaired", inputs=("prompt",), outputs=("completion",), checks=(conv.empty_fields,)),
-]}
+]
+FORMATS: dict[str, Format] = {f.name: f for f in _ALL}
 
 # What detection picks for each shape, and who else takes that shape.
 BY_SHAPE = {
@@ -130,7 +132,7 @@ BY_SHAPE = {
 DETECT_RECORDS = 50
 
 
-def get_format(name: str):  # type: ignore[no-untyped-def]
+def get_format(name: str) -> Format:
     if name not in FORMATS:
         raise KeyError(f"unknown format {name!r}; `ftlint formats` lists them")
     return FORMATS[name]

@@ -43,8 +43,8 @@ def render_text(e: Estimate, paths: list[str]) -> str:
         row("tokens per record", f"min {_n(int(s['min']))}", f"median {_n(int(s['p50']))}, p90 {_n(int(s['p90']))}, max {_n(int(s['max']))}, mean {s['mean']:,}")
     if e.validation:
         v = e.validation
-        leaks = f", {_n(int(v['records_in_training']))} also in training (FT404)" if v["records_in_training"] else ""  # type: ignore[arg-type]
-        row("validation", _n(int(v["records"])), f"records, {_n(int(v['tokens']))} tokens{leaks}; {v['billing_note']}")  # type: ignore[arg-type]
+        leaks = f", {_n(v.records_in_training)} also in training (FT404)" if v.records_in_training else ""
+        row("validation", _n(v.records), f"records, {_n(v.tokens)} tokens{leaks}; {v.billing_note}")
     plan: list[tuple[str, str, str]] = []
     rows_data = rows
     rows = plan
@@ -57,8 +57,8 @@ def render_text(e: Estimate, paths: list[str]) -> str:
     if e.packing:
         p = e.packing
         unit = "rows"
-        row("packed rows", _n(int(p["rows"])), f"{_n(e.records)} records packed into rows of {_n(int(p['max_seq_len']))} tokens "  # type: ignore[arg-type]
-            f"(perfect packing: {_n(int(p['lower_bound_rows']))}); {p['algorithm']}")  # type: ignore[arg-type]
+        row("packed rows", _n(p.rows), f"{_n(e.records)} records packed into rows of {_n(p.max_seq_len)} tokens "
+            f"(perfect packing: {_n(p.lower_bound_rows)}); {p.algorithm}")
     if e.trainer == "hf":
         how = f"from {_n(e.sequences)} {unit}, batches of {e.batch_size} on {e.gpus} device{'s' if e.gpus != 1 else ''}, accumulating {e.grad_accum}"
     else:
@@ -88,19 +88,19 @@ def render_text(e: Estimate, paths: list[str]) -> str:
         row("cost", "unknown", f"no training price for {e.model}; give --price USD_PER_1M_TOKENS")
     if e.self_hosted:
         h = e.self_hosted
-        row("wall time", f"{float(h['wall_hours']):,.2f} h", f"= {_n(e.tokens_processed)} tokens / {float(h['tokens_per_second']):g} tokens/s")  # type: ignore[arg-type]
-        if h["compute_cost_usd"] is not None:
-            row("compute cost", _money(float(h["compute_cost_usd"])), f"= {float(h['wall_hours']):.2f} h x {e.gpus} GPU x ${float(h['gpu_hour_usd']):g}/h")  # type: ignore[arg-type]
+        row("wall time", f"{h.wall_hours:,.2f} h", f"= {_n(e.tokens_processed)} tokens / {h.tokens_per_second:g} tokens/s")
+        if h.compute_cost_usd is not None and h.gpu_hour_usd is not None:
+            row("compute cost", _money(h.compute_cost_usd), f"= {h.wall_hours:.2f} h x {e.gpus} GPU x ${h.gpu_hour_usd:g}/h")
     if e.budget:
         b = e.budget
-        what = " and ".join(x for x in (f"${b['usd']:g}" if b["usd"] is not None else "", f"{_n(int(b['tokens']))} tokens" if b["tokens"] is not None else "") if x)  # type: ignore[arg-type]
-        if b["max_epochs"] is None:
-            row("budget", what, str(b["note"]))
+        what = " and ".join(x for x in (f"${b.usd:g}" if b.usd is not None else "", f"{_n(b.tokens)} tokens" if b.tokens is not None else "") if x)
+        if b.max_epochs is None or b.max_steps is None:
+            row("budget", what, str(b.note))
         else:
-            row("budget", what, f"buys at most {b['max_epochs']} epoch(s), {_n(int(b['max_steps']))} steps")  # type: ignore[arg-type]
+            row("budget", what, f"buys at most {b.max_epochs} epoch(s), {_n(b.max_steps)} steps")
     if e.learning_rate:
         lr = e.learning_rate
-        row("learning rate", f"{lr['learning_rate']:g}", f"tuned at batch {lr['reference_batch_size']}; at {e.effective_batch_size}: {lr['linear']:.3g} linear, {lr['sqrt']:.3g} square-root scaled")
+        row("learning rate", f"{lr.learning_rate:g}", f"tuned at batch {lr.reference_batch_size}; at {e.effective_batch_size}: {lr.linear:.3g} linear, {lr.sqrt:.3g} square-root scaled")
     width = max(len(label) for label, _, _ in rows_data + plan)
     vwidth = max(len(value) for _, value, _ in rows_data + plan)
 

@@ -241,7 +241,10 @@ def too_many_images(record: dict) -> Iterator[Hit]:
     Why: OpenAI's vision fine-tuning takes at most 10 images per example (Azure's table says 64,
     its troubleshooting text 10; ftlint checks the stricter figure).
     """
-    images = sum(1 for _, m in _messages(record) for part in (m.get("content") if isinstance(m.get("content"), list) else [])
-                 if isinstance(part, dict) and part.get("type") == "image_url")
+    images = 0
+    for _, message in _messages(record):
+        content = message.get("content")
+        if isinstance(content, list):
+            images += sum(1 for part in content if isinstance(part, dict) and part.get("type") == "image_url")
     if images > MAX_IMAGES:
         yield Hit(f"{images} images in one example; OpenAI takes at most {MAX_IMAGES}", "$.messages")
