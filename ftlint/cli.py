@@ -169,8 +169,9 @@ def cli(ctx: click.Context, config_path: str | None, no_config: bool) -> None:
     \b
     ftlint check data.jsonl            which records the provider would reject, and why
     ftlint estimate data.jsonl -e 3    records, tokens, steps and cost of a run
-    ftlint rules [CODE]                what each finding means
-    ftlint models                      models, prices and limits, with their sources
+    ftlint plan / review               a tuning study before; the best step after
+    ftlint diff OLD NEW                what a data change does (files or REV:PATH)
+    ftlint formats / rules / models    formats, codes, models with their sources
 
     Exit codes: 0 nothing failing, 1 findings, 2 usage or I/O error.
     Settings: ftlint.toml or [tool.ftlint] in pyproject.toml, found upwards from here.
