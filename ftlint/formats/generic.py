@@ -27,6 +27,8 @@ from . import LineFigures, RecordFigures
 TOKENS_PER_RECORD = 3
 TOKENS_PER_TURN = 3
 TOKENS_PER_IMAGE = 85
+# Spelled like a special token of OpenAI's or a common chat template's tokenizer: <|endoftext|>,
+# <|im_start|>, <|eot_id|>, ...
 SPECIAL_TOKEN_TEXT = re.compile(r"<\|[A-Za-z0-9_]{1,40}\|>")
 MEDIA_KEYS = ("image", "image_url", "inlineData", "fileData", "video")
 STRUCTURED_KEYS = ("functionCall", "functionResponse", "toolUse", "toolResult", "reasoningContent")

@@ -17,25 +17,14 @@ Trainable tokens: content, tool calls and refusal of the target assistant messag
 
 from __future__ import annotations
 
-import re
-
 import orjson
 
-from ..diagnostics import json_path
 from ..rules import REGISTRY
 from ..rules import openai_chat as chat_rules
 from ..schemas import schema_findings
 from ..tokens import TokenCounter
 from . import LineFigures, RecordFigures
-
-TOKENS_PER_EXAMPLE = 3
-TOKENS_PER_MESSAGE = 3
-TOKENS_PER_NAME = 1
-TOKENS_PER_IMAGE = 85
-
-# Spelled like a special token of OpenAI's or a common chat template's tokenizer: <|endoftext|>,
-# <|im_start|>, <|eot_id|>, ...
-SPECIAL_TOKEN_TEXT = re.compile(r"<\|[A-Za-z0-9_]{1,40}\|>")
+from .generic import TOKENS_PER_RECORD, Counting
 
 RULES = [r for r in REGISTRY.values() if r.check is not None and r.check.__module__ == chat_rules.__name__]
 
@@ -86,63 +75,16 @@ class OpenAIChat:
         return [context, record.get("tools")]
 
     def figures(self, record: dict, counter: TokenCounter) -> LineFigures:
-        specials: list[str] = []
-        tokens = TOKENS_PER_EXAMPLE
-        for key in ("tools", "functions"):
-            if record.get(key):
-                tokens += counter.count(orjson.dumps(record[key]).decode())
-        trainable = targets = n_messages = 0
-        messages = record.get("messages")
-        for i, message in enumerate(messages if isinstance(messages, list) else ()):
-            if not isinstance(message, dict):
-                continue
-            n_messages += 1
-            body = _body_tokens(message, i, counter, specials)
-            tokens += TOKENS_PER_MESSAGE + _count(message.get("role"), counter) + body
-            tokens += _count(message.get("tool_call_id"), counter)
-            if isinstance(message.get("name"), str):
-                tokens += counter.count(message["name"]) + TOKENS_PER_NAME
+        c = Counting(counter)
+        tokens = TOKENS_PER_RECORD + c.json(record.get("tools")) + c.json(record.get("functions"))
+        trainable = targets = 0
+        turns = self.turns(record)
+        for i, message in turns:
+            total, body = c.turn(message, ["messages", i])
+            tokens += total
             if chat_rules.is_target(message):
                 targets += 1
                 trainable += body
-        return LineFigures([RecordFigures(n_messages, targets, tokens, trainable)], n_messages, specials)
+        return LineFigures([RecordFigures(len(turns), targets, tokens, trainable)], len(turns), c.specials)
 
 
-def _count(value: object, counter: TokenCounter) -> int:
-    return counter.count(value) if isinstance(value, str) else 0
-
-
-def _text(value: object, pointer: list, counter: TokenCounter, specials: list[str]) -> int:
-    if not isinstance(value, str):
-        return 0
-    if "<|" in value and SPECIAL_TOKEN_TEXT.search(value):
-        specials.append(json_path(pointer))
-    return counter.count(value)
-
-
-def _body_tokens(message: dict, i: int, counter: TokenCounter, specials: list[str]) -> int:
-    """Tokens of what the message says: content, tool calls, refusal."""
-    n = 0
-    content = message.get("content")
-    if isinstance(content, str):
-        n += _text(content, ["messages", i, "content"], counter, specials)
-    elif isinstance(content, list):
-        for j, part in enumerate(content):
-            if not isinstance(part, dict):
-                continue
-            kind = part.get("type")
-            if kind == "image_url":
-                n += TOKENS_PER_IMAGE
-            elif kind in ("text", "refusal"):
-                n += _text(part.get(kind), ["messages", i, "content", j, kind], counter, specials)
-    n += _text(message.get("refusal"), ["messages", i, "refusal"], counter, specials)
-    calls = message.get("tool_calls")
-    functions = [c.get("function") for c in calls if isinstance(c, dict)] if isinstance(calls, list) else []
-    functions.append(message.get("function_call"))
-    for function in functions:
-        if isinstance(function, dict):
-            n += _count(function.get("name"), counter) + _count(function.get("arguments"), counter)
-    return n
-
-
-FORMAT = OpenAIChat()
