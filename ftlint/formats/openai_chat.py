@@ -86,5 +86,3 @@ class OpenAIChat:
                 targets += 1
                 trainable += body
         return LineFigures([RecordFigures(len(turns), targets, tokens, trainable)], len(turns), c.specials)
-
-
