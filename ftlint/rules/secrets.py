@@ -5,8 +5,9 @@ A dataset bound for a third-party provider is where credentials and personal dat
 organisation, and a model trained on them can repeat them to anyone. Findings name the kind,
 the line and the JSON path, and never echo the value in full.
 
-Speed: one combined pattern runs over the compact JSON of the whole record (C speed); only a
-record it matches is walked to find which string, and where.
+Speed: the literals each pattern needs are looked for in one pass over the compact JSON of the
+whole record (Aho-Corasick, compiled); only a record with one of them is walked to find which
+string, and where.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import re
 from collections.abc import Iterator
 
 import orjson
+from ahocorasick_rs import BytesAhoCorasick
 
 from ..diagnostics import ERROR, WARNING, json_path
 from . import register
@@ -81,11 +83,13 @@ _KINDS += [("FT602", "private key block", PRIVATE_KEY, ("PRIVATE KEY",)),
            ("FT604", "e-mail address", EMAIL_DOMAIN, ("@",)),
            ("FT605", "phone number", PHONE, ("+", "("))]
 _COMPILED = [(code, kind, re.compile(pattern), literals) for code, kind, pattern, literals in _KINDS]
-# each distinct literal is searched for once; the kinds it triggers follow
+# every distinct literal is looked for in one Aho-Corasick pass; the kinds it triggers follow
 _TRIGGERS: dict[bytes, list[int]] = {}
 for _index, (_, _, _, _literals) in enumerate(_KINDS):
     for _literal in _literals:
         _TRIGGERS.setdefault(_literal.encode(), []).append(_index)
+_TRIGGER_KINDS = list(_TRIGGERS.values())
+_FIND_TRIGGERS = BytesAhoCorasick(list(_TRIGGERS)).find_matches_as_indexes
 
 TEST_DOMAINS = ("example.com", "example.org", "example.net", "test", "invalid", "localhost", "example")
 PLACEHOLDERS = re.compile(r"^(?:password|passwd|pass|pwd|secret|changeme|x+|\*+|<[^>]*>|\$\{?[A-Za-z_]+\}?|\{\{.*\}\}|\.\.\.)$", re.I)
@@ -96,9 +100,10 @@ def scan(record: dict, codes: frozenset[str] | None = None, compact: bytes | Non
     `codes` limits the kinds looked for (None: all); `compact` is the record's compact JSON if
     the caller has it."""
     blob = orjson.dumps(record) if compact is None else compact
-    triggered = {index for literal, indexes in _TRIGGERS.items() if literal in blob for index in indexes}
-    if not triggered:
+    found = _FIND_TRIGGERS(blob, overlapping=True)
+    if not found:
         return
+    triggered = {index for literal in {match[0] for match in found} for index in _TRIGGER_KINDS[literal]}
     kinds = [_COMPILED[i] for i in sorted(triggered) if codes is None or _COMPILED[i][0] in codes]
     for path, text in _strings(record):
         for code, kind, pattern, literals in kinds:
