@@ -1,17 +1,17 @@
 """Dataset-wide findings, computed once over the frame of per-record figures (polars).
 
 Each record carries two 64-bit fingerprints, made in the workers:
-  exact  the record's compact JSON (key order and white space outside strings do not matter
-         to orjson's output, so two lines that parse to the same object match)
-  near   the same text lower-cased, every run of white space (and escaped \\n, \\t, \\r)
-         folded to one space and white space at the ends of strings dropped: records that
-         differ only in case or spacing match
-Collisions of 64-bit hashes are negligible below billions of records.
+  exact  the record's compact JSON with sorted keys (key order and white space outside strings
+         do not matter, so two lines that parse to the same object match)
+  near   the same text lower-cased (ASCII) with all white space removed (spaces, and the escaped
+         \\n, \\t, \\r): records that differ only in case or white space match
+Both are the first 8 bytes of a SHA-1 (hardware-accelerated in OpenSSL: about 1 GB/s, twice
+blake2b). Collisions of 64-bit hashes are negligible below billions of records.
 """
 
 from __future__ import annotations
 
-import hashlib
+from hashlib import sha1
 from typing import TYPE_CHECKING
 
 from .diagnostics import Diagnostic
@@ -24,18 +24,25 @@ if TYPE_CHECKING:
 
 def fingerprint(data: bytes) -> int:
     """A 64-bit signed fingerprint (it fits a polars Int64 column)."""
-    return int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "little", signed=True)
+    return int.from_bytes(sha1(data).digest()[:8], "little", signed=True)
+
+
+_ASCII_LOWER = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuvwxyz")
+
+
+def near_form(compact: bytes) -> bytes:
+    """The text the near fingerprint hashes: lower case, no white space. Bytes methods only (C
+    speed; a regex here cost as much as tokenising the record). Compact JSON holds no raw white
+    space but spaces: newlines and tabs inside strings are escaped."""
+    text = compact.translate(_ASCII_LOWER, b" ")
+    if b"\\" in text:
+        text = text.replace(b"\\n", b"").replace(b"\\t", b"").replace(b"\\r", b"")
+    return text
 
 
 def fingerprints(compact: bytes) -> tuple[int, int]:
-    """(exact, near) fingerprints of a record's compact JSON."""
-    # bytes methods only (C speed; a regex here cost as much as tokenising the record)
-    # compact JSON has no raw white space but spaces: newlines and tabs are escaped
-    text = compact.lower().replace(b"\\n", b" ").replace(b"\\t", b" ").replace(b"\\r", b" ")
-    while b"  " in text:
-        text = text.replace(b"  ", b" ")
-    folded = text.replace(b' "', b'"').replace(b'" ', b'"')
-    return fingerprint(compact), fingerprint(folded)
+    """(exact, near) fingerprints of a record's compact JSON (sorted keys)."""
+    return fingerprint(compact), fingerprint(near_form(compact))
 
 
 def duplicate_findings(frame: pl.DataFrame, paths: list[str]) -> list[Diagnostic]:

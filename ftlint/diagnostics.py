@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 
 # Exit codes (documented in the README; never change their meaning).
@@ -38,6 +39,20 @@ class Hit:
     message: str
     pointer: str | None = None
     col: int = 1
+
+
+def strings(value: object) -> Iterator[tuple[list, str]]:
+    """Every string value inside a parsed JSON value, with its path, in document order
+    (without recursion: nesting depth cannot overflow the stack)."""
+    stack: list[tuple[list, object]] = [([], value)]
+    while stack:
+        path, node = stack.pop()
+        if isinstance(node, str):
+            yield path, node
+        elif isinstance(node, dict):
+            stack.extend(([*path, k], v) for k, v in reversed(list(node.items())))
+        elif isinstance(node, list):
+            stack.extend(([*path, i], v) for i, v in reversed(list(enumerate(node))))
 
 
 def json_path(parts: tuple[object, ...] | list[object]) -> str:

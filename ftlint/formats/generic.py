@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 
 import orjson
 
-from ..diagnostics import json_path
+from ..diagnostics import json_path, strings
+from ..literals import want
 from ..schemas import schema_findings
 from ..tokens import TokenCounter
 from . import LineFigures, RecordFigures
@@ -37,65 +38,84 @@ Finding = tuple[str, str, "str | None"]
 
 
 class Counting:
-    """Counts tokens of turns, collecting pointers of special-token look-alikes."""
+    """Counts tokens of turns: what each part of a record costs under the convention above."""
+
+    __slots__ = ("count",)
 
     def __init__(self, counter: TokenCounter) -> None:
-        self.counter = counter
-        self.specials: list[str] = []
+        self.count = counter.count
 
-    def text(self, value: object, where: list) -> int:
-        if not isinstance(value, str):
-            return 0
-        if "<|" in value and SPECIAL_TOKEN_TEXT.search(value):
-            self.specials.append(json_path(where))
-        return self.counter.count(value)
+    def text(self, value: object) -> int:
+        return self.count(value) if isinstance(value, str) else 0
 
     def json(self, value: object) -> int:
-        return self.counter.count(orjson.dumps(value).decode()) if value else 0
+        return self.count(orjson.dumps(value).decode()) if value else 0
 
-    def content(self, content: object, where: list) -> int:
+    def content(self, content: object) -> int:
         """A string, or a list of parts: typed parts ({"type": "text", "text": ...}), untyped
         blocks ({"text": ...}, {"image": ...}), or Gemini parts."""
         if isinstance(content, str):
-            return self.text(content, where)
+            return self.count(content)
         if not isinstance(content, list):
             return 0
         n = 0
-        for j, part in enumerate(content):
+        for part in content:
             if not isinstance(part, dict):
                 continue
             kind = part.get("type")
-            if kind in ("text", "refusal"):
-                n += self.text(part.get(kind), [*where, j, kind])
+            if kind == "text" or kind == "refusal":
+                n += self.text(part.get(kind))
             elif kind in MEDIA_KEYS or any(k in part for k in MEDIA_KEYS):
                 n += TOKENS_PER_IMAGE
             elif "text" in part:
-                n += self.text(part["text"], [*where, j, "text"])
+                n += self.text(part["text"])
             else:
                 n += sum(self.json(part[k]) for k in STRUCTURED_KEYS if k in part)
         return n
 
-    def body(self, turn: dict, where: list) -> int:
+    def body(self, turn: dict) -> int:
         """What a turn says: content or parts, tool calls, a refusal."""
-        n = self.content(turn.get("content", turn.get("parts")), [*where, "content" if "content" in turn else "parts"])
-        n += self.text(turn.get("refusal"), [*where, "refusal"])
+        content = turn.get("content")
+        n = self.content(content if content is not None or "content" in turn else turn.get("parts"))
+        if "refusal" in turn:
+            n += self.text(turn["refusal"])
         calls = turn.get("tool_calls")
-        functions = [c.get("function") for c in calls if isinstance(c, dict)] if isinstance(calls, list) else []
-        functions.append(turn.get("function_call"))
-        for function in functions:
-            if isinstance(function, dict):
-                arguments = function.get("arguments")
-                n += self.text(function.get("name"), [*where, "function", "name"])
-                n += self.text(arguments, [*where, "arguments"]) if isinstance(arguments, str) else self.json(arguments)
+        if calls and isinstance(calls, list):
+            for call in calls:
+                if isinstance(call, dict):
+                    n += self.function(call.get("function"))
+        if "function_call" in turn:
+            n += self.function(turn["function_call"])
         return n
 
-    def turn(self, turn: dict, where: list) -> tuple[int, int]:
+    def function(self, function: object) -> int:
+        if not isinstance(function, dict):
+            return 0
+        arguments = function.get("arguments")
+        n = self.text(function.get("name"))
+        return n + (self.count(arguments) if isinstance(arguments, str) else self.json(arguments))
+
+    def turn(self, turn: dict) -> tuple[int, int]:
         """(all tokens of the turn with its overhead, tokens of what it says)."""
-        body = self.body(turn, where)
-        total = TOKENS_PER_TURN + self.text(turn.get("role"), []) + body + self.text(turn.get("tool_call_id"), [])
-        if isinstance(turn.get("name"), str):
-            total += self.counter.count(turn["name"]) + 1
+        body = self.body(turn)
+        total = TOKENS_PER_TURN + self.text(turn.get("role")) + body
+        if "tool_call_id" in turn:
+            total += self.text(turn["tool_call_id"])
+        name = turn.get("name")
+        if isinstance(name, str):
+            total += self.count(name) + 1
         return total, body
+
+
+want((b"<|",))
+
+
+def special_token_pointers(record: dict, present: frozenset[bytes]) -> list[str]:
+    """JSON paths of the record's strings spelled like a special token (FT302); `present` is
+    the set of literals found in the record (ftlint.literals.present)."""
+    if b"<|" not in present:
+        return []
+    return [json_path(path) for path, text in strings(record) if "<|" in text and SPECIAL_TOKEN_TEXT.search(text)]
 
 
 @dataclass
@@ -114,7 +134,7 @@ class FormatBase:
     token_limit: int | None = None  # the provider's tokens per example, when the format fixes it
     checks: tuple[Callable[[dict, FormatBase], Iterator[Finding]], ...] = ()
 
-    def findings(self, record: dict, compact: bytes | None = None) -> list[Finding]:
+    def findings(self, record: dict, present: frozenset[bytes] | None = None) -> list[Finding]:
         out: list[Finding] = list(schema_findings(self.schema, record))
         for check in self.checks:
             out.extend(check(record, self))
@@ -160,9 +180,9 @@ class ChatFormat(FormatBase):
         base = TOKENS_PER_RECORD + sum(c.json(record.get(k)) for k in self.extra_fields_counted)
         if self.system_key:
             system = record.get(self.system_key)
-            base += c.text(system, [self.system_key]) if isinstance(system, str) else c.json(system)
+            base += c.text(system) if isinstance(system, str) else c.json(system)
         turns = self.turns(record)
-        sizes = [(i, t, *c.turn(t, [self.turns_key, i])) for i, t in turns]
+        sizes = [(i, t, *c.turn(t)) for i, t in turns]
         expand = self.expansion == "per-target" or (self.expansion == "per-target-if-tools" and bool(record.get("tools")))
         if expand:
             records, running = [], base
@@ -182,7 +202,7 @@ class ChatFormat(FormatBase):
                 chosen = [s for s in sizes if self.is_target(s[1])]
                 targets, trainable = len(chosen), sum(s[3] for s in chosen)
             records = [RecordFigures(len(sizes), targets, tokens, trainable)]
-        return LineFigures(records, len(sizes), c.specials)
+        return LineFigures(records, len(sizes))
 
 
 @dataclass
@@ -198,9 +218,9 @@ class FieldsFormat(FormatBase):
 
     def _field(self, c: Counting, value: object, key: str) -> tuple[int, int]:
         if isinstance(value, list) and value and isinstance(value[0], dict) and "role" in value[0]:
-            sizes = [c.turn(t, [key, i]) for i, t in enumerate(value) if isinstance(t, dict)]
+            sizes = [c.turn(t) for t in value if isinstance(t, dict)]
             return sum(s[0] for s in sizes), sum(s[1] for s in sizes)
-        n = c.content(value, [key])
+        n = c.content(value)
         return n, n
 
     def figures(self, record: dict, counter: TokenCounter) -> LineFigures:
@@ -212,7 +232,7 @@ class FieldsFormat(FormatBase):
         messages = sum(len(record[k]) for k in (*self.inputs, *self.outputs) if isinstance(record.get(k), list)
                        and record[k] and isinstance(record[k][0], dict) and "role" in record[k][0])
         return LineFigures([RecordFigures(messages, len(self.outputs) if self.outputs != ("text",) else 1, tokens, trainable)],
-                           messages, c.specials)
+                           messages)
 
 
 @dataclass
@@ -234,18 +254,18 @@ class PreferenceFormat(FormatBase):
         n = 0
         for i, turn in enumerate(messages):
             if isinstance(turn, dict):
-                tokens += c.turn(turn, ["input", "messages", i])[0]
+                tokens += c.turn(turn)[0]
                 n += 1
         trainable = 0
         for key in ("preferred_output", "non_preferred_output"):
             outputs = record.get(key)
             for i, turn in enumerate(outputs if isinstance(outputs, list) else []):
                 if isinstance(turn, dict):
-                    total, body = c.turn(turn, [key, i])
+                    total, body = c.turn(turn)
                     tokens += total
                     trainable += body
                     n += 1
-        return LineFigures([RecordFigures(n, 1, tokens, trainable)], n, c.specials)
+        return LineFigures([RecordFigures(n, 1, tokens, trainable)], n)
 
 
 # ---- shape of a record, for detection and for flagging lines of another format

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import orjson
 
+from ..literals import present as literals_in
 from ..rules import REGISTRY
 from ..rules import openai_chat as chat_rules
 from ..schemas import schema_findings
@@ -53,11 +54,12 @@ class OpenAIChat:
         messages = record.get("messages")
         return [(i, m) for i, m in enumerate(messages) if isinstance(m, dict)] if isinstance(messages, list) else []
 
-    def findings(self, record: dict, compact: bytes | None = None) -> list[tuple[str, str, str | None]]:
+    def findings(self, record: dict, present: frozenset[bytes] | None = None) -> list[tuple[str, str, str | None]]:
         out: list[tuple[str, str, str | None]] = list(schema_findings(self.schema, record))
-        compact = orjson.dumps(record) if compact is None else compact
+        if present is None:
+            present = literals_in(orjson.dumps(record))
         for rule in RULES:
-            if rule.applies(compact):
+            if rule.applies(present):
                 out.extend((rule.code, hit.message, hit.pointer) for hit in rule.check(record))  # type: ignore[misc]
         for check in self.checks:
             out.extend(check(record, self))
@@ -79,10 +81,10 @@ class OpenAIChat:
         tokens = TOKENS_PER_RECORD + c.json(record.get("tools")) + c.json(record.get("functions"))
         trainable = targets = 0
         turns = self.turns(record)
-        for i, message in turns:
-            total, body = c.turn(message, ["messages", i])
+        for _, message in turns:
+            total, body = c.turn(message)
             tokens += total
             if chat_rules.is_target(message):
                 targets += 1
                 trainable += body
-        return LineFigures([RecordFigures(len(turns), targets, tokens, trainable)], len(turns), c.specials)
+        return LineFigures([RecordFigures(len(turns), targets, tokens, trainable)], len(turns))

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from ..diagnostics import ERROR, Hit
+from ..literals import want
 
 Check = Callable[[dict], Iterable[Hit]]
 
@@ -30,8 +31,9 @@ class Rule:
     # record). Lets the engine skip, say, tool-call rules on records without tool calls.
     needs: tuple[bytes, ...] = ()
 
-    def applies(self, compact: bytes) -> bool:
-        return not self.needs or any(literal in compact for literal in self.needs)
+    def applies(self, present: frozenset[bytes]) -> bool:
+        """`present`: the literals found in the record (ftlint.literals.present)."""
+        return not self.needs or not present.isdisjoint(self.needs)
 
     @property
     def summary(self) -> str:
@@ -45,7 +47,7 @@ def register(code: str, name: str, severity: str, doc: str, check: Check | None 
              needs: tuple[bytes, ...] = ()) -> Rule:
     if code in REGISTRY:
         raise ValueError(f"code {code} registered twice")
-    rule = Rule(code, name, severity, inspect.cleandoc(doc), check, needs)
+    rule = Rule(code, name, severity, inspect.cleandoc(doc), check, want(needs))
     REGISTRY[code] = rule
     return rule
 

@@ -16,9 +16,10 @@ import re
 from collections.abc import Iterator
 
 import orjson
-from ahocorasick_rs import BytesAhoCorasick
 
-from ..diagnostics import ERROR, WARNING, json_path
+from ..diagnostics import ERROR, WARNING, json_path, strings
+from ..literals import present as literals_in
+from ..literals import want
 from . import register
 
 register("FT601", "credential", ERROR, """
@@ -83,29 +84,28 @@ _KINDS += [("FT602", "private key block", PRIVATE_KEY, ("PRIVATE KEY",)),
            ("FT604", "e-mail address", EMAIL_DOMAIN, ("@",)),
            ("FT605", "phone number", PHONE, ("+", "("))]
 _COMPILED = [(code, kind, re.compile(pattern), literals) for code, kind, pattern, literals in _KINDS]
-# every distinct literal is looked for in one Aho-Corasick pass; the kinds it triggers follow
+# the literal each kind needs, and the kinds each literal triggers (found in one pass: ftlint.literals)
 _TRIGGERS: dict[bytes, list[int]] = {}
 for _index, (_, _, _, _literals) in enumerate(_KINDS):
     for _literal in _literals:
         _TRIGGERS.setdefault(_literal.encode(), []).append(_index)
-_TRIGGER_KINDS = list(_TRIGGERS.values())
-_FIND_TRIGGERS = BytesAhoCorasick(list(_TRIGGERS)).find_matches_as_indexes
+want(_TRIGGERS)
 
 TEST_DOMAINS = ("example.com", "example.org", "example.net", "test", "invalid", "localhost", "example")
 PLACEHOLDERS = re.compile(r"^(?:password|passwd|pass|pwd|secret|changeme|x+|\*+|<[^>]*>|\$\{?[A-Za-z_]+\}?|\{\{.*\}\}|\.\.\.)$", re.I)
 
 
-def scan(record: dict, codes: frozenset[str] | None = None, compact: bytes | None = None) -> Iterator[tuple[str, str, str]]:
+def scan(record: dict, codes: frozenset[str] | None = None, present: frozenset[bytes] | None = None) -> Iterator[tuple[str, str, str]]:
     """Yield (code, message, JSON path) for each secret or personal datum in the record's text.
-    `codes` limits the kinds looked for (None: all); `compact` is the record's compact JSON if
-    the caller has it."""
-    blob = orjson.dumps(record) if compact is None else compact
-    found = _FIND_TRIGGERS(blob, overlapping=True)
-    if not found:
+    `codes` limits the kinds looked for (None: all); `present` is the set of literals found in
+    the record's compact JSON, if the caller has it."""
+    if present is None:
+        present = literals_in(orjson.dumps(record))
+    triggered = {index for literal in present for index in _TRIGGERS.get(literal, ())}
+    if not triggered:
         return
-    triggered = {index for literal in {match[0] for match in found} for index in _TRIGGER_KINDS[literal]}
     kinds = [_COMPILED[i] for i in sorted(triggered) if codes is None or _COMPILED[i][0] in codes]
-    for path, text in _strings(record):
+    for path, text in strings(record):
         for code, kind, pattern, literals in kinds:
             if not any(lit in text for lit in literals):
                 continue
@@ -114,18 +114,6 @@ def scan(record: dict, codes: frozenset[str] | None = None, compact: bytes | Non
                 if message:
                     yield code, message, json_path(path)
                     break
-
-
-def _strings(value: object) -> Iterator[tuple[list, str]]:
-    stack: list[tuple[list, object]] = [([], value)]
-    while stack:
-        path, node = stack.pop()
-        if isinstance(node, str):
-            yield path, node
-        elif isinstance(node, dict):
-            stack.extend(([*path, k], v) for k, v in reversed(list(node.items())))
-        elif isinstance(node, list):
-            stack.extend(([*path, i], v) for i, v in reversed(list(enumerate(node))))
 
 
 def _message(code: str, kind: str, match: re.Match[str]) -> str | None:
