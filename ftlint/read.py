@@ -78,7 +78,8 @@ def open_binary(path: str) -> BinaryIO:
         if stat.S_ISDIR(st.st_mode):
             raise InputError(f"{path}: is a directory, not a JSONL file")
         try:
-            raw = open(path, "rb")  # noqa: SIM115 - closed by the caller
+            # a 1 MiB buffer: readline on the default 8 KiB one cost 3x the CPU on long lines
+            raw = open(path, "rb", buffering=READ_BLOCK)  # noqa: SIM115 - closed by the caller
         except PermissionError:
             raise InputError(f"{path}: permission denied") from None
         except OSError as exc:

@@ -13,6 +13,8 @@ from hypothesis import strategies as st
 from ftlint.diagnostics import Diagnostic
 from ftlint.engine import Settings, analyse
 from ftlint.formats import get_format
+from ftlint.formats.generic import shape
+from ftlint.formats.registry import BY_SHAPE, FORMATS, detect
 from ftlint.models import get_model
 from ftlint.read import parse_line, read_lines
 from ftlint.rules import secrets
@@ -27,7 +29,7 @@ json_values = st.recursive(
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
     max_leaves=25,
 )
-roles = st.sampled_from(["system", "user", "assistant", "tool", "function", "bot", 3, None])
+roles = st.sampled_from(["system", "user", "assistant", "tool", "function", "bot", "Chatbot", 3, None]) | json_values  # lists and objects too: a role that is not hashable once crashed detection
 messages = st.fixed_dictionaries(
     {"role": roles},
     optional={"content": json_values | st.text(max_size=40), "weight": json_values, "name": json_values,
@@ -70,12 +72,15 @@ def test_arbitrary_json_values_never_raise(value: object) -> None:
 
 @BUDGET
 @given(records)
-def test_arbitrary_records_never_raise_in_rules_figures_or_secrets(record: dict) -> None:
-    fmt = get_format("openai-chat")
-    for code, message, pointer in fmt.findings(record):
-        assert code.startswith("FT") and message and (pointer is None or pointer.startswith("$"))
-    figures = fmt.figures(record, COUNTER)
-    assert all(r.tokens >= 3 and 0 <= r.trainable <= r.tokens for r in figures.records)
+def test_arbitrary_records_never_raise_in_detection_rules_figures_or_secrets(record: dict) -> None:
+    assert shape(record) in BY_SHAPE or shape(record) == "unknown"
+    detect([record])
+    for name in FORMATS:
+        fmt = get_format(name)
+        for code, message, pointer in fmt.findings(record):
+            assert code.startswith("FT") and message and (pointer is None or pointer.startswith("$"))
+        figures = fmt.figures(record, COUNTER)
+        assert all(r.tokens >= 0 and 0 <= r.trainable <= r.tokens for r in figures.records)
     list(secrets.scan(record))
 
 

@@ -273,38 +273,49 @@ class PreferenceFormat(FormatBase):
 OPENAI_CHAT_KEYS = {"messages", "tools", "parallel_tool_calls", "functions"}
 
 
+COHERE_ROLES = frozenset({"System", "User", "Chatbot", "chatbot"})
+
+
 def shape(record: dict) -> str:
-    keys = set(record)
-    if {"input", "preferred_output", "non_preferred_output"} & keys and "input" in keys:
+    """The family of formats a record belongs to, from its keys and turns. Runs on every
+    record: membership tests only, no sets built."""
+    if "input" in record:
         return "preference-openai"
-    if {"chosen", "rejected"} <= keys:
+    if "chosen" in record and "rejected" in record:
         return "preference-trl"
-    if {"prompt", "completion", "label"} <= keys:
+    pair = "prompt" in record and "completion" in record
+    if pair and "label" in record:
         return "unpaired"
-    if "contents" in keys:
+    if "contents" in record:
         return "contents"
-    if "schemaVersion" in keys:
+    if "schemaVersion" in record:
         return "nova"
     messages = record.get("messages")
     if isinstance(messages, list):
-        turns = [m for m in messages if isinstance(m, dict)]
-        roles = {m.get("role") for m in turns}
-        if roles & {"System", "User", "Chatbot", "chatbot"}:
-            return "cohere"
-        if any(isinstance(m.get("content"), list) and m["content"] and isinstance(m["content"][0], dict)
-               and "type" not in m["content"][0] for m in turns):
-            return "nova"
+        return _chat_shape(messages)
+    if "messages" in record:
         return "messages"
-    if "messages" in keys:
-        return "messages"
-    if {"prompt", "completion"} <= keys:
-        prompt = record.get("prompt")
+    if pair:
+        prompt = record["prompt"]
         if isinstance(prompt, list) and prompt and isinstance(prompt[0], dict):
             return "prompt-completion-conversational" if "role" in prompt[0] else "prompt-completion-multimodal"
         return "prompt-completion"
-    if "text" in keys:
+    if "text" in record:
         return "text"
     return "unknown"
+
+
+def _chat_shape(messages: list) -> str:
+    turns = [m for m in messages if isinstance(m, dict)]
+    for m in turns:
+        role = m.get("role")
+        if isinstance(role, str) and role in COHERE_ROLES:
+            return "cohere"
+    for m in turns:
+        content = m.get("content")
+        if isinstance(content, list) and content and isinstance(content[0], dict) and "type" not in content[0]:
+            return "nova"
+    return "messages"
 
 
 @dataclass
