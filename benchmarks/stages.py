@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 
 from ftlint.dataset import fingerprints
-from ftlint.engine import Settings, _analyse_line, _Columns
+from ftlint.engine import Settings, _Columns, _LineJudge
 from ftlint.formats.registry import get_format
 from ftlint.literals import present
 from ftlint.models import get_model
@@ -48,9 +48,9 @@ def main() -> None:
     def whole() -> None:
         from ftlint.engine import FileSummary
 
-        counter, summary, columns = fresh_counter(), FileSummary("x", format=fmt.name), _Columns()
-        for raw, i in zip(raws, range(len(raws))):
-            _analyse_line(parse_line(i + 1, raw), fmt, counter, settings, summary, columns, 0, codes)
+        judge = _LineJudge(fmt, fresh_counter(), settings, FileSummary("x", format=fmt.name), _Columns(), 0, codes)
+        for i, raw in enumerate(raws):
+            judge(parse_line(i + 1, raw))
 
     stages: dict[str, Callable[[], object]] = {
         "parse_line (orjson + checks)": lambda: [parse_line(i + 1, raw) for i, raw in enumerate(raws)],

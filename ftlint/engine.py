@@ -123,27 +123,37 @@ class Analysis:
 
 
 class _Columns:
-    """Per-record figures accumulated as machine integers, flushed to polars in chunks."""
+    """Per-record figures: rows while a chunk is judged, machine-integer columns when it is
+    sent back, polars frames when enough have been merged."""
 
     def __init__(self) -> None:
         self.cols = {c: array("q") for c in FRAME_COLUMNS}
+        self.rows: list[tuple[int, ...]] = []
 
-    def add(self, *values: int) -> None:
-        for col, value in zip(self.cols.values(), values, strict=True):
-            col.append(value)
+    def add(self, row: tuple[int, ...]) -> None:
+        self.rows.append(row)
+
+    def columns(self) -> dict[str, array]:
+        """Pending rows moved into the columns; the columns."""
+        if self.rows:
+            for col, values in zip(self.cols.values(), zip(*self.rows, strict=True), strict=True):
+                col.extend(values)
+            self.rows = []
+        return self.cols
 
     def extend(self, other: dict[str, array]) -> None:
         for name, col in self.cols.items():
             col.extend(other[name])
 
     def __len__(self) -> int:
-        return len(self.cols["line"])
+        return len(self.cols["line"]) + len(self.rows)
 
     def flush(self, into: list) -> None:
         import polars as pl
 
         if len(self):
-            into.append(pl.DataFrame({c: pl.Series(c, v, dtype=pl.Int64) for c, v in self.cols.items()}))
+            cols = self.columns()
+            into.append(pl.DataFrame({c: pl.Series(c, v, dtype=pl.Int64) for c, v in cols.items()}))
             self.cols = {c: array("q") for c in FRAME_COLUMNS}
 
 
@@ -188,12 +198,14 @@ class _Worker:
         summary = FileSummary(chunk.path, format=chunk.format, format_reason=chunk.format_reason)
         columns = _Columns()
         found: list[Diagnostic] = []
-        fmt = get_format(chunk.format)
+        judge = _LineJudge(get_format(chunk.format), self.counter, self.settings, summary, columns,
+                           chunk.file_index, self.secret_codes)
+        max_depth = self.settings.max_depth
         for number, item in chunk.items:
-            line = item if isinstance(item, Line) else parse_line(number, item, self.settings.max_depth)
-            found.extend(sorted(_analyse_line(line, fmt, self.counter, self.settings, summary,
-                                              columns, chunk.file_index, self.secret_codes)))
-        return ChunkResult(chunk.file_index, chunk.last, found, columns.cols, summary)
+            line_found = judge(item if isinstance(item, Line) else parse_line(number, item, max_depth))
+            if line_found:
+                found.extend(sorted(line_found) if len(line_found) > 1 else line_found)
+        return ChunkResult(chunk.file_index, chunk.last, found, columns.columns(), summary)
 
 
 _PROCESS_WORKER: _Worker | None = None
@@ -343,56 +355,66 @@ def _merge(results: Iterable[ChunkResult], result: Analysis, settings: Settings,
     if settings.dataset_rules:
         for d in duplicate_findings(result.frame(), [f.path for f in result.files]):
             report(d)
-def _analyse_line(
-    line: Line,
-    fmt: Format,
-    counter: TokenCounter,
-    settings: Settings,
-    summary: FileSummary,
-    columns: _Columns,
-    file_index: int,
-    secret_codes: frozenset[str],
-) -> list[Diagnostic]:
-    summary.lines += 1
-    path = summary.path
-    found = [
-        Diagnostic(path, line.number, p.col, p.code, p.message, p.severity)
-        for p in line.problems
-        if not (p.code == "FT004" and fmt.bom_ok)
-    ]
-    if line.blank:
-        summary.blank += 1
-    if line.value is not None and (other := shape(line.value)) not in (fmt.shape, *fmt.also_shapes, "unknown"):
-        found.append(Diagnostic(path, line.number, 1, "FT106", _other_shape(other, fmt), severity_of("FT106")))
-    elif line.value is not None:
-        compact = line.compact if line.compact is not None else orjson.dumps(line.value, option=orjson.OPT_SORT_KEYS)
+class _LineJudge:
+    """Judges the lines of one chunk (one file, one format): findings, figures, fingerprints."""
+
+    def __init__(self, fmt: Format, counter: TokenCounter, settings: Settings, summary: FileSummary,
+                 columns: _Columns, file_index: int, secret_codes: frozenset[str]) -> None:
+        self.fmt, self.counter, self.settings, self.summary, self.columns = fmt, counter, settings, summary, columns
+        self.file_index, self.secret_codes = file_index, secret_codes
+        self.shapes = frozenset((fmt.shape, *fmt.also_shapes, "unknown"))
+        self.limit = settings.limit_for(fmt)
+
+    def __call__(self, line: Line) -> list[Diagnostic]:
+        fmt, summary, path = self.fmt, self.summary, self.summary.path
+        summary.lines += 1
+        found = [
+            Diagnostic(path, line.number, p.col, p.code, p.message, p.severity)
+            for p in line.problems
+            if not (p.code == "FT004" and fmt.bom_ok)
+        ] if line.problems else []
+        if line.blank:
+            summary.blank += 1
+        value = line.value
+        if value is None:
+            if found and any(d.severity == ERROR for d in found):
+                summary.invalid += 1
+            return found
+        if (other := shape(value)) not in self.shapes:
+            found.append(Diagnostic(path, line.number, 1, "FT106", _other_shape(other, fmt), severity_of("FT106")))
+        else:
+            self._judge(line, value, found)
+        if found and any(d.severity == ERROR for d in found):
+            summary.invalid += 1
+        else:
+            summary.valid += 1
+        return found
+
+    def _judge(self, line: Line, value: dict, found: list[Diagnostic]) -> None:
+        fmt, summary, path, number = self.fmt, self.summary, self.summary.path, line.number
+        compact = line.compact if line.compact is not None else orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
         present = literals_in(compact)
-        for code, message, pointer in fmt.findings(line.value, present):
-            found.append(Diagnostic(path, line.number, 1, code, message, severity_of(code), pointer))
-        if secret_codes:
-            for code, message, pointer in secrets.scan(line.value, secret_codes, present):
-                found.append(Diagnostic(path, line.number, 1, code, message, severity_of(code), pointer))
-        figures = fmt.figures(line.value, counter)
+        for code, message, pointer in fmt.findings(value, present):
+            found.append(Diagnostic(path, number, 1, code, message, severity_of(code), pointer))
+        if self.secret_codes:
+            for code, message, pointer in secrets.scan(value, self.secret_codes, present):
+                found.append(Diagnostic(path, number, 1, code, message, severity_of(code), pointer))
+        figures = fmt.figures(value, self.counter)
         exact, near = fingerprints(compact)
-        prompt = fingerprint(orjson.dumps(fmt.prompt(line.value))) if settings.prompt_fingerprints else 0
+        prompt = fingerprint(orjson.dumps(fmt.prompt(value))) if self.settings.prompt_fingerprints else 0
         summary.messages += figures.messages
+        limit = self.limit
         for record in figures.records:
             summary.records += 1
-            columns.add(file_index, line.number, record.messages, record.targets, record.tokens, record.trainable,
-                        exact, near, prompt)
-            limit = settings.limit_for(fmt)
+            self.columns.add((self.file_index, number, record.messages, record.targets, record.tokens, record.trainable,
+                              exact, near, prompt))
             if limit is not None and record.tokens > limit:
-                whose = settings.model.name if limit == settings.context_limit else fmt.name
+                whose = self.settings.model.name if limit == self.settings.context_limit else fmt.name
                 msg = f"example has {record.tokens:,} tokens, over the {limit:,}-token limit of {whose}; the end is truncated in training"
-                found.append(Diagnostic(path, line.number, 1, "FT301", msg, WARNING))
-        for pointer in special_token_pointers(line.value, present):
+                found.append(Diagnostic(path, number, 1, "FT301", msg, WARNING))
+        for pointer in special_token_pointers(value, present):
             msg = "text spelled like a special token (<|...|>); it is counted and trained as plain text"
-            found.append(Diagnostic(path, line.number, 1, "FT302", msg, WARNING, pointer))
-    if any(d.severity == ERROR for d in found):
-        summary.invalid += 1
-    elif line.value is not None:
-        summary.valid += 1
-    return found
+            found.append(Diagnostic(path, number, 1, "FT302", msg, WARNING, pointer))
 
 
 def _other_shape(other: str, fmt: Format) -> str:

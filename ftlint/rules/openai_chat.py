@@ -43,12 +43,20 @@ def no_target(record: dict) -> Iterator[Hit]:
     assistant message at weight 0) teaches nothing, is billed anyway, and OpenAI rejects it.
     Example: {"messages": [{"role": "user", "content": "hi"}]}
     """
-    messages = _messages(record)
-    if not messages:
+    messages = record.get("messages")
+    if not isinstance(messages, list):
         return
-    if not any(m.get("role") == "assistant" for _, m in messages):
+    assistant = False
+    for m in messages:
+        if isinstance(m, dict) and m.get("role") == "assistant":
+            if m.get("weight", 1) != 0:
+                return
+            assistant = True
+    if not any(isinstance(m, dict) for m in messages):
+        return
+    if not assistant:
         yield Hit("no assistant message: the example has nothing to train on", "$.messages")
-    elif not any(is_target(m) for _, m in messages):
+    else:
         yield Hit("every assistant message has weight 0: the example has nothing to train on", "$.messages")
 
 
@@ -100,6 +108,9 @@ def empty_content(record: dict) -> Iterator[Hit]:
     Example: {"role": "assistant", "content": "  "}
     """
     for i, message in _messages(record):
+        content = message.get("content")
+        if isinstance(content, str) and content and not content[0].isspace() and not content[-1].isspace():
+            continue  # the common case, decided without stripping the text
         if message.get("role") == "assistant" and (message.get("tool_calls") or message.get("function_call")):
             continue
         for text, where in _text_fields(message, i):
@@ -117,9 +128,9 @@ def assistant_without_content(record: dict) -> Iterator[Hit]:
     Example: {"role": "assistant", "content": null}
     """
     for i, message in _messages(record):
-        if message.get("role") != "assistant":
+        if message.get("content") is not None or message.get("role") != "assistant":
             continue
-        if message.get("content") is None and not message.get("tool_calls") and not message.get("function_call"):
+        if not message.get("tool_calls") and not message.get("function_call"):
             if message.get("refusal"):
                 continue
             yield Hit("assistant message has no content and makes no tool call", json_path(["messages", i]))
@@ -218,11 +229,12 @@ def untrained_tail(record: dict) -> Iterator[Hit]:
     Example: [..., {"role": "assistant", ...}, {"role": "user", "content": "thanks"}]
     """
     messages = _messages(record)
-    targets = [i for i, m in messages if is_target(m)]
-    if not targets or not messages:
+    for k in range(len(messages) - 1, -1, -1):
+        if is_target(messages[k][1]):
+            break
+    else:
         return
-    last_target = targets[-1]
-    tail = [i for i, _ in messages if i > last_target]
+    tail = [i for i, _ in messages[k + 1 :]]
     if tail:
         n = len(tail)
         yield Hit(
