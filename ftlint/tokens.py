@@ -54,8 +54,13 @@ def load_ranks(name: str) -> dict[bytes, int]:
             f"the shipped {name} rank file is corrupt (sha256 {digest[:12]}…, expected "
             f"{(expected or '?')[:12]}…); reinstall ftlint"
         )
-    decode = binascii.a2b_base64
-    return {decode(token): int(rank) for token, rank in (line.split() for line in data.splitlines() if line)}
+    parts = data.split()  # token rank token rank ...
+    tokens, ranks = parts[0::2], parts[1::2]
+    if len(tokens) == len(ranks) and ranks[:1] == [b"0"] and int(ranks[-1]) == len(ranks) - 1:
+        # tiktoken's files list ranks 0, 1, 2, ... in order (tests/test_tokens.py checks the
+        # shipped ones line by line), so the rank is the position: no int() per line (40 ms)
+        return dict(zip(map(binascii.a2b_base64, tokens), range(len(tokens))))
+    return dict(zip(map(binascii.a2b_base64, tokens), map(int, ranks)))
 
 
 @cache

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import gzip
 import hashlib
 import json
@@ -24,6 +25,29 @@ def test_shipped_rank_files_match_tiktokens_pinned_hashes() -> None:
     for name, digest in pinned.items():
         data = gzip.decompress((root / f"{name}.tiktoken.gz").read_bytes())
         assert hashlib.sha256(data).hexdigest() == digest
+
+
+def test_ranks_parse_line_by_line() -> None:
+    # the loader takes a rank from its position when the file lists 0, 1, 2, ...; read each
+    # line's own rank here instead, as tiktoken's loader does
+    root = Path(tokens.__file__).parent / "tokenizers"
+    for name in tokens.ENCODINGS:
+        data = gzip.decompress((root / f"{name}.tiktoken.gz").read_bytes())
+        by_line = {base64.b64decode(tok): int(rank) for tok, rank in (line.split() for line in data.splitlines() if line)}
+        assert load_ranks(name) == by_line
+
+
+def test_token_length_agrees_with_encode_ordinary() -> None:
+    # ftlint counts from tiktoken's buffer of ranks; the count must be that of encode_ordinary,
+    # special-token spellings and all
+    texts = ["", "hello world", "<|endoftext|> and <|im_start|>", "naïve café 日本語 🙂", "a" * 5000, "x\ud800y"]
+    for name in tokens.ENCODINGS:
+        length = tokens.token_length(name)
+        encoding = get_encoding(name)
+        for text in texts:
+            assert length(text) == len(encoding.encode_ordinary(text)), (name, text[:20])
+    counter = TokenCounter("o200k_base")
+    assert [counter.count(t) for t in texts * 2] == [len(get_encoding("o200k_base").encode_ordinary(t)) for t in texts * 2]
 
 
 def test_known_token_ids() -> None:
@@ -119,3 +143,14 @@ def test_model_chooses_the_encoding() -> None:
     cl100k = json.loads(run("estimate", path, "--model", "davinci-002", "-o", "json").stdout)
     assert (o200k["encoding"], cl100k["encoding"]) == ("o200k_base", "cl100k_base")
     assert o200k["tokens"] != cl100k["tokens"]  # the Japanese line tokenises differently
+
+
+def test_the_count_cache_is_bounded() -> None:
+    # every string is remembered, but the cache holds at most CACHE_MAX_CHARS characters:
+    # memory stays flat on a file of unique texts
+    counter = TokenCounter("o200k_base")
+    counter.CACHE_MAX_CHARS = 1_000
+    for i in range(500):
+        counter.count(f"unique text number {i} " * 3)
+    assert counter._cached_chars <= 1_000
+    assert sum(map(len, counter._cache)) == counter._cached_chars
