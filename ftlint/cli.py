@@ -224,6 +224,7 @@ def _run(common: dict, emit, dataset_rules: bool = True, prompts: bool = False):
         min_examples=int(model.min_examples.value) if model.min_examples else None,  # type: ignore[arg-type]
         dataset_rules=dataset_rules,
         prompt_fingerprints=prompts,
+        content_fingerprints=dataset_rules or prompts or bool(common["validation"]),
     )
     paths, validation = _expand(common["paths"]), common["validation"]
     if validation and validation in paths:

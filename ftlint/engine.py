@@ -48,6 +48,7 @@ class Settings:
     config_dir: str | None = None  # per-file globs are relative to it
     context_explicit: bool = False  # --context was given: it wins over a format's own limit
     prompt_fingerprints: bool = False  # only `ftlint diff` pairs changed records by prompt
+    content_fingerprints: bool = True  # exact and near per record: duplicates, leakage, diff (estimate alone skips them)
     dataset_rules: bool = True  # duplicates across the whole input (off for estimate: not shown)
 
     select: tuple[str, ...] = ()  # when given, only these code prefixes are reported
@@ -400,7 +401,7 @@ class _LineJudge:
             for code, message, pointer in secrets.scan(value, self.secret_codes, present):
                 found.append(Diagnostic(path, number, 1, code, message, severity_of(code), pointer))
         figures = fmt.figures(value, self.counter)
-        exact, near = fingerprints(compact)
+        exact, near = fingerprints(compact) if self.settings.content_fingerprints else (0, 0)
         prompt = fingerprint(orjson.dumps(fmt.prompt(value))) if self.settings.prompt_fingerprints else 0
         summary.messages += figures.messages
         limit = self.limit

@@ -25,7 +25,7 @@ from ..rules import openai_chat as chat_rules
 from ..schemas import schema_findings
 from ..tokens import TokenCounter
 from . import LineFigures, RecordFigures
-from .generic import TOKENS_PER_RECORD, Counting
+from .generic import TOKENS_PER_RECORD, TOKENS_PER_TURN, Counting
 
 RULES = [r for r in REGISTRY.values() if r.check is not None and r.check.__module__ == chat_rules.__name__]
 
@@ -78,13 +78,24 @@ class OpenAIChat:
 
     def figures(self, record: dict, counter: TokenCounter) -> LineFigures:
         c = Counting(counter)
+        count = counter.count
         tokens = TOKENS_PER_RECORD + c.json(record.get("tools")) + c.json(record.get("functions"))
-        trainable = targets = 0
-        turns = self.turns(record)
-        for _, message in turns:
-            total, body = c.turn(message)
-            tokens += total
-            if chat_rules.is_target(message):
+        trainable = targets = turns = 0
+        messages = record.get("messages")
+        for message in messages if isinstance(messages, list) else ():
+            if not isinstance(message, dict):
+                continue
+            turns += 1
+            role, content = message.get("role"), message.get("content")
+            if len(message) == 2 and type(role) is str and type(content) is str:
+                # the common message, {"role": ..., "content": "..."}: Counting.turn's result
+                # without its general walk
+                body = count(content)
+                tokens += TOKENS_PER_TURN + count(role) + body
+            else:
+                total, body = c.turn(message)
+                tokens += total
+            if role == "assistant" and chat_rules.is_target(message):
                 targets += 1
                 trainable += body
-        return LineFigures([RecordFigures(len(turns), targets, tokens, trainable)], len(turns))
+        return LineFigures([RecordFigures(turns, targets, tokens, trainable)], turns)
