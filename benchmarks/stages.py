@@ -31,7 +31,7 @@ def main() -> None:
     parser.add_argument("--format", default="openai-chat")
     args = parser.parse_args()
     with open(args.file, "rb") as fh:
-        raws = [line.rstrip(b"\n") for _, line in zip(range(args.records), fh)]
+        raws = [line.rstrip(b"\n") for _, line in zip(range(args.records), fh, strict=False)]
     load_all()
     model = get_model(None)
     settings = Settings(model=model, context_limit=int(model.context.value) if model.context else None)
@@ -56,8 +56,8 @@ def main() -> None:
         "parse_line (orjson + checks)": lambda: [parse_line(i + 1, raw) for i, raw in enumerate(raws)],
         "schema is_valid (jsonschema-rs)": lambda: [validator.is_valid(v) for v in values],
         "literal scan (Aho-Corasick)": lambda: [present(line.compact) for line in lines],
-        "findings (schema + rules)": lambda: [fmt.findings(line.value, found) for line, found in zip(lines, presents)],
-        "secrets scan": lambda: [list(secrets_rules.scan(line.value, codes, found)) for line, found in zip(lines, presents)],
+        "findings (schema + rules)": lambda: [fmt.findings(line.value, found) for line, found in zip(lines, presents, strict=True)],
+        "secrets scan": lambda: [list(secrets_rules.scan(line.value, codes, found)) for line, found in zip(lines, presents, strict=True)],
         "figures (tokens, cold cache)": lambda: [fmt.figures(v, c) for c in [fresh_counter()] for v in values],
         "fingerprints": lambda: [fingerprints(line.compact) for line in lines],
         "whole line (all of the above)": whole,

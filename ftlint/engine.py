@@ -23,7 +23,7 @@ from .formats import Format, get_format
 from .formats.generic import shape, special_token_pointers
 from .literals import present as literals_in
 from .models import Model
-from .read import DEFAULT_MAX_DEPTH, DEFAULT_MAX_LINE_BYTES, InputError, Line, display_name, parse_line, read_raw
+from .read import DEFAULT_MAX_DEPTH, DEFAULT_MAX_LINE_BYTES, InputError, Line, LineBlock, display_name, parse_line, read_runs
 from .rules import load_all, secrets, severity_of
 from .tokens import TokenCounter, get_encoding
 
@@ -171,7 +171,7 @@ POOL_MIN_BYTES = 4 * 1024 * 1024
 class Chunk:
     file_index: int
     path: str  # as displayed
-    items: list[tuple[int, bytes | Line]]
+    items: list[tuple[int, bytes | Line | LineBlock]]  # (line number, a line; or the first line's number, lines)
     format: str
     format_reason: str
     last: bool = False  # the file's last chunk: file-level findings follow it
@@ -202,8 +202,8 @@ class _Worker:
         judge = _LineJudge(get_format(chunk.format), self.counter, self.settings, summary, columns,
                            chunk.file_index, self.secret_codes)
         max_depth = self.settings.max_depth
-        for number, item in chunk.items:
-            line_found = judge(item if isinstance(item, Line) else parse_line(number, item, max_depth))
+        for number, raw in _lines(chunk.items):
+            line_found = judge(raw if isinstance(raw, Line) else parse_line(number, raw, max_depth))
             if line_found:
                 found.extend(sorted(line_found) if len(line_found) > 1 else line_found)
         return ChunkResult(chunk.file_index, chunk.last, found, columns.columns(), summary)
@@ -225,17 +225,29 @@ def _run_in_process(chunk: Chunk) -> ChunkResult:
 Progress = Callable[[str, int], None]  # (path shown, bytes of it read so far)
 
 
+def _lines(items: Iterable[tuple[int, bytes | Line | LineBlock]]) -> Iterator[tuple[int, bytes | Line]]:
+    """Every line of a chunk's items, numbered."""
+    for number, item in items:
+        if isinstance(item, LineBlock):
+            yield from enumerate(item.lines(), number)
+        else:
+            yield number, item
+
+
 def _chunks(paths: Iterable[str], settings: Settings, io_errors: list[str],
             progress: Progress | None = None) -> Iterator[Chunk]:
     for file_index, path in enumerate(paths):
         shown = display_name(path)
-        items: list[tuple[int, bytes | Line]] = []
+        items: list[tuple[int, bytes | Line | LineBlock]] = []
         size = done = 0
         chosen: tuple[str, str] | None = None
         try:
-            for number, item in read_raw(path, settings.max_line_bytes):
+            for number, item in read_runs(path, settings.max_line_bytes):
                 items.append((number, item))
-                size += len(item) + 1 if isinstance(item, bytes) else item.nbytes + 1
+                if isinstance(item, LineBlock):
+                    size += len(item.data) + 1
+                else:
+                    size += len(item) + 1 if isinstance(item, bytes) else item.nbytes + 1
                 if len(items) >= CHUNK_LINES or size >= CHUNK_BYTES:
                     chosen = chosen or _choose_format(items, settings)
                     yield Chunk(file_index, shown, items, *chosen)
@@ -249,14 +261,14 @@ def _chunks(paths: Iterable[str], settings: Settings, io_errors: list[str],
         yield Chunk(file_index, shown, items, *(chosen or _choose_format(items, settings)), last=True)
 
 
-def _choose_format(items: list[tuple[int, bytes | Line]], settings: Settings) -> tuple[str, str]:
+def _choose_format(items: list[tuple[int, bytes | Line | LineBlock]], settings: Settings) -> tuple[str, str]:
     """The file's format: as given, or detected from its first readable records."""
     if settings.format_name != "auto":
         return settings.format_name, "--format"
     from .formats.registry import DETECT_RECORDS, detect
 
     records = []
-    for number, item in items:
+    for number, item in _lines(items):
         if isinstance(item, bytes):
             value = parse_line(number, item, settings.max_depth).value
             if value is not None:

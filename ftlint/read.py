@@ -19,7 +19,7 @@ import sys
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import BinaryIO
+from typing import BinaryIO, NamedTuple
 
 import orjson
 
@@ -117,14 +117,118 @@ def read_raw(path: str, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) -> Iterato
                 yield 1, Line(1, None, [Problem("FT008", "file is UTF-16 encoded; save it as UTF-8")], len(raw))
                 return
             if too_long_by:
-                size = len(raw) + too_long_by
-                msg = f"line is {size:,} bytes, over the {max_line_bytes:,}-byte limit; not parsed"
-                yield number, Line(number, None, [Problem("FT007", msg)], size)
+                yield number, _too_long(number, len(raw) + too_long_by, max_line_bytes)
                 continue
             yield number, raw
     finally:
         if path != "-":
             stream.close()
+
+
+class LineBlock(NamedTuple):
+    """Whole lines read in one go, so the reading process does no work per line: `data` is
+    `n_lines` lines joined by b"\\n" as they were in the file (a CRLF file's lines still end in
+    b"\\r"). `lines()` splits them where they are judged."""
+
+    data: bytes
+    n_lines: int
+
+    def lines(self) -> list[bytes]:
+        lines = self.data.split(b"\n")
+        if b"\r" in self.data:
+            lines = [line[:-1] if line.endswith(b"\r") else line for line in lines]
+        return lines
+
+
+def read_runs(path: str, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+              block_bytes: int = READ_BLOCK) -> Iterator[tuple[int, bytes | Line | LineBlock]]:
+    """What `read_raw` yields, with runs of ordinary lines as one `LineBlock` (numbered by its
+    first line). Lines are the same, numbered the same, and judged the same: a line over the
+    limit, a UTF-16 file and a broken stream come as a `Line`; the last line, if it has no line
+    end, as bytes. Memory: one block plus at most one unfinished line of up to the limit."""
+    if max_line_bytes < block_bytes:  # a whole line inside one block could be over the limit
+        yield from read_raw(path, max_line_bytes)
+        return
+    stream = open_binary(path)
+    try:
+        yield from _runs(stream, max_line_bytes, block_bytes)
+    finally:
+        if path != "-":
+            stream.close()
+
+
+def _runs(stream: BinaryIO, limit: int, block_bytes: int) -> Iterator[tuple[int, bytes | Line | LineBlock]]:
+    number = 0  # lines yielded so far
+    parts: list[bytes] = []  # an unfinished line (joined once it ends: no quadratic copying)
+    held = 0  # its bytes so far
+    skipped = -1  # >= 0: bytes of an over-long line read and thrown away so far
+    read1 = stream.read1  # type: ignore[attr-defined]  # BufferedReader and GzipFile have it
+    undecided = True  # UTF-16 or not: decided on the first line's first 64 bytes, as read_raw does
+    while True:
+        try:
+            data = read1(block_bytes)  # what one read gives: lines before a broken stream still count
+        except (EOFError, zlib.error, gzip.BadGzipFile) as exc:
+            yield number + 1, Line(number + 1, None, [Problem("FT009", f"compressed stream is corrupt or truncated: {exc}")], 0)
+            return
+        except OSError as exc:
+            yield number + 1, Line(number + 1, None, [Problem("FT009", f"read failed: {exc.strerror or exc}")], 0)
+            return
+        if undecided and (found := _utf16_first_line(b"".join(parts) + data, final=not data)) is not None:
+            undecided = False
+            if isinstance(found, Line):
+                yield 1, found
+                return
+        if not data:
+            break
+        end = data.find(b"\n")
+        if end < 0:  # no line ends here: the line goes on
+            if skipped >= 0:
+                skipped += len(data)
+            else:
+                parts.append(data)
+                held += len(data)
+                if held > limit:
+                    skipped, parts, held = held, [], 0
+            continue
+        start = 0
+        if skipped >= 0 or parts:  # the unfinished line ends in this block
+            size = (skipped if skipped >= 0 else held) + end
+            number += 1
+            if size > limit:
+                yield number, _too_long(number, size, limit)
+            else:
+                yield number, _strip_end(b"".join(parts) + data[: end + 1])
+            parts, held, skipped, start = [], 0, -1, end + 1
+        last = data.rfind(b"\n")
+        if last >= start:
+            block = data[start:last]
+            count = block.count(b"\n") + 1
+            yield number + 1, LineBlock(block, count)
+            number += count
+        rest = data[last + 1 :]
+        if rest:
+            parts, held = [rest], len(rest)
+    if skipped >= 0:
+        yield number + 1, _too_long(number + 1, skipped, limit)
+    elif parts:
+        yield number + 1, b"".join(parts)
+
+
+def _utf16_first_line(start: bytes, final: bool) -> Line | bool | None:
+    """The FT008 line if the file starts like UTF-16, False if it does not, None while the first
+    line's first 64 bytes are not read yet."""
+    end = start.find(b"\n")
+    if end < 0 and len(start) < 64 and not final:
+        return None
+    head = _strip_end(start[: end + 1]) if end >= 0 else start
+    if head[:2] in UTF16_BOMS or _looks_utf16(head):
+        return Line(1, None, [Problem("FT008", "file is UTF-16 encoded; save it as UTF-8")], len(head))
+    return False
+
+
+def _too_long(number: int, size: int, limit: int) -> Line:
+    msg = f"line is {size:,} bytes, over the {limit:,}-byte limit; not parsed"
+    return Line(number, None, [Problem("FT007", msg)], size)
 
 
 def _raw_lines(stream: BinaryIO, limit: int) -> Iterator[tuple[bytes | Problem, int]]:
@@ -137,12 +241,14 @@ def _raw_lines(stream: BinaryIO, limit: int) -> Iterator[tuple[bytes | Problem, 
                 return
             skipped = 0
             if len(raw) > limit and not raw.endswith(b"\n"):
+                skipped = 1  # the byte cut below; a line end, if one comes, is not counted
                 while True:
                     block = stream.readline(READ_BLOCK)
                     if not block:
                         break
                     skipped += len(block)
                     if block.endswith(b"\n"):
+                        skipped -= 1
                         break
                 raw = raw[:limit]
             yield _strip_end(raw), skipped

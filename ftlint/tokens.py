@@ -59,8 +59,8 @@ def load_ranks(name: str) -> dict[bytes, int]:
     if len(tokens) == len(ranks) and ranks[:1] == [b"0"] and int(ranks[-1]) == len(ranks) - 1:
         # tiktoken's files list ranks 0, 1, 2, ... in order (tests/test_tokens.py checks the
         # shipped ones line by line), so the rank is the position: no int() per line (40 ms)
-        return dict(zip(map(binascii.a2b_base64, tokens), range(len(tokens))))
-    return dict(zip(map(binascii.a2b_base64, tokens), map(int, ranks)))
+        return dict(zip(map(binascii.a2b_base64, tokens), range(len(tokens)), strict=True))
+    return dict(zip(map(binascii.a2b_base64, tokens), map(int, ranks), strict=True))
 
 
 @cache
@@ -109,7 +109,7 @@ def token_length(name: str) -> Callable[[str], int]:
 
     try:
         agrees = all(by_buffer(probe) == by_list(probe) for probe in _PROBES)
-    except Exception:  # noqa: BLE001 (a changed private API: use the public one)
+    except Exception:  # a changed private API: use the public one
         agrees = False
     return by_buffer if agrees else by_list
 

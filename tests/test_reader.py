@@ -5,12 +5,15 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import run
-from ftlint.read import InputError, read_lines
+from ftlint.read import InputError, Line, LineBlock, read_lines, read_raw, read_runs
 
 OK = json.dumps({"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]})
 
@@ -123,3 +126,40 @@ def test_input_file_is_never_modified(tmp_path: Path) -> None:
     run("estimate", path)
     assert Path(path).read_bytes() == data
     assert os.stat(path).st_mtime_ns == before
+
+
+def _expanded(items) -> list[tuple[int, object]]:  # type: ignore[no-untyped-def]
+    out: list[tuple[int, object]] = []
+    for number, item in items:
+        if isinstance(item, LineBlock):
+            out.extend(enumerate(item.lines(), number))
+        elif isinstance(item, Line):
+            out.append((number, [(p.code, p.message) for p in item.problems]))
+        else:
+            out.append((number, item))
+    return out
+
+
+PIECES = st.sampled_from([b"a", b"bc", b"\n", b"\r", b"\r\n", b"\n\n", b'{"k": 1}', b"\xff", b"\x00", b"\xef\xbb\xbf", b"x" * 9])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(PIECES, max_size=40), st.sampled_from([4, 5, 8, 64]), st.integers(0, 3))
+def test_block_reader_yields_the_lines_of_the_line_reader(pieces: list[bytes], block: int, extra: int) -> None:
+    # the block reader (whole lines per read, tiny blocks here so that lines, CRLF pairs and
+    # over-long lines straddle reads) must number, split and judge every line as the line
+    # reader does
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "d.jsonl")
+        Path(path).write_bytes(b"".join(pieces))
+        limit = block + extra
+        assert _expanded(read_runs(path, limit, block_bytes=block)) == _expanded(read_raw(path, limit))
+
+
+def test_block_reader_reads_gzip_and_a_line_over_the_limit_across_blocks(tmp_path: Path) -> None:
+    lines = [OK.encode()] * 50 + [b'{"x": "' + b"y" * 5000 + b'"}'] + [OK.encode()] * 3
+    path = tmp_path / "d.jsonl.gz"
+    path.write_bytes(gzip.compress(b"\r\n".join(lines)))  # CRLF and no final line end
+    got = _expanded(read_runs(str(path), 4096, block_bytes=1024))
+    assert got == _expanded(read_raw(str(path), 4096))
+    assert len(got) == 54 and got[50][1][0][0] == "FT007" and "5,010 bytes" in got[50][1][0][1]

@@ -252,14 +252,14 @@ class PreferenceFormat(FormatBase):
         messages = given.get("messages")
         messages = messages if isinstance(messages, list) else []
         n = 0
-        for i, turn in enumerate(messages):
+        for turn in messages:
             if isinstance(turn, dict):
                 tokens += c.turn(turn)[0]
                 n += 1
         trainable = 0
         for key in ("preferred_output", "non_preferred_output"):
             outputs = record.get(key)
-            for i, turn in enumerate(outputs if isinstance(outputs, list) else []):
+            for turn in outputs if isinstance(outputs, list) else []:
                 if isinstance(turn, dict):
                     total, body = c.turn(turn)
                     tokens += total
