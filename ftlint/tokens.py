@@ -122,7 +122,7 @@ class TokenCounter:
     system prompts, tool definitions, roles and tool names repeat across most records of real
     datasets. The cache holds at most CACHE_MAX_CHARS characters of text and is emptied when full."""
 
-    CACHE_MAX_CHARS = 8_000_000
+    CACHE_MAX_CHARS = 2_000_000  # about 2-8 MB of text per process
 
     def __init__(self, encoding_name: str) -> None:
         self.encoding_name = encoding_name
