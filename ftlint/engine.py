@@ -350,6 +350,9 @@ def _merge(results: Iterable[ChunkResult], result: Analysis, settings: Settings,
     columns = _Columns()
     summaries: dict[int, FileSummary] = {}
     for part in results:
+        if not summaries:
+            import polars  # noqa: F401  (the frames need it; loaded here, while workers judge the next chunks)
+
         summary = summaries.get(part.file_index)
         if summary is None:
             summary = summaries[part.file_index] = part.summary
