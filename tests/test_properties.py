@@ -10,15 +10,28 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from ftlint import literals
 from ftlint.diagnostics import Diagnostic
 from ftlint.engine import Settings, analyse
 from ftlint.formats import get_format
-from ftlint.formats.generic import shape
+from ftlint.formats.generic import shape, special_token_pointers
 from ftlint.formats.registry import BY_SHAPE, FORMATS, detect
 from ftlint.models import get_model
 from ftlint.read import parse_line, read_lines
 from ftlint.rules import secrets
 from ftlint.tokens import TokenCounter
+
+SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
+
+
+def _property_names(schema: object) -> set[str]:
+    if isinstance(schema, list):
+        return set().union(*map(_property_names, schema)) if schema else set()
+    if not isinstance(schema, dict):
+        return set()
+    names = set(schema["properties"]) if isinstance(schema.get("properties"), dict) else set()
+    return names.union(*map(_property_names, schema.values()))
+
 
 BUDGET = settings(max_examples=int(os.environ.get("FTLINT_HYPOTHESIS_EXAMPLES", "150")), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 SETTINGS = Settings(model=get_model(None), context_limit=65536, min_examples=10)
@@ -82,6 +95,27 @@ def test_arbitrary_records_never_raise_in_detection_rules_figures_or_secrets(rec
         figures = fmt.figures(record, COUNTER)
         assert all(r.tokens >= 0 and 0 <= r.trainable <= r.tokens for r in figures.records)
     list(secrets.scan(record))
+
+
+# every property name the format schemas know, and role words of every provider: records of
+# any format's shape, nested the way formats nest, with the wrong types in the wrong places
+SCHEMA_KEYS = sorted({key for path in SCHEMAS.glob("*.schema.json") if not path.name.startswith("ftlint-")
+                      for key in _property_names(json.loads(path.read_text()))})
+assert {"messages", "contents", "preferred_output", "chosen", "schemaVersion", "tool_calls"} <= set(SCHEMA_KEYS)
+ROLE_WORDS = ["system", "user", "assistant", "tool", "function", "developer", "model", "Chatbot", "User", "System"]
+schema_like = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 5) | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=12) | st.sampled_from(ROLE_WORDS),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(SCHEMA_KEYS) | st.text(max_size=4), inner, max_size=5),
+    max_leaves=30,
+)
+
+
+@BUDGET
+@given(st.dictionaries(st.sampled_from(SCHEMA_KEYS), schema_like, max_size=5))
+def test_records_of_any_format_shape_never_raise(record: dict) -> None:
+    test_arbitrary_records_never_raise_in_detection_rules_figures_or_secrets.hypothesis.inner_test(record)  # type: ignore[attr-defined]
+    special_token_pointers(record, literals.present(json.dumps(record).encode()))
 
 
 @BUDGET
