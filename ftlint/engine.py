@@ -159,7 +159,9 @@ class _Columns:
 
 
 # A chunk of lines travels to a worker as one task: big enough that task overhead vanishes,
-# small enough that only a few megabytes are in flight per worker.
+# small enough that only a few megabytes are in flight per worker. Lines mostly come in blocks
+# of up to 1 MB (read_runs), so a chunk is about two blocks; CHUNK_LINES bounds the items of a
+# chunk when lines come one by one (a --max-line-bytes under 1 MB).
 CHUNK_LINES = 512
 CHUNK_BYTES = 2 * 1024 * 1024
 INFLIGHT_PER_WORKER = 3
