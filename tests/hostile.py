@@ -39,6 +39,10 @@ HOSTILE: dict[str, tuple[bytes, list[tuple[int, str]]]] = {
                            [(1, "FT001"), (2, "FT001"), (3, "FT001")]),
     "duplicate_keys.jsonl": (_lines(OK, b'{"messages": [{"role": "user", "content": "a", "content": "b"}, {"role": "assistant", "content": "c"}]}'),
                              [(2, "FT013")]),
+    # a writer that puts spaces around colons, and a colon inside a string
+    "duplicate_keys_spaced.jsonl": (_lines(b'{"messages" : [{"role" : "user", "content" : "note: a"}, '
+                                           b'{"role" : "assistant", "content" : "b", "content" : "c"}]}', OK),
+                                    [(1, "FT013")]),
     "lone_surrogate.jsonl": (_lines(OK, b'{"messages": [{"role": "user", "content": "\\ud800"}]}'), [(2, "FT001")]),
     "huge_number.jsonl": (_lines(OK, b'{"messages": 1e400}'), [(2, "FT001")]),
     "deep_nesting.jsonl": (_lines(OK, b'{"messages": ' + b"[" * 300 + b"]" * 300 + b"}", b"[" * 5000 + b"]" * 5000), [(2, "FT014"), (3, "FT014")]),
