@@ -41,6 +41,11 @@ class Hit:
     col: int = 1
 
 
+def as_list(value: object) -> list:
+    """A list, or nothing: rules and figures skip a value of the wrong type (the schema reports it)."""
+    return value if isinstance(value, list) else []
+
+
 def strings(value: object) -> Iterator[tuple[list, str]]:
     """Every string value inside a parsed JSON value, with its path, in document order
     (without recursion: nesting depth cannot overflow the stack)."""

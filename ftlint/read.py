@@ -113,8 +113,8 @@ def read_raw(path: str, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) -> Iterato
             if isinstance(raw, Problem):  # the stream itself broke (corrupt gzip, I/O error)
                 yield number, Line(number, None, [raw], 0)
                 return
-            if number == 1 and (raw[:2] in UTF16_BOMS or _looks_utf16(raw)):
-                yield 1, Line(1, None, [Problem("FT008", "file is UTF-16 encoded; save it as UTF-8")], len(raw))
+            if number == 1 and isinstance(utf16 := _utf16_first_line(raw, final=True), Line):
+                yield 1, utf16
                 return
             if too_long_by:
                 yield number, _too_long(number, len(raw) + too_long_by, max_line_bytes)
@@ -167,11 +167,8 @@ def _runs(stream: BinaryIO, limit: int, block_bytes: int) -> Iterator[tuple[int,
     while True:
         try:
             data = read1(block_bytes)  # what one read gives: lines before a broken stream still count
-        except (EOFError, zlib.error, gzip.BadGzipFile) as exc:
-            yield number + 1, Line(number + 1, None, [Problem("FT009", f"compressed stream is corrupt or truncated: {exc}")], 0)
-            return
-        except OSError as exc:
-            yield number + 1, Line(number + 1, None, [Problem("FT009", f"read failed: {exc.strerror or exc}")], 0)
+        except (EOFError, zlib.error, OSError) as exc:
+            yield number + 1, Line(number + 1, None, [_broken(exc)], 0)
             return
         if undecided and (found := _utf16_first_line(b"".join(parts) + data, final=not data)) is not None:
             undecided = False
@@ -252,10 +249,15 @@ def _raw_lines(stream: BinaryIO, limit: int) -> Iterator[tuple[bytes | Problem, 
                         break
                 raw = raw[:limit]
             yield _strip_end(raw), skipped
-    except (EOFError, zlib.error, gzip.BadGzipFile) as exc:
-        yield Problem("FT009", f"compressed stream is corrupt or truncated: {exc}"), 0
-    except OSError as exc:
-        yield Problem("FT009", f"read failed: {exc.strerror or exc}"), 0
+    except (EOFError, zlib.error, OSError) as exc:
+        yield _broken(exc), 0
+
+
+def _broken(exc: Exception) -> Problem:
+    """FT009: the stream itself broke (corrupt or cut gzip, an I/O error)."""
+    if isinstance(exc, (EOFError, zlib.error, gzip.BadGzipFile)):
+        return Problem("FT009", f"compressed stream is corrupt or truncated: {exc}")
+    return Problem("FT009", f"read failed: {getattr(exc, 'strerror', None) or exc}")
 
 
 def _looks_utf16(raw: bytes) -> bool:

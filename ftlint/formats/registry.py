@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from ..diagnostics import as_list
 from ..rules import conversation as conv
 from . import Format
 from .generic import ChatFormat, Detection, FieldsFormat, PreferenceFormat, shape
@@ -154,7 +155,7 @@ def detect(records: list[dict]) -> Detection:
     if top == "messages":
         chats = [r for r in records if shape(r) == "messages"]
         common_extra = _keys_in_most(chats) - {"messages", "tools", "parallel_tool_calls", "functions"}
-        developer = sum(any(isinstance(m, dict) and m.get("role") == "developer" for m in _list(r.get("messages")))
+        developer = sum(any(isinstance(m, dict) and m.get("role") == "developer" for m in as_list(r.get("messages")))
                         for r in chats) * 2 >= len(chats)
         if common_extra == {"system"}:
             name, why = "bedrock-claude", why + " have messages and a top-level system string"
@@ -171,10 +172,6 @@ def detect(records: list[dict]) -> Detection:
         others = ", ".join(f"{s} x{c}" for s, c in shapes.items() if s != top)
         why += f"; other shapes seen: {others}"
     return Detection(name, why, dict(shapes))
-
-
-def _list(value: object) -> list:
-    return value if isinstance(value, list) else []
 
 
 def _keys_in_most(records: list[dict]) -> set[str]:

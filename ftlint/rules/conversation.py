@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ..diagnostics import ERROR, WARNING, json_path
+from ..diagnostics import ERROR, WARNING, as_list, json_path
 from . import register
 
 register("FT106", "other-format-line", ERROR, """
@@ -125,11 +125,6 @@ def empty_text(record: dict, fmt) -> Iterator[tuple]:  # type: ignore[no-untyped
                 yield "FT203", f"{turn.get('role', 'turn')} text is {'empty' if not text else 'only white space'}", json_path(where)
 
 
-def _list(value: object) -> list:
-    """A list, or nothing: the schema reports a value of the wrong type; a rule skips it."""
-    return value if isinstance(value, list) else []
-
-
 def empty_fields(record: dict, fmt) -> Iterator[tuple]:  # type: ignore[no-untyped-def]
     """Empty strings in the fields of text and prompt/completion formats."""
     for key in (*fmt.inputs, *fmt.outputs):
@@ -139,9 +134,9 @@ def empty_fields(record: dict, fmt) -> Iterator[tuple]:  # type: ignore[no-untyp
 
 
 def nova_reserved(record: dict, fmt) -> Iterator[tuple]:  # type: ignore[no-untyped-def]
-    blocks = [(["system", j], b) for j, b in enumerate(_list(record.get("system"))) if isinstance(b, dict)]
+    blocks = [(["system", j], b) for j, b in enumerate(as_list(record.get("system"))) if isinstance(b, dict)]
     for i, turn in fmt.turns(record):
-        blocks += [([fmt.turns_key, i, "content", j], b) for j, b in enumerate(_list(turn.get("content"))) if isinstance(b, dict)]
+        blocks += [([fmt.turns_key, i, "content", j], b) for j, b in enumerate(as_list(turn.get("content"))) if isinstance(b, dict)]
     for where, block in blocks:
         text = block.get("text")
         if isinstance(text, str):
@@ -153,14 +148,14 @@ def nova_reserved(record: dict, fmt) -> Iterator[tuple]:  # type: ignore[no-unty
 def nova_media(record: dict, fmt) -> Iterator[tuple]:  # type: ignore[no-untyped-def]
     for i, turn in fmt.turns(record):
         if turn.get("role") == "assistant":
-            for j, block in enumerate(_list(turn.get("content"))):
+            for j, block in enumerate(as_list(turn.get("content"))):
                 if isinstance(block, dict) and ("image" in block or "video" in block):
                     yield "FT216", "media in an assistant turn: Nova takes images and videos in user turns only", json_path([fmt.turns_key, i, "content", j])
 
 
 def mistral_ids(record: dict, fmt) -> Iterator[tuple]:  # type: ignore[no-untyped-def]
     for i, turn in fmt.turns(record):
-        for j, call in enumerate(_list(turn.get("tool_calls"))):
+        for j, call in enumerate(as_list(turn.get("tool_calls"))):
             if isinstance(call, dict) and isinstance(call.get("id"), str) and not MISTRAL_ID.match(call["id"]):
                 yield "FT215", f"tool-call id {call['id']!r} is not 9 letters and digits", json_path([fmt.turns_key, i, "tool_calls", j, "id"])
         if isinstance(turn.get("tool_call_id"), str) and not MISTRAL_ID.match(turn["tool_call_id"]):
