@@ -23,7 +23,17 @@ from .formats import Format, get_format
 from .formats.generic import shape, special_token_pointers
 from .literals import present as literals_in
 from .models import Model
-from .read import DEFAULT_MAX_DEPTH, DEFAULT_MAX_LINE_BYTES, InputError, Line, LineBlock, display_name, parse_line, read_runs
+from .read import (
+    DEFAULT_MAX_DEPTH,
+    DEFAULT_MAX_LINE_BYTES,
+    READ_BLOCK,
+    InputError,
+    Line,
+    LineBlock,
+    display_name,
+    parse_line,
+    read_runs,
+)
 from .rules import load_all, secrets, severity_of
 from .tokens import TokenCounter, get_encoding
 
@@ -244,7 +254,7 @@ def _chunks(paths: Iterable[str], settings: Settings, io_errors: list[str],
         size = done = 0
         chosen: tuple[str, str] | None = None
         try:
-            for number, item in read_runs(path, settings.max_line_bytes):
+            for number, item in read_runs(path, settings.max_line_bytes, READ_BLOCK):
                 items.append((number, item))
                 if isinstance(item, LineBlock):
                     size += len(item.data) + 1

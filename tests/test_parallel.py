@@ -34,7 +34,12 @@ def _run(paths: list[str], jobs: int):  # type: ignore[no-untyped-def]
 
 
 def test_one_process_and_several_give_identical_results(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(engine, "CHUNK_LINES", 7)  # many chunks, so order across workers matters
+    # many small blocks and chunks, so that order across workers matters
+    monkeypatch.setattr(engine, "READ_BLOCK", 300)
+    monkeypatch.setattr(engine, "CHUNK_LINES", 7)
+    chunks = []
+    original = engine._chunks
+    monkeypatch.setattr(engine, "_chunks", lambda *a, **k: (chunks.append(c) or c for c in original(*a, **k)))
     paths = []
     for k, (n, every) in enumerate([(300, 13), (5, 2), (0, 1), (97, 5)]):
         path = tmp_path / f"part{k}.jsonl"
@@ -44,6 +49,7 @@ def test_one_process_and_several_give_identical_results(tmp_path: Path, monkeypa
     one, r1 = _run(paths, jobs=1)
     many, r3 = _run(paths, jobs=3)
     assert len(one) > 40
+    assert len(chunks) > 2 * 30  # both runs cut the 400 records into many chunks
     assert many == one  # same findings, same order
     assert r3.frame().equals(r1.frame())
     assert r3.files == r1.files  # per-file lines, valid, invalid, blank, records, messages
