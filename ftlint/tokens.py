@@ -120,25 +120,27 @@ _PROBES = ("Hello, wörld! <|endoftext|> 123 4567 \n\t  spaces   ", "<|im_start|
 class TokenCounter:
     """Counts tokens of strings with one encoding. A string seen before is not encoded again:
     system prompts, tool definitions, roles and tool names repeat across most records of real
-    datasets. The cache holds at most CACHE_MAX_CHARS characters of text and is emptied when full."""
+    datasets. The cache is emptied when its cost (characters held, plus ENTRY_COST for each
+    entry, so that many short strings count too) would pass CACHE_MAX_COST: a few MB a process."""
 
-    CACHE_MAX_CHARS = 2_000_000  # about 2-8 MB of text per process
+    CACHE_MAX_COST = 4_000_000
+    ENTRY_COST = 100  # about the bytes of a dict entry, a str header and an int
 
     def __init__(self, encoding_name: str) -> None:
         self.encoding_name = encoding_name
         self._length = token_length(encoding_name)
         self._cache: dict[str, int] = {}
-        self._cached_chars = 0
+        self._cache_cost = 0
 
     def count(self, text: str) -> int:
         hit = self._cache.get(text)
         if hit is not None:
             return hit
         n = self._length(text)
-        size = len(text)
-        if self._cached_chars + size > self.CACHE_MAX_CHARS:
+        cost = len(text) + self.ENTRY_COST
+        if self._cache_cost + cost > self.CACHE_MAX_COST:
             self._cache.clear()
-            self._cached_chars = 0
+            self._cache_cost = 0
         self._cache[text] = n
-        self._cached_chars += size
+        self._cache_cost += cost
         return n

@@ -146,11 +146,13 @@ def test_model_chooses_the_encoding() -> None:
 
 
 def test_the_count_cache_is_bounded() -> None:
-    # every string is remembered, but the cache holds at most CACHE_MAX_CHARS characters:
-    # memory stays flat on a file of unique texts
+    # every string is remembered, but the cache's cost (characters plus a per-entry overhead)
+    # stays under CACHE_MAX_COST: memory stays flat on a file of unique texts, long or short
     counter = TokenCounter("o200k_base")
-    counter.CACHE_MAX_CHARS = 1_000
+    counter.CACHE_MAX_COST = 2_000
     for i in range(500):
         counter.count(f"unique text number {i} " * 3)
-    assert counter._cached_chars <= 1_000
-    assert sum(map(len, counter._cache)) == counter._cached_chars
+        counter.count(f"id{i}")
+    assert 0 < counter._cache_cost <= 2_000
+    assert sum(len(t) + counter.ENTRY_COST for t in counter._cache) == counter._cache_cost
+    assert len(counter._cache) <= 2_000 // counter.ENTRY_COST
