@@ -216,7 +216,7 @@ class FieldsFormat(FormatBase):
     def prompt(self, record: dict) -> object:
         return [record.get(k) for k in self.inputs] or record
 
-    def _field(self, c: Counting, value: object, key: str) -> tuple[int, int]:
+    def _field(self, c: Counting, value: object) -> tuple[int, int]:
         if isinstance(value, list) and value and isinstance(value[0], dict) and "role" in value[0]:
             sizes = [c.turn(t) for t in value if isinstance(t, dict)]
             return sum(s[0] for s in sizes), sum(s[1] for s in sizes)
@@ -225,8 +225,8 @@ class FieldsFormat(FormatBase):
 
     def figures(self, record: dict, counter: TokenCounter) -> LineFigures:
         c = Counting(counter)
-        context = sum(self._field(c, record.get(k), k)[0] for k in self.inputs)
-        outputs = [self._field(c, record.get(k), k) for k in self.outputs]
+        context = sum(self._field(c, record.get(k))[0] for k in self.inputs)
+        outputs = [self._field(c, record.get(k)) for k in self.outputs]
         tokens = context + sum(o[0] for o in outputs)
         trainable = sum(o[1] for o in outputs)
         messages = sum(len(record[k]) for k in (*self.inputs, *self.outputs) if isinstance(record.get(k), list)
