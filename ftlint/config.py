@@ -3,23 +3,30 @@
 The file is found by walking up from the working directory; the first directory holding an
 `ftlint.toml`, or a `pyproject.toml` with a [tool.ftlint] table, wins. Keys are the flags'
 names without dashes in front (`batch-size = 8`). Keys at the top apply to every command that
-has the flag; a [check] or [estimate] table (in pyproject: [tool.ftlint.estimate]) applies to
-that command only. [per-file-ignores] maps a glob (relative to the config file) to codes.
+has the flag; a [check], [estimate], [plan], [diff] or [review] table (in pyproject:
+[tool.ftlint.estimate]) applies to that command only. [per-file-ignores] maps a glob (relative
+to the config file) to codes.
 
-A key no command knows, or a value its flag would refuse, is an error naming the file and key.
+A key no command knows, or a value its flag would refuse, is an error naming the file and key;
+values are converted as strictly as the flags (no NaN, no infinity, no float for a whole number).
+
+Trust: a configuration file found in the repository is written by whoever writes the repository
+(in CI, by the author of a pull request). It may tune ftlint, but it may not choose where ftlint
+writes (`output-file` is refused; give --output-file) and it cannot silently switch the gate off:
+codes of error severity that it ignores or leaves unselected are named on standard error, and
+in the report's summary (`Config.notes`).
 """
 
 from __future__ import annotations
 
-import fnmatch
-import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import click
 
-SECTIONS = ("check", "estimate")
+SECTIONS = ("check", "estimate", "plan", "diff", "review")
+NOT_FROM_FILES = {"output-file": "a configuration file may not choose where ftlint writes; give --output-file on the command line"}
 
 
 class ConfigError(Exception):
@@ -31,23 +38,11 @@ class Config:
     path: Path | None = None
     default_map: dict[str, dict[str, object]] = field(default_factory=dict)
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    notes: list[str] = field(default_factory=list)  # what the file turns off, said to the user
 
     @property
     def base_dir(self) -> str | None:
         return str(self.path.parent) if self.path else None
-
-
-def ignores_for(per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...], base_dir: str | None,
-                path: str) -> tuple[str, ...]:
-    """Codes [per-file-ignores] ignores for `path` (globs are relative to the config file)."""
-    if not per_file_ignores or path == "<stdin>" or base_dir is None:
-        return ()
-    relative = os.path.relpath(os.path.abspath(path), base_dir)
-    codes: list[str] = []
-    for pattern, ignored in per_file_ignores:
-        if fnmatch.fnmatch(relative, pattern) or fnmatch.fnmatch(os.path.basename(path), pattern):
-            codes.extend(ignored)
-    return tuple(codes)
 
 
 def find(start: Path) -> tuple[Path, dict] | None:
@@ -59,24 +54,44 @@ def find(start: Path) -> tuple[Path, dict] | None:
         if pyproject.is_file():
             table = _load(pyproject).get("tool", {}).get("ftlint")
             if table is not None:
+                if not isinstance(table, dict):
+                    raise ConfigError(f"{pyproject}: [tool.ftlint] must be a table")
                 return pyproject, table
     return None
+
+
+def load_explicit(path: Path) -> tuple[Path, dict]:
+    if not path.is_file():
+        raise ConfigError(f"--config {path}: no such file")
+    data = _load(path)
+    table = data.get("tool", {}).get("ftlint", {}) if path.name == "pyproject.toml" else data
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: [tool.ftlint] must be a table")
+    return path, table
+
+
+MAX_CONFIG_BYTES = 1024 * 1024
 
 
 def _load(path: Path) -> dict:
     try:
         with open(path, "rb") as fh:
-            return tomllib.load(fh)
-    except (OSError, tomllib.TOMLDecodeError) as exc:
+            data = fh.read(MAX_CONFIG_BYTES + 1)
+        if len(data) > MAX_CONFIG_BYTES:
+            raise ConfigError(f"{path}: larger than {MAX_CONFIG_BYTES // 1024} KiB; not a configuration file")
+        return tomllib.loads(data.decode("utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"{path}: {exc}") from None
 
 
-def build(path: Path, table: dict, commands: dict[str, click.Command]) -> Config:
+def build(path: Path, table: dict, commands: dict[str, click.Command], explicit: bool = False) -> Config:
+    """The defaults a configuration file gives each command. `explicit`: named with --config
+    by the user (still no output-file: one place decides where reports go)."""
     config = Config(path=path)
-    for name in SECTIONS:
+    for name in commands:
         config.default_map[name] = {}
     for key, value in table.items():
-        if key in SECTIONS:
+        if key in commands:
             if not isinstance(value, dict):
                 raise ConfigError(f"{path}: [{key}] must be a table")
             for sub_key, sub_value in value.items():
@@ -84,12 +99,15 @@ def build(path: Path, table: dict, commands: dict[str, click.Command]) -> Config
         elif key == "per-file-ignores":
             config.per_file_ignores = _per_file_ignores(path, value)
         else:
-            _set(config, path, commands, SECTIONS, key, value, key)
+            _set(config, path, commands, tuple(commands), key, value, key)
+    config.notes = _weakened(config)
     return config
 
 
 def _set(config: Config, path: Path, commands: dict[str, click.Command], sections: tuple[str, ...],
          key: str, value: object, shown: str) -> None:
+    if key in NOT_FROM_FILES:
+        raise ConfigError(f"{path}: {shown}: {NOT_FROM_FILES[key]}")
     used = False
     for section in sections:
         option = _option(commands[section], key)
@@ -100,15 +118,19 @@ def _set(config: Config, path: Path, commands: dict[str, click.Command], section
         try:
             if option.multiple and isinstance(value, str):
                 value = [value]
+            if option.multiple and not isinstance(value, list):
+                raise click.BadParameter(f"expected a list, got {type(value).__name__}")
+            if option.is_flag and not isinstance(value, bool):
+                raise click.BadParameter(f"expected true or false, got {type(value).__name__}")
             converted = option.type_cast_value(ctx, value)
             if option.callback is not None:
-                option.callback(ctx, option, converted)
+                converted = option.callback(ctx, option, converted)
         except click.BadParameter as exc:
             raise ConfigError(f"{path}: {shown} = {value!r}: {exc.message}") from None
         config.default_map[section][option.name] = converted  # type: ignore[index]
     if not used:
         known = sorted({opt.lstrip("-") for s in sections for p in commands[s].params
-                        if isinstance(p, click.Option) for opt in p.opts if opt.startswith("--")} - {"help"})
+                        if isinstance(p, click.Option) for opt in p.opts if opt.startswith("--")} - {"help"} - set(NOT_FROM_FILES))
         raise ConfigError(f"{path}: unknown key '{shown}'; known keys: {', '.join(known)}")
 
 
@@ -128,5 +150,32 @@ def _per_file_ignores(path: Path, value: object) -> tuple[tuple[str, tuple[str, 
             codes = [codes]
         if not isinstance(codes, list) or not all(isinstance(c, str) for c in codes):
             raise ConfigError(f"{path}: per-file-ignores.{pattern!r} must be a list of codes")
-        out.append((pattern, tuple(c.strip().upper() for c in codes)))
+        cleaned = tuple(c.strip().upper() for c in codes)
+        for code in cleaned:
+            if not (code.startswith("FT") and code[2:].isdigit() and len(code) <= 5):
+                raise ConfigError(f"{path}: per-file-ignores.{pattern!r}: {code!r} is not a code or code prefix")
+        out.append((pattern, cleaned))
     return tuple(out)
+
+
+def _weakened(config: Config) -> list[str]:
+    """What the file turns off of the gate: error codes it ignores or does not select."""
+    from .rules import ERROR, registry
+
+    errors = sorted(code for code, rule in registry().items() if rule.severity == ERROR)
+    notes = []
+    for section, values in config.default_map.items():
+        ignored = tuple(values.get("ignore", ()) or ())  # type: ignore[arg-type]
+        selected = tuple(values.get("select", ()) or ())  # type: ignore[arg-type]
+        off = [c for c in errors if (ignored and c.startswith(ignored)) or (selected and not c.startswith(selected))]
+        if off:
+            notes.append(f"{section}: {_codes(off)} (error codes) switched off by ignore/select")
+    for pattern, codes in config.per_file_ignores:
+        off = [c for c in errors if c.startswith(codes)]
+        if off:
+            notes.append(f"files matching {pattern!r}: {_codes(off)} (error codes) switched off by per-file-ignores")
+    return notes
+
+
+def _codes(codes: list[str]) -> str:
+    return ", ".join(codes) if len(codes) <= 6 else f"{', '.join(codes[:6])} and {len(codes) - 6} more"

@@ -15,10 +15,9 @@ import re
 from hashlib import sha1
 from typing import TYPE_CHECKING
 
-from .diagnostics import Diagnostic
-from .rules import severity_of
-
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     import polars as pl
 
 
@@ -46,45 +45,48 @@ def fingerprints(compact: bytes) -> tuple[int, int]:
     return fingerprint(compact), fingerprint(near_form(compact))
 
 
-def duplicate_findings(frame: pl.DataFrame, paths: list[str]) -> list[Diagnostic]:
-    """FT402 for a record identical to an earlier one, FT403 for one that differs from an
-    earlier one only in case or white space. The first occurrence is never reported."""
+def hex_fingerprint(value: int) -> str:
+    """A fingerprint as 16 hex digits, as findings carry it."""
+    return f"{value & 0xFFFF_FFFF_FFFF_FFFF:016x}"
+
+
+Row = tuple[int, int, str]  # (file index, line, fingerprint of the record as hex)
+
+
+def duplicate_pairs(frame: pl.DataFrame) -> Iterator[tuple[str, str, Row, tuple[int, int]]]:
+    """(code, what, the later record, (file, line) of its first occurrence): FT402 for a record
+    identical to an earlier one, FT403 for one that differs from an earlier one only in case or
+    white space. The first occurrence is never reported. In file and line order."""
     import polars as pl
 
     frame = frame.unique(subset=["file", "line"], keep="first", maintain_order=True)  # a line's expanded records are one
     if frame.height < 2:
-        return []
+        return
     marked = frame.select("file", "line", "exact", "near").with_row_index("row").with_columns(
         exact_first=pl.col("row").first().over("exact"),
         near_first=pl.col("row").first().over("near"),
     )
-    first = marked.select(pl.col("row").alias("ref"), pl.col("file").alias("ref_file"),
-                          pl.col("line").alias("ref_line"), pl.col("exact").alias("ref_exact"))
+    first = marked.select(pl.col("row").alias("ref"), pl.col("file").alias("ref_file"), pl.col("line").alias("ref_line"))
     exact = marked.filter(pl.col("row") != pl.col("exact_first")).join(first, left_on="exact_first", right_on="ref")
     near = (marked.filter((pl.col("row") == pl.col("exact_first")) & (pl.col("row") != pl.col("near_first")))
             .join(first, left_on="near_first", right_on="ref"))
     out = []
     for code, rows, what in (("FT402", exact, "exact duplicate of"),
                              ("FT403", near, "near-duplicate (differs only in case or white space) of")):
-        for row in rows.iter_rows(named=True):
-            ref = f"{paths[row['ref_file']]}:{row['ref_line']}"
-            out.append(Diagnostic(paths[row["file"]], row["line"], 1, code, f"{what} {ref}", severity_of(code)))
-    return sorted(out, key=lambda d: (paths.index(d.path), d.line, d.code))
+        for r in rows.iter_rows(named=True):
+            out.append((code, what, (r["file"], r["line"], hex_fingerprint(r["exact"])), (r["ref_file"], r["ref_line"])))
+    out.sort(key=lambda item: (item[2][0], item[2][1], item[0]))
+    yield from out
 
 
-def leakage_findings(train: pl.DataFrame, train_paths: list[str], validation: pl.DataFrame,
-                     validation_paths: list[str]) -> list[Diagnostic]:
-    """FT404 for each validation record whose text (up to case and white space) is also in
-    the training data."""
+def leaked(train: pl.DataFrame, validation: pl.DataFrame) -> Iterator[tuple[Row, tuple[int, int]]]:
+    """Each validation record whose text (up to case and white space) is also in the training
+    data, with (file, line) of its first occurrence there."""
     import polars as pl
 
     if train.height == 0 or validation.height == 0:
-        return []
+        return
     seen = train.group_by("near").agg(pl.col("file").first().alias("t_file"), pl.col("line").first().alias("t_line"))
-    hits = validation.select("file", "line", "near").join(seen, on="near").sort("file", "line")
-    return [
-        Diagnostic(validation_paths[r["file"]], r["line"], 1, "FT404",
-                   f"validation record also in the training data at {train_paths[r['t_file']]}:{r['t_line']}",
-                   severity_of("FT404"))
-        for r in hits.iter_rows(named=True)
-    ]
+    hits = validation.select("file", "line", "near", "exact").unique(subset=["file", "line"], keep="first").join(seen, on="near")
+    for r in hits.sort("file", "line").iter_rows(named=True):
+        yield (r["file"], r["line"], hex_fingerprint(r["exact"])), (r["t_file"], r["t_line"])

@@ -13,7 +13,8 @@ EXIT_USAGE = 2  # usage, configuration or I/O error (missing file, directory, un
 
 ERROR = "error"
 WARNING = "warning"
-SEVERITIES = (ERROR, WARNING)
+OFF = "off"  # a format's provider does not mind: the finding is not made
+SEVERITIES = (ERROR, WARNING, OFF)
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -27,6 +28,10 @@ class Diagnostic:
     message: str  # lower case: what is wrong and what is expected
     severity: str = ERROR
     pointer: str | None = None  # JSON path into the record, e.g. "$.messages[2].content"
+    # the record's identity (16 hex digits of its content's hash; "" for the file as a whole):
+    # baselines and diffs match findings by it, so a known finding that moved stays known and a
+    # new record with the same problem is new
+    fingerprint: str = ""
 
     def to_dict(self) -> dict[str, object]:
         return asdict(self)
@@ -34,11 +39,23 @@ class Diagnostic:
 
 @dataclass(frozen=True, slots=True)
 class Hit:
-    """What a rule yields: the engine adds file, line, code and severity."""
+    """What a check yields: the engine adds file, line and severity. `code` is needed only
+    from a check that emits several codes."""
 
     message: str
     pointer: str | None = None
     col: int = 1
+    code: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Located:
+    """A dataset check's hit, on a record of one of the files checked together."""
+
+    file_index: int
+    line: int
+    hit: Hit
+    fingerprint: str = ""
 
 
 def as_list(value: object) -> list:

@@ -1,14 +1,22 @@
 """`ftlint diff BASE HEAD`: what a data pull request changes.
 
-Records are matched by content, not by line: a record in HEAD whose exact fingerprint is in
-BASE is unchanged wherever it moved. Of the rest, a HEAD record whose prompt (everything before
-its first target) matches a removed BASE record is *changed* (an edited answer); the others are
-added or removed. Findings are matched the same way, by (code, message, JSON path, record), so
-a known problem that moved is not new.
+Both sides go through the same pipeline and estimate as `ftlint check` and `ftlint estimate`
+(ftlint/app.py), so all three agree on a file's format, limit and tokens. Records are matched by
+content, not by line: a record in HEAD whose exact fingerprint is in BASE is unchanged wherever
+it moved. Of the rest, a HEAD record whose prompt (everything before its first target) matches a
+removed BASE record is *changed* (an edited answer); the others are added or removed. Findings
+are matched by (code, message, JSON path, the record's fingerprint), so a known problem that
+moved is not new, and a new record with a known kind of problem is.
+
+Git: REV:PATH is read with `git show` after the revision is checked with `git rev-parse`, each
+called with `--end-of-options`, so nothing in a spec can be taken for an option. A revision
+that exists but has no such file is an empty side (the first data pull request of a repository:
+every record is added); a path that is a folder in that revision is an error.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import subprocess
 import tempfile
@@ -17,33 +25,61 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from .app import Data, analyse_data, estimate_data, resolve_model, settings_for
 from .diagnostics import ERROR, Diagnostic
+from .engine import Analysis
+from .options import PlanOptions, RunOptions
+
+GIT_TIMEOUT = 300
 
 
 class DiffInputError(Exception):
     pass
 
 
-@contextmanager
-def resolve(spec: str) -> Iterator[tuple[str, str]]:
-    """Yield (path to read, name to show). A spec that is not a file but looks like
-    REV:PATH is read with `git show` into a temporary file, removed afterwards."""
-    if spec == "-" or os.path.exists(spec) or ":" not in spec:
-        yield spec, spec
-        return
+def _git(*args: str) -> subprocess.CompletedProcess[bytes]:
     try:
-        shown = subprocess.run(["git", "show", spec], capture_output=True, timeout=300)
+        return subprocess.run(["git", *args], capture_output=True, timeout=GIT_TIMEOUT)
     except (OSError, subprocess.TimeoutExpired) as exc:
-        raise DiffInputError(f"{spec}: cannot run git: {exc}") from None
+        raise DiffInputError(f"cannot run git: {exc}") from None
+
+
+def _last_line(output: bytes) -> str:
+    lines = output.decode("utf-8", "replace").strip().splitlines()
+    return lines[-1] if lines else "no output"
+
+
+@contextmanager
+def resolve(spec: str) -> Iterator[str | None]:
+    """Yield the path to read for a side: the file itself, a temporary copy of REV:PATH (removed
+    afterwards), or None for a revision that has no such file."""
+    if spec == "-" or os.path.exists(spec) or ":" not in spec:
+        yield spec
+        return
+    rev, _, path = spec.partition(":")
+    if rev.startswith("-") or path.startswith("-"):
+        raise DiffInputError(f"{spec}: a revision or path may not start with '-'")
+    if rev:
+        known = _git("rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}")
+        if known.returncode != 0:
+            raise DiffInputError(f"{spec}: not a file, and {rev!r} is not a git revision here")
+    kind = _git("cat-file", "-t", "--end-of-options", spec)
+    if kind.returncode != 0:
+        if rev:  # the revision exists; the file does not (yet) in it
+            yield None
+            return
+        raise DiffInputError(f"{spec}: not a file, and git cannot show it ({_last_line(kind.stderr)})")
+    if kind.stdout.strip() != b"blob":
+        raise DiffInputError(f"{spec}: is a {kind.stdout.decode('ascii', 'replace').strip()} in git, not a file")
+    shown = _git("cat-file", "blob", "--end-of-options", spec)
     if shown.returncode != 0:
-        reason = shown.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise DiffInputError(f"{spec}: not a file, and git cannot show it ({reason[-1] if reason else 'no output'})")
+        raise DiffInputError(f"{spec}: git cannot show it ({_last_line(shown.stderr)})")
     suffix = ".jsonl.gz" if spec.endswith(".gz") else ".jsonl"
     fd, tmp = tempfile.mkstemp(prefix="ftlint-diff-", suffix=suffix)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(shown.stdout)
-        yield tmp, spec
+        yield tmp
     finally:
         os.unlink(tmp)
 
@@ -54,7 +90,6 @@ class Side:
     diagnostics: list[Diagnostic]
     exact: list[int]  # per record, in order
     prompt: list[int]
-    line_exact: dict[int, int]  # line -> exact fingerprint of its record
 
 
 @dataclass
@@ -69,10 +104,36 @@ class DiffResult:
     new_findings: list[Diagnostic] = field(default_factory=list)
     fixed_findings: int = 0
     estimates: dict[str, dict] = field(default_factory=dict)  # "base"/"head" -> estimate dict
+    io_errors: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def failing(self) -> bool:
         return any(d.severity == ERROR for d in self.new_findings)
+
+
+def run_diff(base: str, head: str, run: RunOptions, plan: PlanOptions) -> DiffResult:
+    sides: list[Side] = []
+    estimates: dict[str, dict] = {}
+    io_errors: list[str] = []
+    notes: list[str] = []
+    for label, spec in (("base", base), ("head", head)):
+        with resolve(spec) as path:
+            found: list[Diagnostic] = []
+            if path is None:
+                model = resolve_model(run.model_name)
+                data = Data(model, settings_for(run, model), Analysis(), None)
+                notes.append(f"{spec}: no such file in that revision: an empty {label}, every record is added")
+            else:
+                side_run = dataclasses.replace(run, paths=(path,), labels=((path, spec),))
+                data = analyse_data(side_run, found.append)
+            io_errors += data.io_errors
+            frame = data.train.frame()
+            sides.append(Side(spec, found, frame["exact"].to_list(), frame["prompt"].to_list()))
+            estimates[label] = estimate_data(data, plan, run).estimate.to_dict()
+    outcome = compare(*sides)
+    outcome.estimates, outcome.io_errors, outcome.notes = estimates, io_errors, notes
+    return outcome
 
 
 def compare(base: Side, head: Side) -> DiffResult:
@@ -87,15 +148,16 @@ def compare(base: Side, head: Side) -> DiffResult:
     added = sum(added_prompts.values()) - changed
     removed = sum(removed_prompts.values()) - changed
 
-    def keys(side: Side) -> list[tuple[tuple, Diagnostic]]:
-        return [((d.code, d.message, d.pointer, side.line_exact.get(d.line)), d) for d in side.diagnostics]
+    def key(d: Diagnostic) -> tuple[str, str | None, str]:
+        # a finding on a record: its code, place and the record's content (a message may name
+        # another line, which moves); on the file as a whole: its code and message
+        return (d.code, d.pointer, d.fingerprint) if d.fingerprint else (d.code, d.pointer, d.message)
 
-    base_keys = Counter(k for k, _ in keys(base))
-    remaining = Counter(base_keys)
+    remaining = Counter(key(d) for d in base.diagnostics)
     new = []
-    for key, d in keys(head):
-        if remaining[key] > 0:
-            remaining[key] -= 1
+    for d in head.diagnostics:
+        if remaining[key(d)] > 0:
+            remaining[key(d)] -= 1
         else:
             new.append(d)
     fixed = sum(remaining.values())

@@ -39,10 +39,11 @@ class InputError(Exception):
 
 @dataclass(slots=True)
 class Problem:
+    """A finding the reader makes; its severity comes from the rule registry, as every code's."""
+
     code: str
     message: str
     col: int = 1
-    severity: str = "error"
 
 
 @dataclass(slots=True)
@@ -278,14 +279,8 @@ def parse_line(number: int, raw: bytes, max_depth: int = DEFAULT_MAX_DEPTH) -> L
     problems: list[Problem] = []
     nbytes = len(raw)
     if raw.startswith(BOM):
-        problems.append(
-            Problem(
-                "FT004",
-                "line starts with a UTF-8 byte-order mark; ftlint reads past it, "
-                "but most JSONL parsers do not (Azure OpenAI alone asks for one)",
-                severity="warning",
-            )
-        )
+        problems.append(Problem("FT004", "line starts with a UTF-8 byte-order mark; ftlint reads past it, "
+                                         "but most JSONL parsers do not (Azure OpenAI alone asks for one)"))
         raw = raw[len(BOM) :]
     if not raw or raw.isspace():
         problems.append(Problem("FT005", "blank line: every line must hold one JSON object"))

@@ -9,7 +9,11 @@ from pathlib import Path
 import pytest
 
 from conftest import run
-from ftlint.estimate import DatasetFigures, Plan, auto_batch_size, auto_epochs, estimate
+from ftlint.options import PlanOptions as Plan
+from ftlint.options import Thresholds
+from ftlint.plan.estimate import DatasetInfo, estimate
+from ftlint.plan.figures import DatasetFigures
+from ftlint.plan.trainers import auto_batch_size, auto_epochs
 from ftlint.models import Sourced
 
 PRICE = Sourced(5.0, "test", "2026", "V")
@@ -21,8 +25,7 @@ def figures(records: int, tokens: int = 1000) -> DatasetFigures:
 
 
 def run_plan(records: int, plan: Plan, tokens: int = 1000, price: Sourced | None = PRICE, min_examples: int | None = 10):  # type: ignore[no-untyped-def]
-    return estimate(figures(records, tokens), plan, model="m", encoding="o200k_base", context_limit=None,
-                    price=price, min_examples=min_examples)
+    return estimate(figures(records, tokens), plan, DatasetInfo((), "m", "o200k_base", None, min_examples=min_examples), price=price)
 
 
 def test_partial_last_batch_is_a_step() -> None:
@@ -76,7 +79,7 @@ def test_auto_batch_size(records: int, batch: int) -> None:
 
 
 def codes(e) -> set[str]:  # type: ignore[no-untyped-def]
-    return {w["code"] for w in e.warnings}
+    return {d.code for d in e.findings}
 
 
 def test_sane_plan_has_no_advice() -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from conftest import FIXTURES, run
-from ftlint.rules import load_all
+from ftlint.rules import registry
 
 BAD = sorted((FIXTURES / "bad").glob("*.jsonl"))
 GOOD = sorted(p for p in (FIXTURES / "good").iterdir() if p.name.endswith((".jsonl", ".jsonl.gz")))
@@ -35,7 +35,7 @@ def test_bad_fixture_matches_golden(path: Path) -> None:
     assert result.stdout == golden.read_text()
     code = path.name.split("_")[0].upper()
     assert re.search(rf":\d+:\d+: {code} ", result.stdout), f"{path.name} no longer shows {code}"
-    has_error = any(load_all()[c].severity == "error" for c in re.findall(r": (FT\d{3}) ", result.stdout))
+    has_error = any(registry()[c].severity == "error" for c in re.findall(r": (FT\d{3}) ", result.stdout))
     assert result.exit_code == (1 if has_error else 0)
 
 
@@ -55,7 +55,7 @@ def test_every_code_check_emits_has_a_fixture() -> None:
     for golden in (FIXTURES / "formats").glob("*/bad.expected"):
         covered |= set(re.findall(r":\d+:\d+: (FT\d{3}) ", golden.read_text()))
     covered |= {"FT007", "FT401", "FT404"}  # 300 MB line: test_hostile; FT401: every bad golden; FT404: test_dataset
-    emitted_by_check = {c for c in load_all() if not c.startswith(("FT5", "FT7"))}  # estimate only
+    emitted_by_check = {c for c in registry() if not c.startswith(("FT5", "FT7"))}  # estimate only
     assert emitted_by_check - covered == set()
 
 
@@ -65,7 +65,8 @@ def test_json_output_carries_the_same_findings(path: Path) -> None:
     as_json = run("check", _rel(path), *_args(path), "-o", "json")
     findings = json.loads(as_json.stdout)
     assert as_json.exit_code == text.exit_code
-    assert all(set(f) == {"path", "line", "col", "code", "severity", "message", "pointer"} for f in findings)
+    assert all(set(f) == {"path", "line", "col", "code", "severity", "message", "pointer", "fingerprint"} for f in findings)
+    assert all(len(f["fingerprint"]) == (16 if f["line"] else 0) for f in findings)
     lines = [ln for ln in text.stdout.splitlines() if re.match(r".+:\d+:\d+: FT\d{3} ", ln)]
     rendered = [f"{f['path']}:{f['line']}:{f['col']}: {f['code']} {f['message']}" + (f" ({f['pointer']})" if f["pointer"] else "") for f in findings]
     assert rendered == lines

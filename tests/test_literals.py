@@ -8,10 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ftlint import literals
-from ftlint.formats import registry  # noqa: F401  (formats declare literals too)
-from ftlint.rules import load_all
+from ftlint.rules import registry
 
-load_all()
+registry()
 WANTED = tuple(literals._WANTED)
 # text made of pieces of the wanted literals, so that matches, overlaps and near misses are common
 PIECES = st.sampled_from([w[:k] for w in WANTED for k in range(1, len(w) + 1)] + [b" ", b"x", b"\\", b'"'])

@@ -78,7 +78,8 @@ def test_sarif_locations_point_at_lines() -> None:
 
 def test_github_annotations_escape_what_the_workflow_syntax_needs() -> None:
     line = github_annotation("error", "FT001", "50% off\nnext, line", "dir/a,b:c.jsonl", 3, 7)
-    assert line == "::error file=dir/a%2Cb%3Ac.jsonl,line=3,col=7,title=ftlint FT001::50%25 off%0Anext, line"
+    # a newline from data is shown as \n: an annotation is one line, and nothing can start a second command
+    assert line == "::error file=dir/a%2Cb%3Ac.jsonl,line=3,col=7,title=ftlint FT001::50%25 off\\nnext, line"
     assert github_annotation("warning", "FT401", "few", "a.jsonl", 0, 0) == "::warning file=a.jsonl,title=ftlint FT401::few"
 
 

@@ -7,9 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from ftlint import engine
 from ftlint.engine import Settings, analyse
-from ftlint.models import get_model
+from ftlint.engine import pipeline as engine
 
 GOOD = {"messages": [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Where is my order 12?"},
                      {"role": "assistant", "content": "It ships tomorrow."}]}
@@ -28,7 +27,7 @@ def _write(path: Path, n: int, every: int) -> None:
 
 def _run(paths: list[str], jobs: int):  # type: ignore[no-untyped-def]
     found: list = []
-    settings = Settings(model=get_model(None), context_limit=40, min_examples=10)
+    settings = Settings("o200k_base", "gpt-4.1-mini", model_limit=40)
     result = analyse(paths, settings, found.append, jobs=jobs)
     return found, result
 
@@ -38,8 +37,8 @@ def test_one_process_and_several_give_identical_results(tmp_path: Path, monkeypa
     monkeypatch.setattr(engine, "READ_BLOCK", 300)
     monkeypatch.setattr(engine, "CHUNK_LINES", 7)
     chunks = []
-    original = engine._chunks
-    monkeypatch.setattr(engine, "_chunks", lambda *a, **k: (chunks.append(c) or c for c in original(*a, **k)))
+    original = engine.chunks
+    monkeypatch.setattr(engine, "chunks", lambda *a, **k: (chunks.append(c) or c for c in original(*a, **k)))
     paths = []
     for k, (n, every) in enumerate([(300, 13), (5, 2), (0, 1), (97, 5)]):
         path = tmp_path / f"part{k}.jsonl"

@@ -8,9 +8,13 @@ from fractions import Fraction
 import pytest
 
 from conftest import run
-from ftlint.estimate import ADVICE_THRESHOLDS, DatasetFigures, Plan, estimate
+from ftlint.options import PlanOptions as Plan
+from ftlint.options import Thresholds
+from ftlint.plan.estimate import DatasetInfo, estimate
+from ftlint.plan.figures import DatasetFigures
 from ftlint.models import Sourced
-from ftlint.trainer import HFSteps, hf_steps, hf_warmup, pack
+from ftlint.plan.packing import pack
+from ftlint.plan.trainers import HuggingFace
 
 PRICE = Sourced(5.0, "test", "2026", "V")
 
@@ -18,16 +22,21 @@ PRICE = Sourced(5.0, "test", "2026", "V")
 def plan_for(records: int, plan: Plan, tokens: int = 1000, lengths: list[int] | None = None, price: Sourced | None = PRICE):  # type: ignore[no-untyped-def]
     data = DatasetFigures(lines=records, invalid_lines=0, messages=2 * records, records=records, targets=records,
                           tokens_in_file=tokens, tokens_capped=tokens, trainable_tokens=tokens // 2)
-    return estimate(data, plan, model="m", encoding="o200k_base", context_limit=None, price=price, min_examples=None, lengths=lengths)
+    return estimate(data, plan, DatasetInfo((), "m", "o200k_base", None), price=price, lengths=lengths)
 
 
 def codes(e) -> set[str]:  # type: ignore[no-untyped-def]
-    return {w["code"] for w in e.warnings}
+    return {d.code for d in e.findings}
+
+
+def hf(n: int, batch: int, gpus: int, accum: int, drop_last: bool = False, epochs: int = 1, max_steps: int | None = None,
+       legacy: bool = False):  # type: ignore[no-untyped-def]
+    return HuggingFace(legacy).schedule(n, epochs, batch, accum, gpus, drop_last, max_steps)
 
 
 def test_hf_steps_with_devices_and_accumulation() -> None:
     # 1000 records, batch 4: 250 batches; 2 devices: 125 each; accumulate 8: ceil(125/8) = 16
-    assert hf_steps(1000, 4, 2, 8, drop_last=False) == HFSteps(250, 125, 16)
+    assert hf(1000, 4, 2, 8).steps_per_epoch == 16
     e = plan_for(1000, Plan(trainer="hf", epochs=3, batch_size=4, gpus=2, grad_accum=8, warmup_ratio=Fraction("0.1")))
     assert (e.steps_per_epoch, e.total_steps, e.warmup_steps, e.effective_batch_size) == (16, 48, 5, 64)  # ceil(4.8) = 5
 
@@ -35,33 +44,76 @@ def test_hf_steps_with_devices_and_accumulation() -> None:
 def test_hf_drop_last_differs_from_plain_floor() -> None:
     # 100 records, batch 8, drop_last: 12 batches; accumulate 5: ceil(12/5) = 3 updates,
     # where floor(100 / 40) would say 2
-    assert hf_steps(100, 8, 1, 5, drop_last=True).updates_per_epoch == 3
+    assert hf(100, 8, 1, 5, drop_last=True).steps_per_epoch == 3
     assert plan_for(100, Plan(epochs=1, batch_size=8, grad_accum=5, drop_last=True)).steps_per_epoch == 2
-    # transformers <= 4.51 floored the accumulation: 12 // 5 = 2
-    assert hf_steps(100, 8, 1, 5, drop_last=True, legacy=True).updates_per_epoch == 2
+    # transformers <= 4.51 planned floor(12 / 5) = 2 steps an epoch (max_steps = 2 for one epoch),
+    # but its loop steps on the partial window too: 3 steps in a whole epoch, so the run stops
+    # after 2 of them, two thirds through its only epoch
+    legacy = hf(100, 8, 1, 5, drop_last=True, legacy=True)
+    assert (legacy.steps_per_epoch, legacy.total_steps, legacy.epochs_run, legacy.epochs_covered) == (3, 2, 1, 0.6667)
+    # three epochs: max_steps = 6 = two whole epochs of 3 steps; the third never starts
+    legacy = hf(100, 8, 1, 5, drop_last=True, legacy=True, epochs=3)
+    assert (legacy.total_steps, legacy.epochs_run) == (6, 2)
 
 
 def test_hf_at_least_one_update_per_epoch() -> None:
     # 3 records, batch 8: one batch; accumulate 4: ceil(1/4) = 1 (legacy: max(0, 1) = 1)
-    assert hf_steps(3, 8, 1, 4, drop_last=False).updates_per_epoch == 1
-    assert hf_steps(3, 8, 1, 4, drop_last=False, legacy=True).updates_per_epoch == 1
-    assert hf_steps(0, 8, 1, 4, drop_last=False).updates_per_epoch == 0
+    assert hf(3, 8, 1, 4).steps_per_epoch == 1
+    assert hf(3, 8, 1, 4, legacy=True).steps_per_epoch == 1
+    assert hf(0, 8, 1, 4).steps_per_epoch == 0
+
+
+def test_hf_drop_last_without_a_full_batch_trains_nothing() -> None:
+    # 5 records, batch 8, drop_last: the dataloader is empty; transformers raises unless
+    # max_steps is given, and then trains 0 steps. Before, ftlint invented one step an epoch.
+    s = hf(5, 8, 1, 1, drop_last=True, epochs=3)
+    assert (s.steps_per_epoch, s.total_steps, s.sequences_processed) == (0, 0, 0)
+    assert "refuses to start" in s.refusal
+    e = plan_for(5, Plan(trainer="hf", epochs=3, batch_size=8, drop_last=True))
+    assert e.total_steps == 0 and e.tokens_processed == 0 and "FT511" in codes(e)
+    assert "0 steps" in hf(5, 8, 1, 1, drop_last=True, max_steps=10).refusal
+
+
+def test_hf_sequences_fed_count_dropped_and_repeated_records() -> None:
+    # one device, 103 records, batch 8, drop_last: 12 batches of 8 = 96 fed an epoch, not 103
+    assert hf(103, 8, 1, 1, drop_last=True, epochs=2).sequences_processed == 192
+    # two devices, no drop_last: 13 batches -> 7 per device, every batch filled from the
+    # epoch's first records (accelerate's even_batches): 7 x 2 x 8 = 112 fed an epoch
+    assert hf(103, 8, 2, 1, epochs=2).sequences_processed == 224
+    e = plan_for(103, Plan(trainer="hf", epochs=2, batch_size=8, gpus=2), tokens=10_300)
+    assert e.tokens_processed == 22_400  # 224 sequences x 100 tokens on average
+
+
+def test_hf_legacy_leaves_batches_unused_when_records_mod_accumulation_is_small() -> None:
+    # 4.51 chunks an epoch by N % grad_accum (records, not batches): 81 records, batch 8: 11
+    # batches; accumulate 4: updates of 4, 4, then one of 81 % 4 = 1 batch: 9 batches fed (72
+    # records), the last 2 never seen; syncs after batches 4 and 8 only: 2 steps an epoch
+    # (4.52+: 3 steps, all 11 batches)
+    legacy = hf(81, 8, 1, 4, legacy=True, epochs=1)
+    assert (legacy.steps_per_epoch, legacy.total_steps, legacy.sequences_processed) == (2, 2, 72)
+    assert hf(81, 8, 1, 4, epochs=1).steps_per_epoch == 3
 
 
 def test_hf_warmup_rounds_in_floating_point_like_transformers() -> None:
     assert 100 * 0.07 == 7.000000000000001
-    assert hf_warmup(100, None, 0.07) == 8  # what transformers computes
+    assert HuggingFace().warmup(100, Fraction("0.07"), None) == 8  # what transformers computes
     assert plan_for(100, Plan(epochs=1, batch_size=1, warmup_ratio=Fraction("0.07"))).warmup_steps == 7  # exact, hosted
     assert plan_for(100, Plan(trainer="hf", epochs=1, batch_size=1, warmup_ratio=Fraction("0.07"))).warmup_steps == 8
-    assert hf_warmup(100, 5, 0.07) == 5  # warmup_steps wins
+    assert HuggingFace().warmup(100, Fraction("0.07"), 5) == 5  # warmup_steps wins
 
 
 def test_max_steps_overrides_epochs() -> None:
-    # 16 updates per epoch (as above); 40 steps: epochs run = ceil(40/16) = 3, 2.5 passes,
-    # tokens processed = 1000 x 2.5
+    # 16 updates per epoch (as above); 40 steps: epochs run = ceil(40/16) = 3, 2.5 passes. Each
+    # device takes 125 batches of 4 an epoch (250 batches, the last of the 1000 records full):
+    # 1,000 fed an epoch; the 8 steps of the third epoch take 8 x 8 batches x 2 devices x 4 = 512
+    # records: 2,512 sequences fed, 2,512 tokens at 1 token each on average
     e = plan_for(1000, Plan(trainer="hf", epochs=9, max_steps=40, batch_size=4, gpus=2, grad_accum=8))
-    assert (e.total_steps, e.epochs, e.epochs_covered, e.tokens_processed) == (40, 3, 2.5, 2500)
-    assert e.cost_usd == pytest.approx(2500 * 5 / 1e6)
+    assert (e.total_steps, e.epochs, e.epochs_covered, e.sequences_processed, e.tokens_processed) == (40, 3, 2.5, 2512, 2512)
+    assert e.cost_usd is None  # a self-hosted run is not priced per token unless --price is given
+    priced = plan_for(1000, Plan(trainer="hosted", epochs=9, max_steps=40, batch_size=64))
+    # hosted: 16 steps an epoch (15 of 64 and one of 40); 40 steps = 2 epochs + 8 steps of 64 = 2,512
+    assert (priced.sequences_processed, priced.tokens_processed) == (2512, 2512)
+    assert priced.cost_usd == pytest.approx(2512 * 5 / 1e6)
 
 
 def test_packing_best_fit_decreasing() -> None:
@@ -120,7 +172,7 @@ def test_advice_fires_and_stays_silent() -> None:
 
 
 def test_thresholds_are_configurable() -> None:
-    t = dict(ADVICE_THRESHOLDS, min_total_steps=10)
+    t = Thresholds(min_total_steps=10)
     assert "FT503" in codes(plan_for(156, Plan(epochs=3, batch_size=16)))  # 30 steps
     assert "FT503" not in codes(plan_for(156, Plan(epochs=3, batch_size=16, thresholds=t)))
     cli = json.loads(run("estimate", "fixtures/good/drone_training.jsonl", "-e", "3", "-b", "8", "--min-total-steps", "10", "-o", "json").stdout)

@@ -10,13 +10,12 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ftlint import literals
 from ftlint.diagnostics import Diagnostic
 from ftlint.engine import Settings, analyse
+from ftlint.engine.judge import record_findings
 from ftlint.formats import get_format
-from ftlint.formats.generic import shape, special_token_pointers
-from ftlint.formats.registry import BY_SHAPE, FORMATS, detect
-from ftlint.models import get_model
+from ftlint.formats.registry import BY_SHAPE, FORMATS
+from ftlint.formats.shape import detect, shape
 from ftlint.read import parse_line, read_lines
 from ftlint.rules import secrets
 from ftlint.tokens import TokenCounter
@@ -34,7 +33,7 @@ def _property_names(schema: object) -> set[str]:
 
 
 BUDGET = settings(max_examples=int(os.environ.get("FTLINT_HYPOTHESIS_EXAMPLES", "150")), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-SETTINGS = Settings(model=get_model(None), context_limit=65536, min_examples=10)
+SETTINGS = Settings("o200k_base", "gpt-4.1-mini", model_limit=65536)
 COUNTER = TokenCounter("o200k_base")
 
 json_values = st.recursive(
@@ -78,7 +77,7 @@ def test_arbitrary_json_values_never_raise(value: object) -> None:
     line = parse_line(1, raw)
     if line.value is not None:
         fmt = get_format("openai-chat")
-        fmt.findings(line.value)
+        record_findings(fmt, line.value, COUNTER, 65536)
         fmt.figures(line.value, COUNTER)
         list(secrets.scan(line.value))
 
@@ -90,8 +89,8 @@ def test_arbitrary_records_never_raise_in_detection_rules_figures_or_secrets(rec
     detect([record])
     for name in FORMATS:
         fmt = get_format(name)
-        for code, message, pointer in fmt.findings(record):
-            assert code.startswith("FT") and message and (pointer is None or pointer.startswith("$"))
+        for code, hit in record_findings(fmt, record, COUNTER, 1000):
+            assert code.startswith("FT") and hit.message and (hit.pointer is None or hit.pointer.startswith("$"))
         figures = fmt.figures(record, COUNTER)
         assert all(r.tokens >= 0 and 0 <= r.trainable <= r.tokens for r in figures.records)
     list(secrets.scan(record))
@@ -115,7 +114,6 @@ schema_like = st.recursive(
 @given(st.dictionaries(st.sampled_from(SCHEMA_KEYS), schema_like, max_size=5))
 def test_records_of_any_format_shape_never_raise(record: dict) -> None:
     test_arbitrary_records_never_raise_in_detection_rules_figures_or_secrets.hypothesis.inner_test(record)  # type: ignore[attr-defined]
-    special_token_pointers(record, literals.present(json.dumps(record).encode()))
 
 
 @BUDGET

@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import run
+from ftlint.rules import registry
 from ftlint.read import InputError, Line, LineBlock, read_lines, read_raw, read_runs
 
 OK = json.dumps({"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]})
@@ -44,7 +45,8 @@ def test_crlf_is_accepted(tmp_path: Path) -> None:
 def test_bom_is_a_warning_and_the_line_still_parses(tmp_path: Path) -> None:
     lines = list(read_lines(write(tmp_path, b"\xef\xbb\xbf" + OK.encode() + b"\n")))
     assert lines[0].value is not None
-    assert [(p.code, p.severity) for p in lines[0].problems] == [("FT004", "warning")]
+    assert [p.code for p in lines[0].problems] == ["FT004"]
+    assert registry()["FT004"].severity == "warning"
 
 
 def test_invalid_utf8_names_the_byte_offset(tmp_path: Path) -> None:

@@ -48,5 +48,5 @@ def test_family_and_single_codes_can_be_ignored(tmp_path: Path) -> None:
     assert codes() == {"FT601", "FT604"}
     assert codes("--ignore", "FT604") == {"FT601"}
     assert codes("--ignore", "ft6") == set()
-    assert run("check", str(path), "--ignore", "FT6").exit_code == 0
+    assert run("check", str(path), "--ignore", "FT6,FT401").exit_code == 0
     assert run("check", str(path), "--ignore", "bogus").exit_code == 2

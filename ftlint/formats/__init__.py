@@ -1,13 +1,16 @@
-"""Dataset formats: each owns its JSON Schema, its rules and its record rule.
+"""Dataset formats: each owns its JSON Schema, its record rule and its token figures.
 
-A format turns one parsed line into findings (schema + rules) and into training records (how
-many, which spans carry loss, their tokens). The registry is explicit: add a module, add it here.
+A format turns one parsed line into training records (how many, which spans carry loss, their
+tokens). Which rules apply to it is said by the rules themselves (their scope); what its provider
+tolerates or rejects more strictly than the registry's default is the format's `severities`. The
+registry (formats/registry.py) is an explicit table: adding a format touches the table, its
+schema in schemas/ and its fixtures in fixtures/formats/NAME/.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Protocol
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from ..tokens import TokenCounter
 
@@ -28,34 +31,46 @@ class LineFigures:
     messages: int  # messages on the line (not per expanded record)
 
 
-class Format(Protocol):
+@dataclass(frozen=True)
+class Format:
+    """What every format has. The kinds (chat, fields, preference) add their shape's details."""
+
     name: str
     title: str
-    schema: str
-    record_rule: str
-    shape: str
-    also_shapes: tuple[str, ...]
     providers: str
-    min_examples: int | None
-    documented: bool
-    bom_ok: bool
-    notes: str
-    token_limit: int | None
+    record_rule: str
+    schema: str
+    shape: str  # detection family: records of this shape suit this format
+    also_shapes: tuple[str, ...] = ()  # other shapes the format accepts (not detected as it)
+    min_examples: int | None = None
+    documented: bool = True  # False: the record rule is ftlint's conservative reading
+    notes: str = ""
+    token_limit: int | None = None  # the provider's tokens per example, when the format fixes it
+    # codes whose severity this format's provider sets otherwise than the registry ("off": not made)
+    severities: Mapping[str, str] = field(default_factory=dict)
+    family: str = ""  # "openai": OpenAI's chat format as it is, with OpenAI's content rules
+    kind = "format"
 
-    def findings(self, record: dict, present: frozenset[bytes] | None = None) -> list[tuple[str, str, str | None]]:
-        """Schema and rule findings; `present`: the literals found in the record's compact JSON
-        (ftlint.literals.present), computed here when not given."""
-        ...
+    def turns_path(self) -> tuple[str, ...]:
+        """Where the turns are in a record, for JSON paths."""
+        return ()
 
-    def figures(self, record: dict, counter: TokenCounter) -> LineFigures: ...
+    def turns(self, record: dict) -> list[tuple[int, dict]]:
+        """The record's turns with their index (formats without turns have none)."""
+        return []
 
     def prompt(self, record: dict) -> object:
         """What the record asks (everything before its first target): two versions of a
         record with the same prompt are one record changed, not one removed and one added."""
-        ...
+        return record
+
+    def figures(self, record: dict, counter: TokenCounter) -> LineFigures:
+        raise NotImplementedError
 
 
 def get_format(name: str) -> Format:
-    from .registry import get_format as lookup
+    from .registry import FORMATS
 
-    return lookup(name)  # type: ignore[no-any-return]
+    if name not in FORMATS:
+        raise KeyError(f"unknown format {name!r}; `ftlint formats` lists them")
+    return FORMATS[name]

@@ -1,4 +1,6 @@
-"""Reporters for `ftlint check`: findings stream out as they are found."""
+"""Reporters for `ftlint check`: findings stream out as they are found, and memory stays flat
+however many there are (SARIF and JSON are written as they come; markdown keeps the first 50).
+Every piece of text from data or a file name goes through ftlint/report/escape.py."""
 
 from __future__ import annotations
 
@@ -9,15 +11,32 @@ from typing import IO
 import orjson
 
 from ..diagnostics import ERROR, WARNING, Diagnostic
-from ..engine import Analysis
-from ..rules import load_all
-from .shared import github_annotation, md_escape, sarif_log, sarif_result
+from ..engine import FileSummary
+from .escape import md_fence, md_text, path_text, terminal_safe
+from .shared import SarifWriter, github_annotation
 
 
 def concise(d: Diagnostic) -> str:
-    """path:line:col: CODE message ($.json.path), the shape editors and CI logs understand."""
-    where = f" ({d.pointer})" if d.pointer else ""
-    return f"{d.path}:{d.line}:{d.col}: {d.code} {d.message}{where}"
+    """path:line:col: CODE message ($.json.path), the shape editors and CI logs understand;
+    always one line, whatever the data holds."""
+    where = f" ({terminal_safe(d.pointer)})" if d.pointer else ""
+    return f"{path_text(d.path)}:{d.line}:{d.col}: {d.code} {terminal_safe(d.message)}{where}"
+
+
+def summary_lines(files: list[FileSummary], by_code: Counter[tuple[str, str]]) -> list[str]:
+    lines = sum(f.lines for f in files)
+    valid = sum(f.valid for f in files)
+    invalid = sum(f.invalid for f in files)
+    blank = sum(f.blank for f in files)
+    head = (f"checked {len(files)} file{'s' if len(files) != 1 else ''}, {lines:,} line{'s' if lines != 1 else ''}: "
+            f"{valid:,} valid, {invalid:,} with errors ({blank:,} blank)")
+    parts = []
+    for severity in (ERROR, WARNING):
+        codes = sorted((code, n) for (sev, code), n in by_code.items() if sev == severity)
+        n = sum(c for _, c in codes)
+        detail = f" ({', '.join(f'{code} x{c}' for code, c in codes)})" if codes else ""
+        parts.append(f"{n:,} {severity}{'s' if n != 1 else ''}{detail}")
+    return [head, ", ".join(parts)]
 
 
 class Reporter:
@@ -45,22 +64,8 @@ class Reporter:
     def hidden(self) -> int:
         return sum(self.by_code.values()) - self.shown
 
-    def finish(self, result: Analysis) -> None:
+    def finish(self, files: list[FileSummary]) -> None:
         pass
-
-    def summary_lines(self, result: Analysis) -> list[str]:
-        files = len(result.files)
-        valid = sum(f.valid for f in result.files)
-        blank = sum(f.blank for f in result.files)
-        head = (f"checked {files} file{'s' if files != 1 else ''}, {result.lines:,} line{'s' if result.lines != 1 else ''}: "
-                f"{valid:,} valid, {result.invalid:,} with errors ({blank:,} blank)")
-        parts = []
-        for severity in (ERROR, WARNING):
-            codes = sorted((code, n) for (sev, code), n in self.by_code.items() if sev == severity)
-            n = sum(c for _, c in codes)
-            detail = f" ({', '.join(f'{code} x{c}' for code, c in codes)})" if codes else ""
-            parts.append(f"{n:,} {severity}{'s' if n != 1 else ''}{detail}")
-        return [head, ", ".join(parts)]
 
 
 def use_color(out: IO[str]) -> bool:
@@ -78,14 +83,14 @@ class TextReporter(Reporter):
             return
         import click
 
-        where = f" {click.style(f'({d.pointer})', dim=True)}" if d.pointer else ""
+        where = f" {click.style(f'({terminal_safe(d.pointer)})', dim=True)}" if d.pointer else ""
         code = click.style(d.code, fg="red" if d.severity == ERROR else "yellow", bold=True)
-        self.out.write(f"{click.style(f'{d.path}:{d.line}:{d.col}:', bold=True)} {code} {d.message}{where}\n")
+        self.out.write(f"{click.style(f'{path_text(d.path)}:{d.line}:{d.col}:', bold=True)} {code} {terminal_safe(d.message)}{where}\n")
 
-    def finish(self, result: Analysis) -> None:
+    def finish(self, files: list[FileSummary]) -> None:
         if self.hidden:
             self.out.write(f"... {self.hidden} more finding(s) not shown (--max-errors {self.max_shown})\n")
-        self.out.write("\n".join(self.summary_lines(result)) + "\n")
+        self.out.write("\n".join(summary_lines(files, self.by_code)) + "\n")
 
 
 class GithubReporter(Reporter):
@@ -95,23 +100,24 @@ class GithubReporter(Reporter):
         where = f" ({d.pointer})" if d.pointer else ""
         self.out.write(github_annotation(d.severity, d.code, d.message + where, d.path, d.line, d.col) + "\n")
 
-    def finish(self, result: Analysis) -> None:
+    def finish(self, files: list[FileSummary]) -> None:
         if self.hidden:
             self.out.write(f"ftlint: {self.hidden} more finding(s) not annotated (--max-errors {self.max_shown})\n")
-        self.out.write("\n".join(self.summary_lines(result)) + "\n")
+        self.out.write("\n".join(summary_lines(files, self.by_code)) + "\n")
 
 
 class SarifReporter(Reporter):
-    """SARIF 2.1.0 for code scanning. Written at the end (a SARIF log is one JSON document)."""
+    """SARIF 2.1.0 for code scanning, written as the findings come."""
 
     def start(self) -> None:
-        self.results: list[dict] = []
+        self.writer = SarifWriter(self.out)
+        self.writer.start()
 
     def show(self, d: Diagnostic) -> None:
-        self.results.append(sarif_result(d.code, d.severity, d.message, d.path, d.line, d.col, d.pointer))
+        self.writer.result(d.code, d.severity, d.message, d.path, d.line, d.col, d.pointer, d.fingerprint)
 
-    def finish(self, result: Analysis) -> None:
-        self.out.write(orjson.dumps(sarif_log(self.results), option=orjson.OPT_INDENT_2).decode() + "\n")
+    def finish(self, files: list[FileSummary]) -> None:
+        self.writer.finish()
 
 
 class MarkdownReporter(Reporter):
@@ -126,22 +132,24 @@ class MarkdownReporter(Reporter):
         if len(self.first) < self.FIRST:
             self.first.append(d)
 
-    def finish(self, result: Analysis) -> None:
-        head, _ = self.summary_lines(result)
+    def finish(self, files: list[FileSummary]) -> None:
+        from ..rules import registry
+
+        head, _ = summary_lines(files, self.by_code)
         errors = sum(n for (sev, _), n in self.by_code.items() if sev == ERROR)
         warnings = sum(self.by_code.values()) - errors
         mark = "❌" if errors else "✅"
         lines = [f"### ftlint check {mark} {errors:,} error{'s' if errors != 1 else ''}, "
-                 f"{warnings:,} warning{'s' if warnings != 1 else ''}", "", head, ""]
+                 f"{warnings:,} warning{'s' if warnings != 1 else ''}", "", md_text(head), ""]
         if self.by_code:
-            registry = load_all()
+            known = registry()
             lines += ["| code | severity | count | what |", "|---|---|---:|---|"]
             for (sev, code), n in sorted(self.by_code.items(), key=lambda kv: (kv[0][0] != ERROR, kv[0][1])):
-                what = registry[code].summary if code in registry else ""
-                lines.append(f"| {code} | {sev} | {n:,} | {md_escape(what)} |")
-            lines += ["", f"<details><summary>first {len(self.first)} finding(s)</summary>", "", "```"]
-            lines += [concise(d) for d in self.first]
-            lines += ["```", "</details>"]
+                what = known[code].summary if code in known else ""
+                lines.append(f"| {code} | {sev} | {n:,} | {md_text(what)} |")
+            lines += ["", f"<details><summary>first {len(self.first)} finding(s)</summary>", ""]
+            lines += md_fence([concise(d) for d in self.first])
+            lines += ["</details>"]
         self.out.write("\n".join(lines) + "\n")
 
 
@@ -152,10 +160,18 @@ class JsonReporter(Reporter):
         self.out.write("[")
 
     def show(self, d: Diagnostic) -> None:
-        self.out.write(("," if self.shown else "") + "\n  " + orjson.dumps(d.to_dict()).decode())
+        self.out.write(("," if self.shown else "") + "\n  " + orjson.dumps(json_finding(d)).decode())
 
-    def finish(self, result: Analysis) -> None:
+    def finish(self, files: list[FileSummary]) -> None:
         self.out.write("\n]\n" if self.shown else "]\n")
+
+
+def json_finding(d: Diagnostic) -> dict[str, object]:
+    from .escape import json_safe
+
+    found = d.to_dict()
+    found["path"] = json_safe(d.path)
+    return found
 
 
 CHECK_REPORTERS = {"text": TextReporter, "json": JsonReporter, "github": GithubReporter,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import orjson
 
 from ..diff import DiffResult
-from .check import concise
-from .shared import md_escape
+from .check import concise, json_finding
+from .escape import json_safe, md_code, md_fence, md_text, path_text, terminal_safe
 
 
 def _delta(a: float | int | None, b: float | int | None, money: bool = False) -> str:
@@ -33,7 +33,8 @@ def _rows(r: DiffResult) -> list[tuple[str, str]]:
 def render_text(r: DiffResult) -> str:
     rows = _rows(r)
     width = max(len(k) for k, _ in rows)
-    lines = [f"ftlint diff: {r.base} -> {r.head}"] + [f"  {k:<{width}}  {v}" for k, v in rows]
+    lines = [f"ftlint diff: {path_text(r.base)} -> {path_text(r.head)}"] + [f"  {k:<{width}}  {v}" for k, v in rows]
+    lines += [f"  note: {terminal_safe(n)}" for n in r.notes]
     if r.new_findings:
         lines += ["", "new in HEAD:"] + [f"  {concise(d)}" for d in r.new_findings]
     return "\n".join(lines) + "\n"
@@ -41,22 +42,24 @@ def render_text(r: DiffResult) -> str:
 
 def render_json(r: DiffResult) -> str:
     data = {
-        "base": r.base, "head": r.head,
+        "base": json_safe(r.base), "head": json_safe(r.head),
         "records": {"base": r.records_base, "head": r.records_head, "added": r.added, "removed": r.removed, "changed": r.changed},
-        "new_findings": [d.to_dict() for d in r.new_findings],
+        "new_findings": [json_finding(d) for d in r.new_findings],
         "fixed_findings": r.fixed_findings,
         "estimate": r.estimates,
+        "notes": [json_safe(n) for n in r.notes],
     }
     return orjson.dumps(data, option=orjson.OPT_INDENT_2).decode() + "\n"
 
 
 def render_markdown(r: DiffResult) -> str:
     mark = "❌" if r.failing else "✅"
-    lines = [f"### ftlint diff {mark} `{r.base}` -> `{r.head}`", "", "| | base -> head |", "|---|---|"]
-    lines += [f"| {k} | {md_escape(v)} |" for k, v in _rows(r)]
+    lines = [f"### ftlint diff {mark} {md_code(r.base)} -> {md_code(r.head)}", "", "| | base -> head |", "|---|---|"]
+    lines += [f"| {k} | {md_text(v)} |" for k, v in _rows(r)]
+    lines += [f"| note | {md_code(n)} |" for n in r.notes]
     if r.new_findings:
-        lines += ["", f"<details><summary>{len(r.new_findings)} new finding(s)</summary>", "", "```"]
-        lines += [concise(d) for d in r.new_findings[:100]] + ["```", "</details>"]
+        lines += ["", f"<details><summary>{len(r.new_findings)} new finding(s)</summary>", ""]
+        lines += md_fence([concise(d) for d in r.new_findings[:100]]) + ["</details>"]
     return "\n".join(lines) + "\n"
 
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import orjson
 
-from ..estimate import Estimate
-from .shared import github_annotation, md_escape, sarif_log, sarif_result
+from ..plan.estimate import Estimate
+from .escape import md_code, md_text, path_text, terminal_safe
+from .shared import github_annotation, sarif_document
 
 
 def _n(value: int) -> str:
@@ -28,7 +29,7 @@ def render_text(e: Estimate, paths: list[str]) -> str:
         rows.append((label, value, how))
 
     row("lines", _n(e.lines), f"{_n(e.invalid_lines)} with errors, not counted" if e.invalid_lines else "")
-    row("format", e.format, e.format_reason)
+    row("format", e.format, terminal_safe(e.format_reason))
     valid = e.lines - e.invalid_lines
     why = e.record_rule if e.records == valid else f"{_n(e.records)} records from {_n(valid)} lines: {e.record_rule}"
     row("records", _n(e.records), why)
@@ -67,8 +68,12 @@ def render_text(e: Estimate, paths: list[str]) -> str:
         tail = "dropped each epoch (--drop-last)" if e.drop_last else "a partial last batch"
         how += f": {_n(e.full_batches)} full batches and one of {e.last_batch} ({tail})"
     row("steps per epoch", _n(e.steps_per_epoch), how)
-    if e.max_steps:
+    if e.refusal:
+        row("total steps", _n(e.total_steps), e.refusal)
+    elif e.max_steps:
         row("total steps", _n(e.total_steps), f"--max-steps: {e.epochs_covered:g} passes over the data")
+    elif e.total_steps != e.steps_per_epoch * e.epochs:
+        row("total steps", _n(e.total_steps), f"{e.epochs_covered:g} passes of {_n(e.steps_per_epoch)} steps: the trainer's planned steps end the run")
     else:
         row("total steps", _n(e.total_steps), f"= {_n(e.steps_per_epoch)} x {e.epochs} epochs")
     if e.warmup_ratio is not None and not (e.trainer == "hf" and e.warmup_steps and e.warmup_ratio == 0):
@@ -76,10 +81,7 @@ def render_text(e: Estimate, paths: list[str]) -> str:
     else:
         warm = "--warmup-steps" if e.warmup_steps else "no warmup (--warmup-ratio or --warmup-steps)"
     row("warmup steps", _n(e.warmup_steps), warm)
-    if e.max_steps:
-        row("tokens processed", _n(e.tokens_processed), f"= {_n(e.tokens)} x {e.epochs_covered:g} passes")
-    else:
-        row("tokens processed", _n(e.tokens_processed), f"= {_n(e.tokens)} x {e.epochs} epochs")
+    row("tokens processed", _n(e.tokens_processed), e.tokens_processed_rule)
     if e.cost_usd is not None and e.price_per_1m is not None:
         row("cost", _money(e.cost_usd), f"= {_n(e.tokens_processed)} x ${e.price_per_1m:g} / 1M tokens ({e.price_source})")
     elif e.trainer == "hf":
@@ -107,38 +109,39 @@ def render_text(e: Estimate, paths: list[str]) -> str:
     def block(items: list[tuple[str, str, str]]) -> list[str]:
         return [f"  {label:<{width}}  {value:>{vwidth}}  {how}".rstrip() for label, value, how in items]
 
-    lines = [f"dataset: {', '.join(paths)}", *block(rows_data), "",
+    lines = [f"dataset: {', '.join(path_text(p) for p in paths)}", *block(rows_data), "",
              f"plan: {e.model} ({e.encoding})", *block(plan)]
-    errors = [w for w in e.warnings if w.get("severity") == "error"]
-    advice = [w for w in e.warnings if w.get("severity") != "error"]
+    errors = [d for d in e.findings if d.severity == "error"]
+    advice = [d for d in e.findings if d.severity != "error"]
     if errors:
-        lines += ["", "gates failed:"] + [f"  {w['code']} {w['message']}" for w in errors]
+        lines += ["", "errors:"] + [f"  {d.code} {terminal_safe(d.message)}" for d in errors]
     if advice:
-        lines += ["", "warnings:"] + [f"  {w['code']} {w['message']}" for w in advice]
+        lines += ["", "warnings:"] + [f"  {d.code} {terminal_safe(d.message)}" for d in advice]
     return "\n".join(lines) + "\n"
 
 
 def render_json(e: Estimate, paths: list[str]) -> str:
-    data = {"paths": paths, **e.to_dict()}
+    from .escape import json_safe
+
+    data = {"paths": [json_safe(p) for p in paths], **e.to_dict()}
     return orjson.dumps(data, option=orjson.OPT_INDENT_2).decode() + "\n"
 
 
 def render_github(e: Estimate, paths: list[str]) -> str:
     """The text report, then one annotation per warning or failed gate, on the dataset's file."""
     path = paths[0] if len(paths) == 1 else None
-    notes = [github_annotation(w.get("severity", "warning"), w["code"], w["message"], path) for w in e.warnings]
+    notes = [github_annotation(d.severity, d.code, d.message, path) for d in e.findings]
     return render_text(e, paths) + "".join(n + "\n" for n in notes)
 
 
 def render_sarif(e: Estimate, paths: list[str]) -> str:
     path = paths[0] if len(paths) == 1 else None
-    results = [sarif_result(w["code"], w.get("severity", "warning"), w["message"], path) for w in e.warnings]
-    return orjson.dumps(sarif_log(results), option=orjson.OPT_INDENT_2).decode() + "\n"
+    return sarif_document([(d.code, d.severity, d.message, path) for d in e.findings])
 
 
 def render_markdown(e: Estimate, paths: list[str]) -> str:
     """A pull-request comment: what the data holds and what the run costs."""
-    failing = any(w.get("severity") == "error" for w in e.warnings)
+    failing = any(d.severity == "error" for d in e.findings)
     cost = _money(e.cost_usd) if e.cost_usd is not None else "unknown (no price)"
     rows = [
         ("lines", _n(e.lines)), ("records", _n(e.records)), ("messages", _n(e.messages)), ("targets", _n(e.targets)),
@@ -147,12 +150,12 @@ def render_markdown(e: Estimate, paths: list[str]) -> str:
         ("steps per epoch", _n(e.steps_per_epoch)), ("total steps", _n(e.total_steps)),
         ("tokens processed", _n(e.tokens_processed)), ("cost", cost),
     ]
-    lines = [f"### ftlint estimate {'❌' if failing else '✅'} {e.model}: {cost} for {_n(e.tokens_processed)} tokens",
-             "", f"Dataset: {', '.join(f'`{p}`' for p in paths)}", "", "| figure | value |", "|---|---:|"]
+    lines = [f"### ftlint estimate {'❌' if failing else '✅'} {md_code(e.model)}: {cost} for {_n(e.tokens_processed)} tokens",
+             "", f"Dataset: {', '.join(md_code(p) for p in paths)}", "", "| figure | value |", "|---|---:|"]
     lines += [f"| {label} | {value} |" for label, value in rows]
-    if e.warnings:
+    if e.findings:
         lines += ["", "| code | severity | finding |", "|---|---|---|"]
-        lines += [f"| {w['code']} | {w.get('severity', 'warning')} | {md_escape(w['message'])} |" for w in e.warnings]
+        lines += [f"| {d.code} | {d.severity} | {md_text(d.message)} |" for d in e.findings]
     return "\n".join(lines) + "\n"
 
 

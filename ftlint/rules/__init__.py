@@ -1,23 +1,48 @@
-"""The registry of every code ftlint emits.
+"""The registry of every code ftlint emits: its documentation, its severity and its check.
 
 Codes are letters + 3 digits; the hundreds digit is the family:
   FT0xx file and JSON        FT1xx structure (schema)     FT2xx content and conversation
   FT3xx tokens               FT4xx dataset-wide           FT5xx training-plan advice
-  FT6xx secrets and personal data
+  FT6xx secrets and personal data                         FT7xx CI gates
 Codes are never reused. A rule's docstring is its documentation (`ftlint rules CODE`): the first
 line is the summary; then what it checks, why it matters for training, and an example.
+
+One module holds each code: its `Rule` (name, severity, doc) and the `Check` that emits it. A
+check has a kind, and each kind one signature:
+
+  record   check(record, ctx: RecordContext) -> Iterable[Hit]       once per parsed line
+  file     check(summary, ctx: FileContext) -> Iterable[Hit]        once per file, at its end
+  dataset  check(view: DatasetView) -> Iterable[Located]            once over the files checked together
+  split    check(train, validation: DatasetView) -> Iterable[Located]   once, with --validation
+  plan     check(estimate, ctx: PlanContext) -> Iterable[Hit]       once per estimate
+
+A record check may be scoped to some formats (`scope`), and may say which literals the record's
+compact JSON must hold for it to fire at all (`needs`: one Aho-Corasick pass answers every check).
+Codes emitted by the reader (FT0xx) have no check object: parsing is the check; their severity
+still comes from here, like every other code's. The module list is explicit (MODULES): adding a
+rule means adding it to one module of this list, plus its fixture.
 """
 
 from __future__ import annotations
 
+import importlib
 import inspect
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-from ..diagnostics import ERROR, Hit
+from ..diagnostics import ERROR, OFF, SEVERITIES, WARNING, Hit
 from ..literals import want
 
-Check = Callable[[dict], Iterable[Hit]]
+if TYPE_CHECKING:
+    from ..formats import Format
+
+# Every rule module, in the order `ftlint rules` groups them. Nothing registers by accident: a
+# module not listed here is not loaded, and a test asserts every module of this package is.
+MODULES = ("file", "schema", "chat", "conversation", "tokens", "dataset", "secrets", "advice", "gates")
+KINDS = ("line", "record", "file", "dataset", "split", "plan")
+
+Scope = Callable[["Format"], bool]
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,49 +51,89 @@ class Rule:
     name: str
     severity: str
     doc: str
-    check: Check | None = None  # None: emitted by the reader, the schema or the estimator
-    # The rule can only fire on a record whose compact JSON holds one of these (empty: any
-    # record). Lets the engine skip, say, tool-call rules on records without tool calls.
-    needs: tuple[bytes, ...] = ()
-
-    def applies(self, present: frozenset[bytes]) -> bool:
-        """`present`: the literals found in the record (ftlint.literals.present)."""
-        return not self.needs or not present.isdisjoint(self.needs)
+    kind: str  # where it is emitted: line (the reader), record, file, dataset, plan
 
     @property
     def summary(self) -> str:
         return self.doc.strip().splitlines()[0]
 
 
-REGISTRY: dict[str, Rule] = {}
+@dataclass(frozen=True, slots=True)
+class Check:
+    kind: str
+    codes: tuple[str, ...]  # the codes its hits carry (a hit without a code is the first)
+    func: Callable[..., Iterable[Any]]
+    scope: Scope | None = None  # record checks: the formats it applies to (None: all)
+    needs: tuple[bytes, ...] = ()  # record checks: literals one of which must occur in the record
+    gate: bool = False  # record checks: a hit stops the line's other checks and figures (FT106)
+
+    def applies(self, fmt: Format) -> bool:
+        return self.scope is None or self.scope(fmt)
 
 
-def register(code: str, name: str, severity: str, doc: str, check: Check | None = None,
-             needs: tuple[bytes, ...] = ()) -> Rule:
-    if code in REGISTRY:
+_RULES: dict[str, Rule] = {}
+_CHECKS: list[Check] = []
+_LOADED = False
+
+
+def register(code: str, name: str, severity: str, doc: str, kind: str = "record") -> Rule:
+    """Document a code. Its check is registered beside it, in the same module."""
+    if code in _RULES:
         raise ValueError(f"code {code} registered twice")
-    rule = Rule(code, name, severity, inspect.cleandoc(doc), check, want(needs))
-    REGISTRY[code] = rule
-    return rule
+    if severity not in SEVERITIES or kind not in KINDS:
+        raise ValueError(f"{code}: bad severity {severity!r} or kind {kind!r}")
+    rule_ = Rule(code, name, severity, inspect.cleandoc(doc), kind)
+    _RULES[code] = rule_
+    return rule_
 
 
-def rule(code: str, name: str, severity: str = ERROR, needs: tuple[bytes, ...] = ()) -> Callable[[Check], Check]:
-    """Decorator for a record rule: the function's docstring documents it."""
+def check(kind: str, *codes: str, scope: Scope | None = None, needs: Iterable[bytes] = (),
+          gate: bool = False) -> Callable[[Callable[..., Iterable[Any]]], Callable[..., Iterable[Any]]]:
+    """Decorator: `func` emits `codes` (documented with `register`, in the same module)."""
 
-    def wrap(func: Check) -> Check:
-        register(code, name, severity, func.__doc__ or name, func, needs)
+    def wrap(func: Callable[..., Iterable[Any]]) -> Callable[..., Iterable[Any]]:
+        for code in codes:
+            if code not in _RULES:
+                raise ValueError(f"{func.__qualname__} emits {code}, which is not registered")
+        _CHECKS.append(Check(kind, codes, func, scope, want(needs), gate))
         return func
 
     return wrap
 
 
-def severity_of(code: str) -> str:
-    rule_ = REGISTRY.get(code)
-    return rule_.severity if rule_ else ERROR
+def rule(code: str, name: str, severity: str = ERROR, *, scope: Scope | None = None, needs: Iterable[bytes] = (),
+         kind: str = "record") -> Callable[[Callable[..., Iterable[Any]]], Callable[..., Iterable[Any]]]:
+    """Decorator for a check that emits one code, documented by the function's docstring."""
+
+    def wrap(func: Callable[..., Iterable[Any]]) -> Callable[..., Iterable[Any]]:
+        register(code, name, severity, func.__doc__ or name, kind)
+        return check(kind, code, scope=scope, needs=needs)(func)
+
+    return wrap
 
 
-def load_all() -> dict[str, Rule]:
-    """Import every rule module so the registry is complete."""
-    from . import estimate_advice, file, openai_chat, schema, secrets, tokens  # noqa: F401
+def registry() -> Mapping[str, Rule]:
+    """Every rule, by code: the modules of MODULES imported once, whatever imported what before."""
+    global _LOADED
+    if not _LOADED:
+        for name in MODULES:
+            importlib.import_module(f"{__name__}.{name}")
+        _LOADED = True
+    return _RULES
 
-    return REGISTRY
+
+def checks(kind: str) -> list[Check]:
+    registry()
+    return [c for c in _CHECKS if c.kind == kind]
+
+
+def severity(code: str, overrides: Mapping[str, str] | None = None) -> str:
+    """The severity of `code`: a format's own (its provider's verdict) or the registry's; OFF
+    means the format's provider does not mind and the finding is not made."""
+    if overrides and code in overrides:
+        return overrides[code]
+    return registry()[code].severity
+
+
+__all__ = ["ERROR", "KINDS", "MODULES", "OFF", "WARNING", "Check", "Hit", "Rule", "check", "checks", "register",
+           "registry", "rule", "severity"]

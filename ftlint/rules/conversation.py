@@ -1,24 +1,27 @@
-"""Conversation rules shared by the configurable formats (ftlint/formats/generic.py).
-
-Each check takes the record and its format and yields (code, message, JSON path). They read
-defensively: the schema reports wrong types, so a check skips what it cannot read.
+"""Conversation rules of the providers' formats (FT211-FT220): roles that must alternate,
+first and last turns, reserved strings, media, tool-call ids, weights. Each is scoped to the
+formats whose provider decides it. They read defensively: the schema reports wrong types, so a
+check skips what it cannot read.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
-from ..diagnostics import ERROR, WARNING, as_list, json_path
-from . import register
+from ..diagnostics import ERROR, WARNING, Hit, as_list, json_path
+from . import check, register
 
-register("FT106", "other-format-line", ERROR, """
-    The line has the shape of another dataset format than the file's.
+if TYPE_CHECKING:
+    from ..engine.judge import RecordContext
+    from ..formats import Format
 
-    The file's format is given with --format or detected from its first records; a line of
-    another shape (say, prompt/completion in a messages file) is flagged with the format it
-    looks like. Why: providers take one format per file and reject the others.
-""")
+
+def named(*names: str):  # type: ignore[no-untyped-def]
+    """Scope: the formats of these names (a provider's decision)."""
+    chosen = frozenset(names)
+    return lambda fmt: fmt.name in chosen
 
 register("FT211", "roles-not-alternating", ERROR, """
     Two turns in a row have the same role where the format needs them to alternate.
@@ -76,120 +79,95 @@ NOVA_RESERVED = ("User:", "Bot:", "Assistant:", "System:", "<image>", "<video>",
 MISTRAL_ID = re.compile(r"^[a-zA-Z0-9]{9}$")
 
 
-def has_target(record: dict, fmt) -> Iterator[tuple]:  # type: ignore[no-untyped-def]
-    turns = fmt.turns(record)
-    if not turns:
-        return
-    roles = " or ".join(fmt.target_roles)
-    if not any(isinstance(t.get("role"), str) and t["role"].lower() in fmt.target_roles for _, t in turns):
-        yield "FT201", f"no {roles} turn: the example has nothing to train on", json_path([fmt.turns_key])
-    elif not any(fmt.is_target(t) for _, t in turns):
-        yield "FT201", f"every {roles} turn has weight 0: the example has nothing to train on", json_path([fmt.turns_key])
-
-
-def alternation(record: dict, fmt, prefix: list | None = None, turns: list | None = None) -> Iterator[tuple]:  # type: ignore[no-untyped-def]
-    where = prefix if prefix is not None else [fmt.turns_key]
-    items = turns if turns is not None else fmt.turns(record)
+@check("record", "FT211", scope=lambda fmt: bool(getattr(fmt, "alternate", ())))
+def alternation(record: dict, ctx: RecordContext) -> Iterator[Hit]:
+    fmt = ctx.fmt
+    alternate = fmt.alternate  # type: ignore[attr-defined]
     previous = None
-    for i, turn in items:
+    for i, turn in fmt.turns(record):
         role = turn.get("role")
-        if not isinstance(role, str) or role.lower() not in fmt.alternate:
+        if not isinstance(role, str) or role.lower() not in alternate:
             continue
         if role.lower() == previous:
-            yield "FT211", f"two {role} turns in a row: {' and '.join(fmt.alternate)} turns must alternate", json_path([*where, i, "role"])
+            yield Hit(f"two {role} turns in a row: {' and '.join(alternate)} turns must alternate",
+                      json_path([*fmt.turns_path(), i, "role"]))
         previous = role.lower()
 
 
-def first_and_last(record: dict, fmt) -> Iterator[tuple]:  # type: ignore[no-untyped-def]
+def _ends(fmt: Format) -> bool:
+    return bool(getattr(fmt, "first_role", None) or getattr(fmt, "last_role", None))
+
+
+@check("record", "FT212", "FT213", scope=_ends)
+def first_and_last(record: dict, ctx: RecordContext) -> Iterator[Hit]:
+    fmt = ctx.fmt
     turns = [(i, t) for i, t in fmt.turns(record) if t.get("role") != "system"]
     if not turns:
         return
     first_i, first = turns[0]
     last_i, last = turns[-1]
-    if fmt.first_role and str(first.get("role", "")).lower() != fmt.first_role:
-        yield "FT212", f"the conversation starts with {first.get('role')!r}; {fmt.name} needs {fmt.first_role!r} first", json_path([fmt.turns_key, first_i, "role"])
-    if fmt.last_role and str(last.get("role", "")).lower() != fmt.last_role:
-        yield "FT213", f"the conversation ends with {last.get('role')!r}; {fmt.name} needs {fmt.last_role!r} last", json_path([fmt.turns_key, last_i, "role"])
+    first_role, last_role = fmt.first_role, fmt.last_role  # type: ignore[attr-defined]
+    if first_role and str(first.get("role", "")).lower() != first_role:
+        yield Hit(f"the conversation starts with {first.get('role')!r}; {fmt.name} needs {first_role!r} first",
+                  json_path([*fmt.turns_path(), first_i, "role"]), code="FT212")
+    if last_role and str(last.get("role", "")).lower() != last_role:
+        yield Hit(f"the conversation ends with {last.get('role')!r}; {fmt.name} needs {last_role!r} last",
+                  json_path([*fmt.turns_path(), last_i, "role"]), code="FT213")
 
 
-def empty_text(record: dict, fmt) -> Iterator[tuple]:  # type: ignore[no-untyped-def]
-    for i, turn in fmt.turns(record):
-        if turn.get("tool_calls"):
-            continue
-        content = turn.get("content", turn.get("parts"))
-        pieces = [(content, [fmt.turns_key, i, "content"])] if isinstance(content, str) else [
-            (p.get("text"), [fmt.turns_key, i, "content" if "content" in turn else "parts", j, "text"])
-            for j, p in enumerate(content if isinstance(content, list) else []) if isinstance(p, dict) and "text" in p]
-        for text, where in pieces:
-            if isinstance(text, str) and not text.strip():
-                yield "FT203", f"{turn.get('role', 'turn')} text is {'empty' if not text else 'only white space'}", json_path(where)
-
-
-def empty_fields(record: dict, fmt) -> Iterator[tuple]:  # type: ignore[no-untyped-def]
-    """Empty strings in the fields of text and prompt/completion formats."""
-    for key in (*fmt.inputs, *fmt.outputs):
-        value = record.get(key)
-        if isinstance(value, str) and not value.strip():
-            yield "FT203", f"{key} is {'empty' if not value else 'only white space'}", json_path([key])
-
-
-def nova_reserved(record: dict, fmt) -> Iterator[tuple]:  # type: ignore[no-untyped-def]
+@check("record", "FT214", scope=named("bedrock-nova"), needs=[s.encode() for s in NOVA_RESERVED])
+def nova_reserved(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     blocks = [(["system", j], b) for j, b in enumerate(as_list(record.get("system"))) if isinstance(b, dict)]
-    for i, turn in fmt.turns(record):
-        blocks += [([fmt.turns_key, i, "content", j], b) for j, b in enumerate(as_list(turn.get("content"))) if isinstance(b, dict)]
+    for i, turn in ctx.fmt.turns(record):
+        blocks += [(["messages", i, "content", j], b) for j, b in enumerate(as_list(turn.get("content"))) if isinstance(b, dict)]
     for where, block in blocks:
         text = block.get("text")
         if isinstance(text, str):
             found = [s for s in NOVA_RESERVED if s in text]
             if found:
-                yield "FT214", f"text holds the reserved string {found[0]!r}", json_path([*where, "text"])
+                yield Hit(f"text holds the reserved string {found[0]!r}", json_path([*where, "text"]))
 
 
-def nova_media(record: dict, fmt) -> Iterator[tuple]:  # type: ignore[no-untyped-def]
-    for i, turn in fmt.turns(record):
+@check("record", "FT216", scope=named("bedrock-nova"))
+def nova_media(record: dict, ctx: RecordContext) -> Iterator[Hit]:
+    for i, turn in ctx.fmt.turns(record):
         if turn.get("role") == "assistant":
             for j, block in enumerate(as_list(turn.get("content"))):
                 if isinstance(block, dict) and ("image" in block or "video" in block):
-                    yield "FT216", "media in an assistant turn: Nova takes images and videos in user turns only", json_path([fmt.turns_key, i, "content", j])
+                    yield Hit("media in an assistant turn: Nova takes images and videos in user turns only",
+                              json_path(["messages", i, "content", j]))
 
 
-def mistral_ids(record: dict, fmt) -> Iterator[tuple]:  # type: ignore[no-untyped-def]
-    for i, turn in fmt.turns(record):
+@check("record", "FT215", scope=named("mistral-chat"), needs=(b'"tool_calls"', b'"tool_call_id"'))
+def mistral_ids(record: dict, ctx: RecordContext) -> Iterator[Hit]:
+    for i, turn in ctx.fmt.turns(record):
         for j, call in enumerate(as_list(turn.get("tool_calls"))):
             if isinstance(call, dict) and isinstance(call.get("id"), str) and not MISTRAL_ID.match(call["id"]):
-                yield "FT215", f"tool-call id {call['id']!r} is not 9 letters and digits", json_path([fmt.turns_key, i, "tool_calls", j, "id"])
+                yield Hit(f"tool-call id {call['id']!r} is not 9 letters and digits", json_path(["messages", i, "tool_calls", j, "id"]))
         if isinstance(turn.get("tool_call_id"), str) and not MISTRAL_ID.match(turn["tool_call_id"]):
-            yield "FT215", f"tool_call_id {turn['tool_call_id']!r} is not 9 letters and digits", json_path([fmt.turns_key, i, "tool_call_id"])
+            yield Hit(f"tool_call_id {turn['tool_call_id']!r} is not 9 letters and digits", json_path(["messages", i, "tool_call_id"]))
 
 
-def rft_last_user(record: dict, fmt) -> Iterator[tuple]:  # type: ignore[no-untyped-def]
-    turns = fmt.turns(record)
+@check("record", "FT218", scope=named("openai-rft"))
+def rft_last_user(record: dict, ctx: RecordContext) -> Iterator[Hit]:
+    turns = ctx.fmt.turns(record)
     if turns and turns[-1][1].get("role") != "user":
         i, turn = turns[-1]
-        yield "FT218", f"the prompt ends with {turn.get('role')!r}; it should end with the user message the model answers", json_path([fmt.turns_key, i])
+        yield Hit(f"the prompt ends with {turn.get('role')!r}; it should end with the user message the model answers",
+                  json_path(["messages", i]))
 
 
-def integer_weights(record: dict, fmt, prefix: list | None = None, turns: list | None = None) -> Iterator[tuple]:  # type: ignore[no-untyped-def]
-    where = prefix if prefix is not None else [fmt.turns_key]
-    items = turns if turns is not None else fmt.turns(record)
-    for i, turn in items:
+@check("record", "FT219", scope=named("together-conversational", "together-preference", "openai-preference"),
+       needs=(b'"weight"',))
+def integer_weights(record: dict, ctx: RecordContext) -> Iterator[Hit]:
+    fmt = ctx.fmt
+    for i, turn in fmt.turns(record):
         if isinstance(turn.get("weight"), float):
-            yield "FT219", f"weight {turn['weight']!r} is a float; write 0 or 1", json_path([*where, i, "weight"])
+            yield Hit(f"weight {turn['weight']!r} is a float; write 0 or 1", json_path([*fmt.turns_path(), i, "weight"]))
 
 
-def needs_user(record: dict, fmt) -> Iterator[tuple]:  # type: ignore[no-untyped-def]
-    turns = fmt.turns(record)
+@check("record", "FT220", scope=named("cohere-chat"))
+def needs_user(record: dict, ctx: RecordContext) -> Iterator[Hit]:
+    turns = ctx.fmt.turns(record)
     if turns and not any(str(t.get("role", "")).lower() == "user" for _, t in turns):
-        yield "FT220", "no user turn", json_path([fmt.turns_key])
-
-
-def preference_input(record: dict, fmt) -> Iterator[tuple]:  # type: ignore[no-untyped-def]
-    """Alternation and weights inside a preference row's input messages."""
-    given = record.get("input")
-    messages = given.get("messages") if isinstance(given, dict) else None
-    if not isinstance(messages, list):
-        return
-    turns = [(i, m) for i, m in enumerate(messages) if isinstance(m, dict)]
-    if fmt.alternate:
-        yield from alternation(record, fmt, prefix=["input", "messages"], turns=turns)
-    yield from integer_weights(record, fmt, prefix=["input", "messages"], turns=turns)
+        yield Hit("no user turn", json_path(list(ctx.fmt.turns_path())))

@@ -14,13 +14,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import orjson
 
-from ..diagnostics import ERROR, WARNING, json_path, strings
+from ..diagnostics import ERROR, WARNING, Hit, json_path, strings
 from ..literals import present as literals_in
-from ..literals import want
-from . import register
+from . import check, register
+
+if TYPE_CHECKING:
+    from ..engine.judge import RecordContext
 
 register("FT601", "credential", ERROR, """
     Text contains what looks like an API key or access token.
@@ -89,10 +92,19 @@ _TRIGGERS: dict[bytes, list[int]] = {}
 for _index, (_, _, _, _literals) in enumerate(_KINDS):
     for _literal in _literals:
         _TRIGGERS.setdefault(_literal.encode(), []).append(_index)
-want(_TRIGGERS)
 
 TEST_DOMAINS = ("example.com", "example.org", "example.net", "test", "invalid", "localhost", "example")
 PLACEHOLDERS = re.compile(r"^(?:password|passwd|pass|pwd|secret|changeme|x+|\*+|<[^>]*>|\$\{?[A-Za-z_]+\}?|\{\{.*\}\}|\.\.\.)$", re.I)
+
+
+CODES = ("FT601", "FT602", "FT603", "FT604", "FT605")
+
+
+@check("record", *CODES, needs=tuple(_TRIGGERS))
+def secrets(record: dict, ctx: RecordContext) -> Iterator[Hit]:
+    enabled = frozenset(code for code in CODES if ctx.enabled(code))
+    for code, message, pointer in scan(record, enabled, ctx.present):
+        yield Hit(message, pointer, code=code)
 
 
 def scan(record: dict, codes: frozenset[str] | None = None, present: frozenset[bytes] | None = None) -> Iterator[tuple[str, str, str]]:

@@ -1,7 +1,21 @@
-"""Token codes (FT3xx) and dataset-wide codes (FT4xx), emitted by the engine."""
+"""Token codes (FT3xx): examples over the per-example limit, and special-token look-alikes."""
 
-from ..diagnostics import WARNING
-from . import register
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from ..diagnostics import WARNING, Hit, json_path, strings
+from . import check, register
+
+if TYPE_CHECKING:
+    from ..engine.judge import RecordContext
+    from ..plan.estimate import Estimate, PlanContext
+
+# Spelled like a special token of OpenAI's or a common chat template's tokenizer: <|endoftext|>,
+# <|im_start|>, <|eot_id|>, ...
+SPECIAL_TOKEN_TEXT = re.compile(r"<\|[A-Za-z0-9_]{1,40}\|>")
 
 register("FT301", "over-context", WARNING, """
     The example has more tokens than the model's per-example training limit.
@@ -22,32 +36,28 @@ register("FT302", "special-token-text", WARNING, """
     Example: {"role": "assistant", "content": "Done.<|endoftext|>"}
 """)
 
-register("FT401", "too-few-examples", WARNING, """
-    The file holds fewer training records than the provider's minimum.
 
-    The minimum comes from the models data file (OpenAI: 10). Why: the job is refused before it
-    starts. A validation file may legitimately be smaller; this is a warning.
-""")
 
-register("FT402", "duplicate-record", WARNING, """
-    The record is identical to an earlier one (in any of the files checked together).
+@check("record", "FT301")
+def over_limit(record: dict, ctx: RecordContext) -> Iterator[Hit]:
+    limit = ctx.limit
+    if limit is None or ctx.figures is None:
+        return
+    for figures in ctx.figures.records:
+        if figures.tokens > limit:
+            yield Hit(f"example has {figures.tokens:,} tokens, over the {limit:,}-token limit of {ctx.limit_owner}; "
+                      "the end is truncated in training")
 
-    Identical means the same JSON value: key order and spacing outside strings do not matter.
-    The first occurrence is not reported; each later one names it.
-    Why: a duplicated example is trained on twice per epoch, so it weighs double and is
-    memorised sooner, and it is billed twice. Usually a merge or export mistake.
-""")
 
-register("FT403", "near-duplicate-record", WARNING, """
-    The record differs from an earlier one only in upper/lower case or white space.
+@check("record", "FT302", needs=(b"<|",))
+def special_token_text(record: dict, ctx: RecordContext) -> Iterator[Hit]:
+    for path, text in strings(record):
+        if "<|" in text and SPECIAL_TOKEN_TEXT.search(text):
+            yield Hit("text spelled like a special token (<|...|>); it is counted and trained as plain text", json_path(path))
 
-    Why: as FT402: for the model these are the same example, trained on twice.
-""")
 
-register("FT404", "validation-leak", WARNING, """
-    A validation record also appears in the training data (up to case and white space).
-
-    Only checked with --validation FILE.
-    Why: a validation example the model trained on measures memory, not generalisation: the
-    validation loss looks better than it is, and choosing a checkpoint by it picks overfit ones.
-""")
+@check("plan", "FT301")
+def over_limit_in_plan(e: Estimate, ctx: PlanContext) -> Iterator[Hit]:
+    if e.records_over_limit and e.context_limit:
+        yield Hit(f"{e.records_over_limit} record(s) exceed the {e.context_limit:,}-token limit; "
+                  "each is counted at the limit and truncated in training")

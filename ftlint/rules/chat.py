@@ -1,17 +1,37 @@
-"""Content and conversation rules of OpenAI's chat format (FT2xx): what the schema cannot say.
+"""Content rules of chat formats (FT2xx): what a schema cannot say.
 
-Every rule reads the record defensively: the schema reports wrong types, so a rule simply
-skips what it cannot read.
+FT201 and FT203 apply to every format of turns (and FT203 to text fields too); the others are
+OpenAI's chat format's, and apply to the formats that take it as it is (family "openai").
+Every rule reads the record defensively: the schema reports wrong types, so a rule simply skips
+what it cannot read.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import orjson
 
 from ..diagnostics import WARNING, Hit, json_path
 from . import rule
+
+if TYPE_CHECKING:
+    from ..engine.judge import RecordContext
+    from ..formats import Format
+
+
+def openai(fmt: Format) -> bool:
+    return fmt.family == "openai"
+
+
+def role_targets(fmt: Format) -> bool:
+    """Formats of turns whose targets are turns of some roles (not all tokens, not none)."""
+    return fmt.kind == "chat" and getattr(fmt, "targets", "") == "roles"
+
+
+def texts(fmt: Format) -> bool:
+    return fmt.kind in ("chat", "fields")
 
 
 def _messages(record: dict) -> list[tuple[int, dict]]:
@@ -34,34 +54,30 @@ def _tool_calls(message: dict) -> list[tuple[int, dict]]:
     return [(j, c) for j, c in enumerate(calls) if isinstance(c, dict)]
 
 
-@rule("FT201", "no-trainable-target")
-def no_target(record: dict) -> Iterator[Hit]:
-    """The example has no assistant message to train on.
+@rule("FT201", "no-trainable-target", scope=role_targets)
+def no_target(record: dict, ctx: RecordContext) -> Iterator[Hit]:
+    """The example has no turn to train on (an assistant message, a Chatbot or model turn).
 
-    Checks that at least one assistant message has no weight or weight 1.
-    Why: OpenAI trains only on assistant messages; an example without one (or with every
-    assistant message at weight 0) teaches nothing, is billed anyway, and OpenAI rejects it.
+    Checks that at least one turn of the format's target role has no weight or weight 1.
+    Why: providers train only on those turns; an example without one (or with every such turn
+    at weight 0) teaches nothing, is billed anyway, and is rejected.
     Example: {"messages": [{"role": "user", "content": "hi"}]}
     """
-    messages = record.get("messages")
-    if not isinstance(messages, list):
+    fmt = ctx.fmt
+    turns = fmt.turns(record)
+    if not turns:
         return
-    assistant = False
-    for m in messages:
-        if isinstance(m, dict) and m.get("role") == "assistant":
-            if m.get("weight", 1) != 0:
-                return
-            assistant = True
-    if not any(isinstance(m, dict) for m in messages):
-        return
-    if not assistant:
-        yield Hit("no assistant message: the example has nothing to train on", "$.messages")
-    else:
-        yield Hit("every assistant message has weight 0: the example has nothing to train on", "$.messages")
+    roles = " or ".join(fmt.target_roles)  # type: ignore[attr-defined]
+    word = "message" if fmt.turns_path() == ("messages",) else "turn"
+    where = json_path(list(fmt.turns_path()))
+    if not any(isinstance(t.get("role"), str) and t["role"].lower() in fmt.target_roles for _, t in turns):  # type: ignore[attr-defined]
+        yield Hit(f"no {roles} {word}: the example has nothing to train on", where)
+    elif not any(fmt.is_target(t) for _, t in turns):  # type: ignore[attr-defined]
+        yield Hit(f"every {roles} {word} has weight 0: the example has nothing to train on", where)
 
 
-@rule("FT202", "orphan-tool-message", needs=(b'"role":"tool"',))
-def orphan_tool_message(record: dict) -> Iterator[Hit]:
+@rule("FT202", "orphan-tool-message", scope=openai, needs=(b'"role":"tool"',))
+def orphan_tool_message(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     """A tool message answers no earlier tool call.
 
     Checks that each tool message's tool_call_id names the id of a tool call made by an
@@ -87,40 +103,46 @@ def orphan_tool_message(record: dict) -> Iterator[Hit]:
                 )
 
 
-def _text_fields(message: dict, i: int) -> Iterator[tuple[str, list]]:
-    content = message.get("content")
-    if isinstance(content, str):
-        yield content, ["messages", i, "content"]
-    elif isinstance(content, list):
-        for j, part in enumerate(content):
-            if isinstance(part, dict) and part.get("type") == "text" and isinstance(part.get("text"), str):
-                yield part["text"], ["messages", i, "content", j, "text"]
+@rule("FT203", "empty-content", scope=texts)
+def empty_content(record: dict, ctx: RecordContext) -> Iterator[Hit]:
+    """A message's content (or a text field) is empty or only white space.
 
-
-@rule("FT203", "empty-content")
-def empty_content(record: dict) -> Iterator[Hit]:
-    """A message's content is empty or only white space.
-
-    Checks string content and every text part. An assistant message whose content is empty but
-    which makes tool calls is fine.
+    Checks string content and every text part of each turn, and the text fields of prompt,
+    completion and text formats. A turn whose content is empty but which makes tool calls is fine.
     Why: an empty user or system turn carries nothing; an empty assistant target trains the
     model to answer with nothing. Providers reject empty messages.
     Example: {"role": "assistant", "content": "  "}
     """
-    for i, message in _messages(record):
-        content = message.get("content")
+    fmt = ctx.fmt
+    if fmt.kind == "fields":
+        for key in (*fmt.inputs, *fmt.outputs):  # type: ignore[attr-defined]
+            value = record.get(key)
+            if isinstance(value, str) and not value.strip():
+                yield Hit(f"{key} is {'empty' if not value else 'only white space'}", json_path([key]))
+        return
+    prefix = list(fmt.turns_path())
+    for i, turn in fmt.turns(record):
+        key = "content" if "content" in turn else "parts"
+        content = turn.get(key)
         if isinstance(content, str) and content and not content[0].isspace() and not content[-1].isspace():
             continue  # the common case, decided without stripping the text
-        if message.get("role") == "assistant" and (message.get("tool_calls") or message.get("function_call")):
+        if turn.get("tool_calls") or turn.get("function_call"):
             continue
-        for text, where in _text_fields(message, i):
+        if isinstance(content, str):
+            pieces = [(content, [*prefix, i, key])]
+        elif isinstance(content, list):
+            pieces = [(p["text"], [*prefix, i, key, j, "text"]) for j, p in enumerate(content)
+                      if isinstance(p, dict) and isinstance(p.get("text"), str) and p.get("type", "text") == "text"]
+        else:
+            continue
+        for text, where in pieces:
             if not text.strip():
-                kind = "empty" if not text else "only white space"
-                yield Hit(f"{message.get('role', 'message')} content is {kind}", json_path(where))
+                what = "content" if key == "content" else "text"
+                yield Hit(f"{turn.get('role', 'turn')} {what} is {'empty' if not text else 'only white space'}", json_path(where))
 
 
-@rule("FT204", "assistant-without-content")
-def assistant_without_content(record: dict) -> Iterator[Hit]:
+@rule("FT204", "assistant-without-content", scope=openai)
+def assistant_without_content(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     """An assistant message has no content, no tool calls and no function call.
 
     Why: OpenAI requires content unless the message makes a tool call (or a legacy function
@@ -136,8 +158,8 @@ def assistant_without_content(record: dict) -> Iterator[Hit]:
             yield Hit("assistant message has no content and makes no tool call", json_path(["messages", i]))
 
 
-@rule("FT205", "tool-arguments-not-json", WARNING, needs=(b'"tool_calls"', b'"function_call"'))
-def tool_arguments_not_json(record: dict) -> Iterator[Hit]:
+@rule("FT205", "tool-arguments-not-json", WARNING, scope=openai, needs=(b'"tool_calls"', b'"function_call"'))
+def tool_arguments_not_json(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     """A tool call's arguments string does not parse as a JSON object.
 
     Why: the model learns to emit exactly these arguments; arguments that do not parse teach
@@ -160,8 +182,8 @@ def tool_arguments_not_json(record: dict) -> Iterator[Hit]:
                 yield Hit("arguments are JSON but not an object", json_path(["messages", i, *where, "arguments"]))
 
 
-@rule("FT206", "duplicate-tool-call-id", WARNING, needs=(b'"tool_calls"',))
-def duplicate_tool_call_id(record: dict) -> Iterator[Hit]:
+@rule("FT206", "duplicate-tool-call-id", WARNING, scope=openai, needs=(b'"tool_calls"',))
+def duplicate_tool_call_id(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     """Two tool calls in one example share an id.
 
     Why: tool results are matched to calls by id; with duplicates, a result may be paired with
@@ -198,8 +220,8 @@ def _defined_functions(record: dict) -> set[str] | None:
     return names if defined else None
 
 
-@rule("FT207", "undefined-tool", WARNING, needs=(b'"tools"', b'"functions"'))
-def undefined_tool(record: dict) -> Iterator[Hit]:
+@rule("FT207", "undefined-tool", WARNING, scope=openai, needs=(b'"tools"', b'"functions"'))
+def undefined_tool(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     """A tool call names a function the example's tools do not define.
 
     Only checked when the example has "tools" (or legacy "functions").
@@ -220,8 +242,8 @@ def undefined_tool(record: dict) -> Iterator[Hit]:
                 )
 
 
-@rule("FT208", "untrained-tail", WARNING)
-def untrained_tail(record: dict) -> Iterator[Hit]:
+@rule("FT208", "untrained-tail", WARNING, scope=openai)
+def untrained_tail(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     """Messages after the last trained assistant message.
 
     Why: nothing after the last target carries loss, yet those tokens are billed every epoch.
@@ -246,8 +268,8 @@ def untrained_tail(record: dict) -> Iterator[Hit]:
 MAX_IMAGES = 10
 
 
-@rule("FT217", "too-many-images", needs=(b'"image_url"',))
-def too_many_images(record: dict) -> Iterator[Hit]:
+@rule("FT217", "too-many-images", scope=openai, needs=(b'"image_url"',))
+def too_many_images(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     """An example holds more than 10 images.
 
     Why: OpenAI's vision fine-tuning takes at most 10 images per example (Azure's table says 64,

@@ -1,0 +1,183 @@
+"""The use cases: check, estimate, plan and diff, on one pipeline.
+
+Every command runs the same analysis (`analyse_data`: the training files, then a validation
+file, then the leakage between them, each once) and the estimate is built the same way for all
+(`estimate_data`), so the commands cannot disagree on a file's format, limit or tokens. The CLI
+only parses options into the frozen objects of ftlint/options.py, calls one of these, renders
+and exits. No printing here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .diagnostics import Diagnostic
+from .engine import Analysis, DatasetView, Settings, analyse, dataset_findings
+from .formats import Format, get_format
+from .models import Model, Sourced, get_model, user_value
+from .options import PlanOptions, RunOptions, StudyOptions
+from .plan.estimate import DatasetInfo, Estimate, estimate
+from .plan.figures import DatasetFigures, ValidationFigures, dataset_figures
+
+if TYPE_CHECKING:
+    import polars as pl
+
+    from .engine.pipeline import Progress
+    from .plan.study import Study
+
+Emit = Callable[[Diagnostic], None]
+
+
+class UsageError(Exception):
+    """Options that cannot go together, or name what does not exist: exit 2."""
+
+
+@dataclass
+class Data:
+    """The analysed input: the training files, and the validation file if one was given."""
+
+    model: Model
+    settings: Settings
+    train: Analysis
+    validation: Analysis | None
+    leaks: int = 0  # validation records also in the training data (FT404's hits, shown or not)
+
+    @property
+    def io_errors(self) -> list[str]:
+        return self.train.io_errors + (self.validation.io_errors if self.validation else [])
+
+    @property
+    def format(self) -> Format:
+        """The training data's format (the first file's; `estimate` says when files differ)."""
+        return get_format(self.train.files[0].format) if self.train.files else get_format("openai-chat")
+
+    @property
+    def limit(self) -> int | None:
+        return self.settings.limit_for(self.format)[0]
+
+
+def settings_for(run: RunOptions, model: Model, training: bool = True) -> Settings:
+    return Settings(
+        encoding=str(model.encoding.value), model_name=model.name,
+        model_limit=int(model.context.value) if model.context else None, context=run.context,
+        format_name=run.format_name, limits=run.limits, selection=run.selection, training=training,
+        content_fingerprints=run.dataset_rules or run.prompt_fingerprints or run.validation is not None,
+        prompt_fingerprints=run.prompt_fingerprints, labels=run.labels,
+    )
+
+
+def resolve_model(name: str | None) -> Model:
+    from .models import UnknownModel
+
+    try:
+        return get_model(name)
+    except UnknownModel as exc:
+        raise UsageError(str(exc)) from None
+
+
+def analyse_data(run: RunOptions, emit: Emit, progress: Progress | None = None) -> Data:
+    """Judge the training paths, then the validation file, then the leakage between them.
+    Findings reach `emit` in that order, each set in file and line order."""
+    if run.validation is not None and run.validation in run.paths:
+        raise UsageError(f"--validation {run.validation} is also a training path")
+    model = resolve_model(run.model_name)
+    settings = settings_for(run, model)
+    train = _analyse(run.paths, settings, emit, run, progress)
+    validation, leaks = None, 0
+    if run.validation is not None:
+        validation = _analyse((run.validation,), settings_for(run, model, training=False), emit, run, progress)
+        views = (_view(train), _view(validation))
+        made, found = dataset_findings(views, "split", run.selection, _formats(train) + _formats(validation))
+        _report(found, validation, emit)
+        leaks = made["FT404"]
+    return Data(model, settings, train, validation, leaks)
+
+
+def _analyse(paths: tuple[str, ...], settings: Settings, emit: Emit, run: RunOptions,
+             progress: Progress | None) -> Analysis:
+    result = analyse(paths, settings, emit, jobs=run.jobs, progress=progress)
+    if run.dataset_rules:
+        _report(dataset_findings((_view(result),), "dataset", run.selection, _formats(result))[1], result, emit)
+    return result
+
+
+def _view(result: Analysis) -> DatasetView:
+    return DatasetView(result.frame(), result.paths)
+
+
+def _formats(result: Analysis) -> list[Format]:
+    return [get_format(f.format) for f in result.files]
+
+
+def _report(found: list[Diagnostic], result: Analysis, emit: Emit) -> None:
+    for d in found:
+        result.counts[d.severity] = result.counts.get(d.severity, 0) + 1
+        emit(d)
+
+
+@dataclass(frozen=True)
+class EstimateRun:
+    data: Data
+    estimate: Estimate
+    frame: pl.DataFrame
+
+
+def check_plan(plan: PlanOptions) -> None:
+    """Options that cannot go together."""
+    if plan.warmup_ratio is not None and plan.warmup_steps is not None:
+        raise UsageError("give --warmup-ratio or --warmup-steps, not both")
+    if plan.packing and (plan.trainer != "hf" or not plan.max_seq_len):
+        raise UsageError("--packing needs --trainer hf and --max-seq-len")
+    if plan.max_seq_len and plan.trainer != "hf":
+        raise UsageError("--max-seq-len is the length a self-hosted trainer cuts records at: give --trainer hf "
+                         "(a provider's limit is --context)")
+    if (plan.learning_rate is None) != (plan.reference_batch_size is None):
+        raise UsageError("give --learning-rate and --reference-batch-size together")
+
+
+def estimate_data(data: Data, plan: PlanOptions, run: RunOptions) -> EstimateRun:
+    """The estimate of analysed data under a plan: one frozen Estimate with its findings."""
+    frame = data.train.frame()
+    fmt = data.format
+    limit = data.limit
+    train = data.train
+    figures = dataset_figures(frame, lines=train.lines, invalid_lines=train.invalid, messages=train.messages,
+                              context_limit=limit, truncate_at=plan.max_seq_len if not plan.packing else None)
+    reason = train.files[0].format_reason if train.files else ""
+    if len({f.format for f in train.files}) > 1:
+        reason += "; files differ in format: " + ", ".join(f"{f.path}: {f.format}" for f in train.files)
+    info = DatasetInfo(paths=tuple(train.paths), model=data.model.name, encoding=str(data.model.encoding.value),
+                       context_limit=limit, format=fmt.name, format_reason=reason, record_rule=fmt.record_rule,
+                       min_examples=fmt.min_examples, validation=_validation_figures(data, limit))
+    price: Sourced | None = user_value(plan.price) if plan.price is not None else data.model.price_per_1m
+    path = train.paths[0] if train.paths else None
+    result = estimate(figures, plan, info, price=price, lengths=frame["tokens"].to_list() if plan.packing else None,
+                      allows=lambda code: run.selection.allows(code, path), severities=fmt.severities)
+    return EstimateRun(data, result, frame)
+
+
+def _validation_figures(data: Data, limit: int | None) -> ValidationFigures | None:
+    held_out = data.validation
+    if held_out is None:
+        return None
+    figures: DatasetFigures = dataset_figures(held_out.frame(), lines=held_out.lines, invalid_lines=held_out.invalid,
+                                              messages=held_out.messages, context_limit=limit)
+    return ValidationFigures(held_out.paths, figures.lines, figures.records, figures.tokens_capped, data.leaks)
+
+
+def run_estimate(run: RunOptions, plan: PlanOptions, progress: Progress | None = None) -> EstimateRun:
+    """`ftlint estimate`: analyse (no findings shown), then estimate."""
+    check_plan(plan)
+    data = analyse_data(run, lambda d: None, progress)
+    return estimate_data(data, plan, run)
+
+
+def run_study(run: RunOptions, plan: PlanOptions, options: StudyOptions,
+              progress: Progress | None = None) -> tuple[EstimateRun, Study]:
+    """`ftlint plan`: the production run's estimate, and the tuning study around it."""
+    from .plan.study import study
+
+    production = run_estimate(run, plan, progress)
+    return production, study(production.estimate, options.trials, options.short_fraction, options.finalists)

@@ -1,0 +1,445 @@
+"""Command line: flags (and configuration) -> frozen options -> a use case (ftlint/app.py) ->
+a reporter -> the exit code. Heavy imports stay inside commands, so `ftlint --help` is instant."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from typing import IO, Any, NoReturn
+
+import click
+
+from .. import __version__
+from ..diagnostics import ERROR, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, WARNING
+from ..selection import Selection
+from . import options as opt
+
+
+class UsageFailure(click.ClickException):
+    """A one-line error with exit 2 (usage, configuration or I/O)."""
+
+    exit_code = EXIT_USAGE
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        from ..report.escape import terminal_safe
+
+        click.echo(f"ftlint: error: {terminal_safe(self.format_message())}", err=True)
+
+
+def _config() -> Any:
+    from ..config import Config
+
+    return click.get_current_context().find_object(Config) or Config()
+
+
+def _base_selection() -> Selection:
+    config = _config()
+    return Selection(per_file=config.per_file_ignores, base_dir=config.base_dir)
+
+
+def _inputs(paths: tuple[str, ...], validation: str | None) -> tuple[str, ...]:
+    return paths + ((validation,) if validation else ())
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "-V", "--version", prog_name="ftlint")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Read settings from FILE (an ftlint.toml, or a pyproject.toml with [tool.ftlint]) instead of searching for one.")
+@click.option("--no-config", is_flag=True, help="Ignore configuration files.")
+@click.pass_context
+def cli(ctx: click.Context, config_path: str | None, no_config: bool) -> None:
+    """Preflight linter for fine-tuning datasets (JSONL).
+
+    \b
+    ftlint check data.jsonl            which records the provider would reject, and why
+    ftlint estimate data.jsonl -e 3    records, tokens, steps and cost of a run
+    ftlint plan / review               a tuning study before; the best step after
+    ftlint diff OLD NEW                what a data change does (files or REV:PATH)
+    ftlint formats / rules / models    formats, codes, models with their sources
+
+    Exit codes: 0 nothing failing, 1 findings, 2 usage or I/O error, 130/143 interrupted.
+    Settings: ftlint.toml or [tool.ftlint] in pyproject.toml, found upwards from here.
+    """
+    from pathlib import Path
+
+    from .. import config as cfg
+
+    ctx.obj = cfg.Config()
+    if no_config:
+        return
+    try:
+        found = cfg.load_explicit(Path(config_path)) if config_path else cfg.find(Path.cwd())
+        if found:
+            ctx.obj = cfg.build(found[0], found[1], {name: cmd for name, cmd in cli.commands.items() if name in cfg.SECTIONS},
+                                explicit=config_path is not None)
+            ctx.default_map = ctx.obj.default_map
+            from ..report.escape import path_text
+
+            for note in ctx.obj.notes:
+                if note.startswith(f"{ctx.invoked_subcommand}:") or note.startswith("files matching"):
+                    click.echo(f"ftlint: note: {path_text(str(found[0]))}: {path_text(note)}", err=True)
+    except cfg.ConfigError as exc:
+        raise UsageFailure(str(exc)) from None
+
+
+def _analyse_or_fail(func: Any, *args: Any) -> Any:
+    """Run a use case; its usage errors are exit 2, one line."""
+    from ..app import UsageError
+
+    try:
+        return func(*args)
+    except UsageError as exc:
+        raise UsageFailure(str(exc)) from None
+
+
+def _io_errors(messages: list[str]) -> None:
+    from ..report.escape import terminal_safe
+
+    for message in messages:
+        click.echo(f"ftlint: error: {terminal_safe(message)}", err=True)
+
+
+@cli.command()
+@opt.apply(opt.INPUTS)
+@opt.apply(opt.output_options())
+@click.option("--max-errors", type=opt.Count(0), metavar="N", help="Show at most N findings (all are still counted for the exit code).")
+@opt.FAIL_ON
+@click.option("--baseline", type=click.Path(dir_okay=False), metavar="FILE", help="Findings listed in FILE (the output of `check -o json`) are known: not shown, not failing.")
+def check(paths: tuple[str, ...], output_file: str | None, output_format: str, max_errors: int | None, fail_on: str,
+          baseline: str | None, **params: Any) -> None:
+    """Report every record the provider would reject, and why.
+
+    One line per finding: path:line:col: CODE message ($.json.path). PATH may be '-' for
+    standard input; .gz files are read transparently.
+    """
+    from ..app import analyse_data
+    from ..baseline import Baseline, BaselineError
+    from ..report import CHECK_REPORTERS
+    from .io import OutputRefused, destination, expand, progress_for
+
+    run = _analyse_or_fail(lambda: opt.run_options(params, expand(paths), _base_selection()))
+    try:
+        known = Baseline.load(baseline) if baseline else None
+    except BaselineError as exc:
+        raise UsageFailure(str(exc)) from None
+    progress = progress_for(_inputs(run.paths, run.validation))
+    try:
+        with destination(output_file, _inputs(run.paths, run.validation)) as out:
+            reporter = CHECK_REPORTERS[output_format](out, max_errors)
+            reporter.start()
+            emit = known.filter(reporter.diagnostic) if known else reporter.diagnostic
+            try:
+                data = _analyse_or_fail(analyse_data, run, emit, progress)
+            finally:
+                if progress:
+                    progress.clear()
+            reporter.finish(data.train.files + (data.validation.files if data.validation else []))
+    except OutputRefused as exc:
+        raise UsageFailure(str(exc)) from None
+    if known and known.suppressed and output_format == "text":
+        click.echo(f"{known.suppressed:,} known finding(s) in the baseline {baseline} not shown", err=True)
+    _io_errors(data.io_errors)
+    counts = {sev: sum(n for (s, _), n in reporter.by_code.items() if s == sev) for sev in (ERROR, WARNING)}
+    failing = counts[ERROR] + (counts[WARNING] if fail_on == WARNING else 0)
+    if data.io_errors:
+        sys.exit(EXIT_USAGE)
+    sys.exit(EXIT_FINDINGS if failing else EXIT_OK)
+
+
+def _estimate(paths: tuple[str, ...], params: dict[str, Any]) -> Any:
+    from ..app import run_estimate
+    from .io import expand, progress_for
+
+    run = _analyse_or_fail(lambda: opt.run_options(params, expand(paths), _base_selection(),
+                                                   dataset_rules=False))
+    plan = opt.plan_options(params)
+    progress = progress_for(_inputs(run.paths, run.validation))
+    try:
+        result = _analyse_or_fail(run_estimate, run, plan, progress)
+    finally:
+        if progress:
+            progress.clear()
+    if result.data.io_errors:
+        _io_errors(result.data.io_errors)
+        sys.exit(EXIT_USAGE)
+    return run, result
+
+
+def _failing(findings: Any, fail_on: str) -> bool:
+    return any(d.severity == ERROR or (fail_on == WARNING and d.severity == WARNING) for d in findings)
+
+
+@cli.command()
+@opt.apply(opt.INPUTS)
+@opt.apply(opt.output_options())
+@opt.apply(opt.PLAN)
+@opt.apply(opt.GATES)
+@opt.FAIL_ON
+@opt.apply(opt.PLOTS)
+def estimate(paths: tuple[str, ...], output_file: str | None, output_format: str, plots: bool, schedule: str,
+             fail_on: str, **params: Any) -> None:
+    """Records, tokens, steps, epochs and cost of a training run on PATH.
+
+    Several paths are one dataset. Findings are not listed (use `ftlint check`); lines with
+    errors are left out of the figures and named in a warning.
+    """
+    from ..report import ESTIMATE_RENDERERS
+    from .io import OutputRefused, destination
+
+    run, result = _estimate(paths, params)
+    e = result.estimate
+    try:
+        with destination(output_file, _inputs(run.paths, run.validation)) as out:
+            out.write(ESTIMATE_RENDERERS[output_format](e, list(e_paths(result))))
+            if plots and output_format == "text":
+                from ..plots import length_histogram, schedule_plot
+
+                out.write("\n" + length_histogram(result.frame["tokens"], e.context_limit) + "\n"
+                          + schedule_plot(e.total_steps, e.warmup_steps, e.steps_per_epoch, schedule) + "\n")
+    except OutputRefused as exc:
+        raise UsageFailure(str(exc)) from None
+    sys.exit(EXIT_FINDINGS if _failing(e.findings, fail_on) else EXIT_OK)
+
+
+def e_paths(result: Any) -> list[str]:
+    return list(result.data.train.paths)
+
+
+@cli.command()
+@opt.apply(opt.INPUTS)
+@opt.apply(opt.output_options(("text", "json")))
+@opt.apply(opt.PLAN)
+@opt.apply(opt.GATES)
+@opt.FAIL_ON
+@opt.apply(opt.STUDY)
+def plan(paths: tuple[str, ...], output_file: str | None, output_format: str, fail_on: str, trials: int,
+         short_fraction: float, finalists: int, **params: Any) -> None:
+    """A tuning study around the production run the options describe: a round of many short
+    runs (about a tenth of the production length) to choose hyperparameters, then a round of
+    a few full-length runs; steps, tokens and cost of each round. Exit 1 when a gate fails.
+    """
+    from ..app import run_study
+    from ..options import StudyOptions
+    from ..report.plan import PLAN_RENDERERS
+    from .io import OutputRefused, destination, expand
+
+    run = _analyse_or_fail(lambda: opt.run_options(params, expand(paths), _base_selection(), dataset_rules=False))
+    plan_opts = opt.plan_options(params)
+    production, study = _analyse_or_fail(run_study, run, plan_opts, StudyOptions(trials, short_fraction, finalists))
+    if production.data.io_errors:
+        _io_errors(production.data.io_errors)
+        sys.exit(EXIT_USAGE)
+    try:
+        with destination(output_file, _inputs(run.paths, run.validation)) as out:
+            out.write(PLAN_RENDERERS[output_format](production.estimate, study, e_paths(production)))
+    except OutputRefused as exc:
+        raise UsageFailure(str(exc)) from None
+    sys.exit(EXIT_FINDINGS if _failing(production.estimate.findings, fail_on) else EXIT_OK)
+
+
+@cli.command()
+@click.argument("base")
+@click.argument("head")
+@opt.apply(opt.JUDGING)
+@opt.apply(opt.PLAN)
+@opt.apply(opt.output_options(("text", "json", "markdown")))
+def diff(base: str, head: str, output_format: str, output_file: str | None, **params: Any) -> None:
+    """What a data change does: records added, removed and changed, findings new in HEAD,
+    and the change in tokens and cost.
+
+    BASE and HEAD are files, or git revisions of one as REV:PATH (e.g. origin/main:data/train.jsonl;
+    git reads PATH from the repository root, or from here with REV:./PATH). A BASE revision that
+    has no such file (a repository's first data pull request) is an empty side: every record is
+    added. Exit 1 when HEAD brings a new error.
+    """
+    from ..diff import DiffInputError, run_diff
+    from ..report.diff import DIFF_RENDERERS
+    from .io import OutputRefused, destination
+
+    run = opt.run_options(params, (), _base_selection(), prompts=True)
+    plan_opts = opt.plan_options(params)
+    try:
+        outcome = _analyse_or_fail(run_diff, base, head, run, plan_opts)
+    except DiffInputError as exc:
+        raise UsageFailure(str(exc)) from None
+    if outcome.io_errors:
+        _io_errors(outcome.io_errors)
+        sys.exit(EXIT_USAGE)
+    try:
+        with destination(output_file, tuple(p for p in (base, head) if os.path.exists(p))) as out:
+            out.write(DIFF_RENDERERS[output_format](outcome))
+    except OutputRefused as exc:
+        raise UsageFailure(str(exc)) from None
+    sys.exit(EXIT_FINDINGS if outcome.failing else EXIT_OK)
+
+
+@cli.command()
+@click.argument("log", type=click.Path(dir_okay=False))
+@click.option("--metric", help="Metric to judge by (default: eval_loss, else the first eval_* column).")
+@click.option("--mode", type=click.Choice(["min", "max"]), help="Whether lower or higher is better (default: min for losses, else max).")
+@click.option("--max-steps", type=opt.Count(1), help="The run's planned steps, if the log does not say.")
+@click.option("-o", "--output-format", type=click.Choice(("text", "json")), default="text", show_default=True)
+def review(log: str, metric: str | None, mode: str | None, max_steps: int | None, output_format: str) -> None:
+    """Review a finished run: where did the best evaluation fall?
+
+    LOG is a Hugging Face trainer_state.json, or a CSV or JSONL log with a step column. The
+    best step in the first tenth of training means max_steps is too high; in the last quarter,
+    train longer. Checkpoints too sparse to choose from are flagged. Exit 1 unless the verdict
+    is ok and the checkpoints are dense enough.
+    """
+    from ..report.escape import terminal_safe
+    from ..review import ReviewError
+    from ..review import review as judge
+
+    try:
+        r = judge(log, metric, mode, max_steps)
+    except ReviewError as exc:
+        raise UsageFailure(str(exc)) from None
+    if output_format == "json":
+        import orjson
+
+        click.echo(orjson.dumps(r.to_dict(), option=orjson.OPT_INDENT_2).decode())
+    else:
+        click.echo(f"{terminal_safe(log)}: best {terminal_safe(r.metric)} {r.best_value:g} at step {r.best_step:,} "
+                   f"of {r.max_steps:,} ({r.best_fraction:.0%})")
+        click.echo(f"  verdict: {r.verdict}: {terminal_safe(r.advice)}")
+        if r.sparse:
+            click.echo(f"  checkpoints too sparse to choose from: {r.evaluations} evaluations, largest gap {r.largest_gap:,} steps "
+                       f"(evaluate at least 5 times, no gap over a quarter of the run)")
+    sys.exit(EXIT_OK if r.verdict == "ok" and not r.sparse else EXIT_FINDINGS)
+
+
+@cli.command()
+@click.argument("code", required=False)
+def rules(code: str | None) -> None:
+    """List every code, or explain one: what it checks, why it matters, an example."""
+    from ..rules import registry
+
+    known = registry()
+    if code:
+        rule = known.get(code.upper())
+        if rule is None:
+            raise UsageFailure(f"unknown code {code!r}; `ftlint rules` lists them")
+        click.echo(f"{rule.code} {rule.name} ({rule.severity})\n\n{rule.doc}")
+        return
+    for rule in sorted(known.values(), key=lambda r: r.code):
+        click.echo(f"{rule.code}  {rule.severity:<7}  {rule.name:<26}  {rule.summary}")
+
+
+@cli.command()
+@click.argument("name", required=False)
+def formats(name: str | None) -> None:
+    """List the dataset formats: what a record is, who takes it. With NAME, one in full."""
+    from ..formats.registry import BY_SHAPE, FORMATS
+
+    if name:
+        fmt = FORMATS.get(name)
+        if fmt is None:
+            raise UsageFailure(f"unknown format {name!r}; `ftlint formats` lists them")
+        detected = ("detected by its shape" if BY_SHAPE.get(fmt.shape) == fmt.name
+                    else f"give --format {fmt.name} (its shape is detected as {BY_SHAPE.get(fmt.shape)})")
+        lines = [f"{fmt.name}: {fmt.title}", f"  providers   {fmt.providers}", f"  record      {fmt.record_rule}",
+                 "  documented  " + ("yes" if fmt.documented else "no: this is ftlint's conservative reading"),
+                 f"  minimum     {fmt.min_examples if fmt.min_examples else 'none known'} examples",
+                 f"  schema      schemas/{fmt.schema}.schema.json", f"  detection   {detected}"]
+        if fmt.severities:
+            lines.append("  severities  " + ", ".join(f"{code} {level}" for code, level in sorted(fmt.severities.items())))
+        if fmt.notes:
+            lines.append(f"  notes       {fmt.notes}")
+        click.echo("\n".join(lines))
+        return
+    for fmt in FORMATS.values():
+        mark = "" if fmt.documented else "  [record rule undocumented: conservative reading]"
+        click.echo(f"{fmt.name:<24} {fmt.title}\n{'':<24} record: {fmt.record_rule}{mark}\n{'':<24} for: {fmt.providers}")
+
+
+@cli.command()
+def models() -> None:
+    """Models ftlint knows: tokenizer, per-example token limit, training price, with sources."""
+    from ..models import all_models, default_model_name
+
+    default = default_model_name()
+    for model in all_models().values():
+        mark = " (default)" if model.name == default else ""
+        aliases = f" aliases: {', '.join(model.aliases)}" if model.aliases else ""
+        click.echo(f"{model.name}{mark}  [{model.provider}]{aliases}")
+        for label, value, fmt in (
+            ("encoding", model.encoding, "{}"),
+            ("limit", model.context, "{:,} tokens per example"),
+            ("price", model.price_per_1m, "${:g} per 1M training tokens"),
+            ("minimum", model.min_examples, "{} examples"),
+        ):
+            if value is not None:
+                click.echo(f"  {label:<14}{fmt.format(value.value)}  ({value.note})")
+        for key, value in model.defaults:
+            click.echo(f"  {key:<14}{value.value}  ({value.note})")
+
+
+class Interrupted(BaseException):
+    """SIGTERM: unwinds like Ctrl-C, so temporary files go and workers are stopped."""
+
+
+def _on_sigterm(signum: int, frame: object) -> None:
+    raise Interrupted
+
+
+def main() -> NoReturn:
+    """The console entry point. Exit codes: 0 nothing failing, 1 findings, 2 usage or I/O
+    error, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM)."""
+    signal.signal(signal.SIGTERM, _on_sigterm)
+    try:
+        code = cli.main(prog_name="ftlint", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        _flush_or_exit(exc.exit_code)
+    except click.ClickException as exc:
+        exc.show()
+        _flush_or_exit(EXIT_USAGE)
+    except SystemExit as exc:
+        _flush_or_exit(exc.code if isinstance(exc.code, int) else EXIT_USAGE)
+    except (KeyboardInterrupt, click.exceptions.Abort):
+        _quiet_exit("interrupted", 130)
+    except Interrupted:
+        _quiet_exit("terminated", 143)
+    except BrokenPipeError:
+        _quiet_exit(None, EXIT_USAGE)
+    except OSError as exc:
+        if exc.errno is not None and exc.filename is None:  # stdout or stdin closed or full
+            _quiet_exit(f"cannot write the report: {exc.strerror or exc}", EXIT_USAGE)
+        raise
+    except Exception as exc:  # never a traceback for users; FTLINT_DEBUG=1 shows it
+        if os.environ.get("FTLINT_DEBUG"):
+            raise
+        from ..report.escape import terminal_safe
+        from ..tokens import TokenizerError
+
+        kind = "error" if isinstance(exc, TokenizerError) else "internal error (please report)"
+        _quiet_exit(f"{kind}: {type(exc).__name__}: {terminal_safe(str(exc))}", EXIT_USAGE)
+    _flush_or_exit(code if isinstance(code, int) else EXIT_OK)
+
+
+def _flush_or_exit(code: int) -> NoReturn:
+    """Exit with `code` once standard output is flushed; an output that cannot take the report
+    (closed, a full disk) is exit 2 with one line, never a traceback."""
+    try:
+        sys.stdout.flush()
+    except (BrokenPipeError, OSError) as exc:
+        message = None if isinstance(exc, BrokenPipeError) else f"cannot write the report: {exc.strerror or exc}"
+        _quiet_exit(message, EXIT_USAGE)
+    sys.exit(code)
+
+
+def _quiet_exit(message: str | None, code: int) -> NoReturn:
+    """Exit at once: a message on stderr if it can take one, and no flushing of a broken stdout."""
+    if message:
+        try:
+            sys.stderr.write(f"ftlint: {message}\n")
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            pass
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # whatever is buffered for a broken stdout is dropped
+    except (OSError, ValueError):
+        pass
+    os._exit(code) if code in (130, 143) else sys.exit(code)

@@ -1,0 +1,14 @@
+"""The engine: read -> chunks -> judge (rules) -> ordered merge -> an Analysis.
+
+pipeline.py  chunks, worker processes, the ordered merge (no codes, no messages)
+judge.py     per line, per file and per dataset: the rules, their severities, the selection
+result.py    FileSummary, Analysis, Columns, DatasetView
+"""
+
+from __future__ import annotations
+
+from .judge import Settings, dataset_findings
+from .pipeline import analyse, default_jobs
+from .result import Analysis, DatasetView, FileSummary
+
+__all__ = ["Analysis", "DatasetView", "FileSummary", "Settings", "analyse", "dataset_findings", "default_jobs"]

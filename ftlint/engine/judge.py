@@ -1,0 +1,230 @@
+"""Judging: one line at a time, then one file, then the files together.
+
+Per line: the reader's problems, then (for a parsed object) the shape gate, the format's figures
+and every record check that applies to the format. Each finding takes its severity from the
+registry (or the format's own, where its provider decides otherwise) and passes the selection
+here, in the worker, so a line's verdict (valid, or with errors: rejected, in no figure) is the
+one the user sees. The engine itself emits no code: every code belongs to a rule module.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import orjson
+
+from ..dataset import fingerprint, fingerprints, hex_fingerprint
+from ..diagnostics import ERROR, OFF, Diagnostic, Hit
+from ..literals import present as literals_in
+from ..options import ReadLimits
+from ..read import Line
+from ..rules import Check, checks, severity
+from ..selection import Selection
+from .result import Columns, DatasetView, FileSummary
+
+if TYPE_CHECKING:
+    from ..formats import Format, LineFigures
+    from ..tokens import TokenCounter
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """What judging needs: the model's tokenizer and limit, the reading limits, the selection."""
+
+    encoding: str
+    model_name: str
+    model_limit: int | None = None  # the model's per-example token limit
+    context: int | None = None  # --context: wins over the format's and the model's limit
+    format_name: str = "auto"  # or a name from `ftlint formats`
+    limits: ReadLimits = field(default_factory=ReadLimits)
+    selection: Selection = field(default_factory=Selection)
+    training: bool = True  # a training file: the provider's minimum applies (FT401)
+    content_fingerprints: bool = True  # exact and near, for duplicates and leakage
+    prompt_fingerprints: bool = False  # only `ftlint diff` pairs changed records by prompt
+    labels: tuple[tuple[str, str], ...] = ()  # (path, the name findings give it)
+
+    def limit_for(self, fmt: Format) -> tuple[int | None, str]:
+        """Tokens per example and whose limit it is: --context, else the format's provider
+        limit, else the model's."""
+        if self.context is not None:
+            return self.context, "--context"
+        if fmt.token_limit is not None:
+            return fmt.token_limit, fmt.name
+        return self.model_limit, self.model_name
+
+
+@dataclass(slots=True)
+class RecordContext:
+    """What a record check may read besides the record."""
+
+    fmt: Format
+    present: frozenset[bytes]  # the declared literals that occur in the record's compact JSON
+    figures: LineFigures | None
+    limit: int | None
+    limit_owner: str  # the model, the format or --context
+    enabled: Callable[[str], bool]  # whether a code is reported for this file
+
+
+@dataclass(frozen=True, slots=True)
+class FileContext:
+    fmt: Format
+    training: bool
+
+
+class Severities:
+    """The reported severity of each code for one file and format (None: not reported)."""
+
+    def __init__(self, fmt: Format, allowed: Callable[[str], bool]) -> None:
+        self.fmt, self.allowed = fmt, allowed
+        self.known: dict[str, str | None] = {}
+
+    def __call__(self, code: str) -> str | None:
+        found = self.known.get(code, "")
+        if found == "":
+            level = severity(code, self.fmt.severities)
+            found = level if level != OFF and self.allowed(code) else None
+            self.known[code] = found
+        return found
+
+
+def _reported(check: Check, severities: Severities) -> bool:
+    return any(severities(code) is not None for code in check.codes)
+
+
+class LineJudge:
+    """Judges the lines of one chunk (one file, one format): findings, figures, fingerprints."""
+
+    def __init__(self, fmt: Format, counter: TokenCounter, settings: Settings, summary: FileSummary,
+                 columns: Columns, file_index: int) -> None:
+        self.fmt, self.counter, self.settings, self.summary, self.columns = fmt, counter, settings, summary, columns
+        self.file_index = file_index
+        allowed = settings.selection.for_path(summary.path)
+        self.severity = Severities(fmt, allowed)
+        applicable = [c for c in checks("record") if c.applies(fmt)]
+        self.gates = [c for c in applicable if c.gate]  # run whether reported or not: they decide what is checked
+        self.checks = [c for c in applicable if not c.gate and _reported(c, self.severity)]
+        self.limit, owner = settings.limit_for(fmt)
+        self.context = RecordContext(fmt, frozenset(), None, self.limit, owner, lambda code: self.severity(code) is not None)
+
+    def __call__(self, line: Line, raw: bytes | None = None) -> list[Diagnostic]:
+        summary = self.summary
+        summary.lines += 1
+        hits: list[tuple[str, Hit]] = [(p.code, Hit(p.message, None, p.col)) for p in line.problems] if line.problems else []
+        if line.blank:
+            summary.blank += 1
+        value = line.value
+        figures = None
+        if value is not None:
+            figures = self._judge(line, value, hits)
+        found = self._diagnostics(line, hits, raw) if hits else []
+        rejected = any(d.severity == ERROR for d in found)
+        if rejected:
+            summary.invalid += 1
+        elif value is not None:
+            summary.valid += 1
+            if figures is not None:
+                self._count(line, value, figures)
+        return found
+
+    def _judge(self, line: Line, value: dict, hits: list[tuple[str, Hit]]) -> LineFigures | None:
+        ctx = self.context
+        compact = line.compact if line.compact is not None else orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+        ctx.present = literals_in(compact)
+        ctx.figures = None
+        for gate in self.gates:
+            gated = [(hit.code or gate.codes[0], hit) for hit in gate.func(value, ctx)]
+            if gated:
+                hits.extend(gated)
+                return None
+        ctx.figures = figures = self.fmt.figures(value, self.counter)
+        present = ctx.present
+        for c in self.checks:
+            if c.needs and present.isdisjoint(c.needs):
+                continue
+            first = c.codes[0]
+            for hit in c.func(value, ctx):
+                hits.append((hit.code or first, hit))
+        return figures
+
+    def _count(self, line: Line, value: dict, figures: LineFigures) -> None:
+        settings, summary = self.settings, self.summary
+        exact = near = prompt = 0
+        if settings.content_fingerprints:
+            exact, near = fingerprints(line.compact if line.compact is not None else orjson.dumps(value, option=orjson.OPT_SORT_KEYS))
+        if settings.prompt_fingerprints:
+            prompt = fingerprint(orjson.dumps(self.fmt.prompt(value)))
+        summary.messages += figures.messages
+        number, index, add = line.number, self.file_index, self.columns.add
+        for record in figures.records:
+            summary.records += 1
+            add((index, number, record.messages, record.targets, record.tokens, record.trainable, exact, near, prompt))
+
+    def _diagnostics(self, line: Line, hits: list[tuple[str, Hit]], raw: bytes | None) -> list[Diagnostic]:
+        path, number, level = self.summary.path, line.number, self.severity
+        if line.compact is not None:
+            fp = hex_fingerprint(fingerprint(line.compact))
+        elif raw is not None:
+            fp = hex_fingerprint(fingerprint(raw))
+        else:
+            fp = ""
+        found = [Diagnostic(path, number, hit.col, code, hit.message, sev, hit.pointer, fp)
+                 for code, hit in hits if (sev := level(code)) is not None]
+        if len(found) > 1:
+            found.sort()
+        return found
+
+
+def file_findings(summary: FileSummary, fmt: Format, settings: Settings) -> list[Diagnostic]:
+    """The file-level checks (empty file, too few records) at the end of a file."""
+    level = Severities(fmt, settings.selection.for_path(summary.path))
+    ctx = FileContext(fmt, settings.training)
+    out = []
+    for c in checks("file"):
+        for hit in c.func(summary, ctx):
+            code = hit.code or c.codes[0]
+            if (sev := level(code)) is not None:
+                out.append(Diagnostic(summary.path, 0, 0, code, hit.message, sev, hit.pointer))
+    return out
+
+
+def dataset_findings(views: tuple[DatasetView, ...], kind: str, selection: Selection,
+                     formats: list[Format]) -> tuple[Counter[str], list[Diagnostic]]:
+    """Dataset checks (`kind` "dataset": one set; "split": training and validation) over the
+    frames; `formats` are the formats of the views' files, in order. Returns how many hits each
+    code made (reported or not: figures count them) and the findings to report, in file and
+    line order."""
+    paths = [p for v in views for p in v.paths]
+    levels = [Severities(fmt, selection.for_path(path)) for path, fmt in zip(paths, formats, strict=True)]
+    made: Counter[str] = Counter()
+    found = []
+    for c in checks(kind):
+        for located in c.func(*views):
+            code = located.hit.code or c.codes[0]
+            made[code] += 1
+            if (sev := levels[located.file_index](code)) is not None:
+                found.append((located.file_index, located.line, Diagnostic(
+                    paths[located.file_index], located.line, located.hit.col, code, located.hit.message, sev,
+                    located.hit.pointer, located.fingerprint)))
+    found.sort(key=lambda item: (item[0], item[1], item[2].code))
+    return made, [d for _, _, d in found]
+
+
+def record_findings(fmt: Format, record: dict, counter: TokenCounter, limit: int | None = None) -> list[tuple[str, Hit]]:
+    """Every record check's hits on one parsed record, as (code, hit), whatever their severity
+    (for callers that judge records one by one: the Python API, the tests)."""
+    compact = orjson.dumps(record, option=orjson.OPT_SORT_KEYS)
+    ctx = RecordContext(fmt, literals_in(compact), None, limit, "--context", lambda code: True)
+    found: list[tuple[str, Hit]] = []
+    applicable = [c for c in checks("record") if c.applies(fmt)]
+    for gate in (c for c in applicable if c.gate):
+        found += [(hit.code or gate.codes[0], hit) for hit in gate.func(record, ctx)]
+        if found:
+            return found
+    ctx.figures = fmt.figures(record, counter)
+    for c in applicable:
+        if not c.gate and (not c.needs or not ctx.present.isdisjoint(c.needs)):
+            found += [(hit.code or c.codes[0], hit) for hit in c.func(record, ctx)]
+    return found

@@ -1,0 +1,275 @@
+"""The pipeline: read -> chunks -> judge (in worker processes) -> ordered merge.
+
+Streaming: findings reach a callback in file and line order as they are made, whatever the
+number of workers, and per-record figures are kept as compact polars chunks, so memory does not
+grow with the size of the lines, only (slightly) with the number of records. This module makes
+no finding of its own and knows no code: judge.py applies the rules.
+
+Workers: at most as many as the machine has cores and the input has chunks, started only once
+a second chunk exists; each dies with the main process (Linux: the parent-death signal).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from array import array
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from ..diagnostics import Diagnostic
+from ..formats import get_format
+from ..read import READ_BLOCK, InputError, Line, LineBlock, display_name, parse_line, read_runs
+from ..tokens import TokenCounter, get_encoding
+from .judge import LineJudge, Settings, file_findings
+from .result import CHUNK_RECORDS, Analysis, Columns, FileSummary
+
+# A chunk of lines travels to a worker as one task: big enough that task overhead vanishes,
+# small enough that only a few megabytes are in flight per worker. Lines mostly come in blocks
+# of up to 1 MB (read_runs), so a chunk is about two blocks; CHUNK_LINES bounds the items of a
+# chunk when lines come one by one (a --max-line-bytes under 1 MB).
+CHUNK_LINES = 512
+CHUNK_BYTES = 2 * 1024 * 1024
+INFLIGHT_PER_WORKER = 3
+# Below this many bytes of regular files a process pool costs more than it saves.
+POOL_MIN_BYTES = 4 * 1024 * 1024
+
+Emit = Callable[[Diagnostic], None]
+Progress = Callable[[str, int], None]  # (path shown, bytes of it read so far)
+
+
+@dataclass(slots=True)
+class Chunk:
+    file_index: int
+    path: str  # as displayed
+    items: list[tuple[int, bytes | Line | LineBlock]]  # (line number, a line; or the first line's number, lines)
+    format: str
+    format_reason: str
+    last: bool = False  # the file's last chunk: file-level findings follow it
+
+
+@dataclass(slots=True)
+class ChunkResult:
+    file_index: int
+    last: bool
+    diagnostics: list[Diagnostic]
+    columns: dict[str, array]
+    summary: FileSummary  # this chunk's counts; the file's are their sum
+
+
+class Worker:
+    """Everything a process needs to judge lines; built once per process."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.counter = TokenCounter(settings.encoding)
+
+    def run(self, chunk: Chunk) -> ChunkResult:
+        summary = FileSummary(chunk.path, format=chunk.format, format_reason=chunk.format_reason)
+        columns = Columns()
+        found: list[Diagnostic] = []
+        judge = LineJudge(get_format(chunk.format), self.counter, self.settings, summary, columns, chunk.file_index)
+        max_depth = self.settings.limits.max_depth
+        for number, raw in _lines(chunk.items):
+            if isinstance(raw, Line):
+                line_found = judge(raw)
+            else:
+                line_found = judge(parse_line(number, raw, max_depth), raw)
+            if line_found:
+                found.extend(line_found)
+        return ChunkResult(chunk.file_index, chunk.last, found, columns.columns(), summary)
+
+
+_PROCESS_WORKER: Worker | None = None
+
+
+def _init_process(settings: Settings) -> None:
+    global _PROCESS_WORKER
+    _die_with_parent()
+    _PROCESS_WORKER = Worker(settings)
+
+
+def _die_with_parent() -> None:
+    """Linux: this process gets SIGTERM when the main process dies, however it dies (SIGKILL
+    included), so no worker outlives a run."""
+    import signal
+    import sys
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the main process's to handle
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(Exception):
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+            if os.getppid() == 1:  # the parent died before prctl took effect
+                os._exit(1)
+
+
+def _run_in_process(chunk: Chunk) -> ChunkResult:
+    assert _PROCESS_WORKER is not None
+    return _PROCESS_WORKER.run(chunk)
+
+
+def _lines(items: Iterable[tuple[int, bytes | Line | LineBlock]]) -> Iterator[tuple[int, bytes | Line]]:
+    """Every line of a chunk's items, numbered."""
+    for number, item in items:
+        if isinstance(item, LineBlock):
+            yield from enumerate(item.lines(), number)
+        else:
+            yield number, item
+
+
+def chunks(paths: Iterable[str], settings: Settings, io_errors: list[str],
+           progress: Progress | None = None) -> Iterator[Chunk]:
+    labels = dict(settings.labels)
+    for file_index, path in enumerate(paths):
+        shown = labels.get(path) or display_name(path)
+        items: list[tuple[int, bytes | Line | LineBlock]] = []
+        size = done = 0
+        chosen: tuple[str, str] | None = None
+        try:
+            for number, item in read_runs(path, settings.limits.max_line_bytes, READ_BLOCK):
+                items.append((number, item))
+                if isinstance(item, LineBlock):
+                    size += len(item.data) + 1
+                else:
+                    size += len(item) + 1 if isinstance(item, bytes) else item.nbytes + 1
+                if len(items) >= CHUNK_LINES or size >= CHUNK_BYTES:
+                    chosen = chosen or _choose_format(items, settings)
+                    yield Chunk(file_index, shown, items, *chosen)
+                    done += size
+                    if progress:
+                        progress(shown, done)
+                    items, size = [], 0
+        except InputError as exc:
+            io_errors.append(str(exc))
+            continue
+        yield Chunk(file_index, shown, items, *(chosen or _choose_format(items, settings)), last=True)
+
+
+def _choose_format(items: list[tuple[int, bytes | Line | LineBlock]], settings: Settings) -> tuple[str, str]:
+    """The file's format: as given, or detected from its first readable records."""
+    if settings.format_name != "auto":
+        return settings.format_name, "--format"
+    from ..formats.shape import DETECT_RECORDS, detect
+
+    records = []
+    for number, item in _lines(items):
+        if isinstance(item, bytes):
+            value = parse_line(number, item, settings.limits.max_depth).value
+            if value is not None:
+                records.append(value)
+                if len(records) >= DETECT_RECORDS:
+                    break
+    found = detect(records)
+    return found.name, found.reason
+
+
+def cores() -> int:
+    with contextlib.suppress(AttributeError, OSError):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def default_jobs(paths: Iterable[str]) -> int:
+    """All cores, unless the input is small enough that one process is faster."""
+    total = 0
+    for path in paths:
+        if path == "-":
+            return cores()
+        with contextlib.suppress(OSError):
+            total += os.stat(path).st_size
+    return cores() if total >= POOL_MIN_BYTES else 1
+
+
+def analyse(paths: Iterable[str], settings: Settings, emit: Emit, jobs: int | None = None,
+            progress: Progress | None = None) -> Analysis:
+    """Check every line of every path. Findings reach `emit` in file and line order whatever
+    `jobs` is. A path that cannot be opened at all is noted in `io_errors` and the run goes on
+    with the next one. `jobs` is capped at the cores; None: default_jobs."""
+    paths = list(paths)
+    result = Analysis()
+    jobs = min(jobs if jobs is not None else default_jobs(paths), cores())
+    stream = chunks(paths, settings, result.io_errors, progress)
+    ahead: list[Chunk] = []
+    if jobs > 1:  # a pool only for an input of more than one chunk, and no more workers than chunks
+        for chunk in stream:
+            ahead.append(chunk)
+            if len(ahead) >= jobs:
+                break
+        jobs = min(jobs, len(ahead))
+    queued = _chain(ahead, stream)
+    if jobs <= 1:
+        worker = Worker(settings)
+        _merge(map(worker.run, queued), result, settings, emit)
+        return result
+    import concurrent.futures
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    get_encoding(settings.encoding)  # loaded once here; forked workers share it
+    pool = concurrent.futures.ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_process, initargs=(settings,))
+    try:
+        _merge(_bounded_map(pool, queued, jobs * INFLIGHT_PER_WORKER), result, settings, emit)
+    except BaseException:
+        _stop(pool)
+        raise
+    pool.shutdown(wait=True)
+    return result
+
+
+def _chain(first: list[Chunk], rest: Iterator[Chunk]) -> Iterator[Chunk]:
+    yield from first
+    first.clear()
+    yield from rest
+
+
+def _stop(pool: Any) -> None:
+    """Interrupted (a signal, a closed output): the workers go at once, nothing waits on them."""
+    for process in list(getattr(pool, "_processes", {}).values()):
+        with contextlib.suppress(Exception):
+            process.terminate()
+    with contextlib.suppress(Exception):
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _bounded_map(pool: Any, stream: Iterator[Chunk], window: int) -> Iterator[ChunkResult]:
+    """Results in submission order, with at most `window` chunks in flight (flat memory)."""
+    pending: deque = deque()
+    for chunk in stream:
+        pending.append(pool.submit(_run_in_process, chunk))
+        if len(pending) >= window:
+            yield pending.popleft().result()
+    while pending:
+        yield pending.popleft().result()
+
+
+def _merge(results: Iterable[ChunkResult], result: Analysis, settings: Settings, emit: Emit) -> None:
+    def report(d: Diagnostic) -> None:
+        result.counts[d.severity] = result.counts.get(d.severity, 0) + 1
+        emit(d)
+
+    columns = Columns()
+    summaries: dict[int, FileSummary] = {}
+    for part in results:
+        if not summaries:
+            import polars  # noqa: F401  (the frames need it; loaded here, while workers judge the next chunks)
+
+        summary = summaries.get(part.file_index)
+        if summary is None:
+            summary = summaries[part.file_index] = part.summary
+            result.files.append(summary)
+        else:
+            summary.add(part.summary)
+        for d in part.diagnostics:
+            report(d)
+        columns.extend(part.columns)
+        if len(columns) >= CHUNK_RECORDS:
+            columns.flush(result.chunks)
+        if part.last:
+            for d in file_findings(summary, get_format(summary.format), settings):
+                report(d)
+    columns.flush(result.chunks)

@@ -1,0 +1,116 @@
+"""Formats of turns (messages, contents) with roles: which turns are targets, which roles must
+alternate, which start and end, and whether a conversation expands into one record per target
+(each with all earlier turns as its context). OpenAI's chat format is one of them, with a fast
+path for its most common message.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..tokens import TokenCounter
+from . import Format, LineFigures, RecordFigures
+from .counting import TOKENS_PER_RECORD, TOKENS_PER_TURN, Counting
+
+
+@dataclass(frozen=True)
+class ChatFormat(Format):
+    turns_key: str = "messages"
+    target_roles: tuple[str, ...] = ("assistant",)
+    targets: str = "roles"  # "roles" (weight 0 excluded), "all" (loss on every token), "none" (RFT)
+    expansion: str = "none"  # "none", "per-target", "per-target-if-tools"
+    alternate: tuple[str, ...] = ()  # these roles must alternate (others are ignored)
+    first_role: str | None = None
+    last_role: str | None = None
+    system_key: str | None = None  # a top-level system field counted with every record
+    extra_fields_counted: tuple[str, ...] = ("tools", "functions")
+    kind = "chat"
+
+    def turns_path(self) -> tuple[str, ...]:
+        return (self.turns_key,)
+
+    def turns(self, record: dict) -> list[tuple[int, dict]]:
+        turns = record.get(self.turns_key)
+        return [(i, t) for i, t in enumerate(turns) if isinstance(t, dict)] if isinstance(turns, list) else []
+
+    def is_target(self, turn: dict) -> bool:
+        """A turn that carries loss: a target role without weight 0."""
+        role = turn.get("role")
+        return isinstance(role, str) and role.lower() in self.target_roles and turn.get("weight", 1) != 0
+
+    def prompt(self, record: dict) -> object:
+        context = []
+        for _, turn in self.turns(record):
+            if self.is_target(turn):
+                break
+            context.append(turn)
+        return [context, record.get("tools"), record.get(self.system_key) if self.system_key else None]
+
+    def figures(self, record: dict, counter: TokenCounter) -> LineFigures:
+        c = Counting(counter)
+        base = TOKENS_PER_RECORD + sum(c.json(record.get(k)) for k in self.extra_fields_counted)
+        if self.system_key:
+            system = record.get(self.system_key)
+            base += c.text(system) if isinstance(system, str) else c.json(system)
+        turns = self.turns(record)
+        sizes = [(i, t, *c.turn(t)) for i, t in turns]
+        expand = self.expansion == "per-target" or (self.expansion == "per-target-if-tools" and bool(record.get("tools")))
+        if expand:
+            records, running = [], base
+            for k, (_, turn, total, body) in enumerate(sizes):
+                running += total
+                if self.is_target(turn):
+                    records.append(RecordFigures(k + 1, 1, running, body))
+            if not records:  # no target: the conversation is still one (useless) record
+                records = [RecordFigures(len(sizes), 0, running, 0)]
+        else:
+            tokens = base + sum(s[2] for s in sizes)
+            if self.targets == "all":
+                targets, trainable = len(sizes), tokens
+            elif self.targets == "none":
+                targets, trainable = 0, 0
+            else:
+                chosen = [s for s in sizes if self.is_target(s[1])]
+                targets, trainable = len(chosen), sum(s[3] for s in chosen)
+            records = [RecordFigures(len(sizes), targets, tokens, trainable)]
+        return LineFigures(records, len(sizes))
+
+
+OPENAI_RECORD_RULE = "1 line = 1 record; every assistant message without weight 0 is a target (the conversation is not split)"
+
+
+@dataclass(frozen=True)
+class OpenAIChat(ChatFormat):
+    """OpenAI's chat format, and providers that take it as it is (Azure, Mistral, Fireworks):
+    one line is one training example; every assistant message without weight 0 is a target
+    inside it. Its figures are the general ones, with the common message counted directly."""
+
+    schema: str = "openai-chat"
+    shape: str = "messages"
+    record_rule: str = OPENAI_RECORD_RULE
+    family: str = "openai"
+    min_examples: int | None = 10
+
+    def figures(self, record: dict, counter: TokenCounter) -> LineFigures:
+        c = Counting(counter)
+        count = counter.count
+        tokens = TOKENS_PER_RECORD + c.json(record.get("tools")) + c.json(record.get("functions"))
+        trainable = targets = turns = 0
+        messages = record.get("messages")
+        for message in messages if isinstance(messages, list) else ():
+            if not isinstance(message, dict):
+                continue
+            turns += 1
+            role, content = message.get("role"), message.get("content")
+            if len(message) == 2 and type(role) is str and type(content) is str:
+                # the common message, {"role": ..., "content": "..."}: Counting.turn's result
+                # without its general walk
+                body = count(content)
+                tokens += TOKENS_PER_TURN + count(role) + body
+            else:
+                total, body = c.turn(message)
+                tokens += total
+            if role == "assistant" and message.get("weight", 1) != 0:
+                targets += 1
+                trainable += body
+        return LineFigures([RecordFigures(turns, targets, tokens, trainable)], turns)

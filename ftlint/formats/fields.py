@@ -1,0 +1,83 @@
+"""Formats of named fields: text; prompt and completion; TRL preference and unpaired rows; and
+OpenAI-style DPO rows (input messages, one preferred and one non-preferred output)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..tokens import TokenCounter
+from . import Format, LineFigures, RecordFigures
+from .counting import TOKENS_PER_RECORD, Counting
+
+
+@dataclass(frozen=True)
+class FieldsFormat(Format):
+    """Named fields. `inputs` are context, `outputs` carry the loss (for text: the whole text)."""
+
+    inputs: tuple[str, ...] = ()
+    outputs: tuple[str, ...] = ("text",)
+    kind = "fields"
+
+    def prompt(self, record: dict) -> object:
+        return [record.get(k) for k in self.inputs] or record
+
+    def _field(self, c: Counting, value: object) -> tuple[int, int]:
+        if isinstance(value, list) and value and isinstance(value[0], dict) and "role" in value[0]:
+            sizes = [c.turn(t) for t in value if isinstance(t, dict)]
+            return sum(s[0] for s in sizes), sum(s[1] for s in sizes)
+        n = c.content(value)
+        return n, n
+
+    def figures(self, record: dict, counter: TokenCounter) -> LineFigures:
+        c = Counting(counter)
+        context = sum(self._field(c, record.get(k))[0] for k in self.inputs)
+        outputs = [self._field(c, record.get(k)) for k in self.outputs]
+        tokens = context + sum(o[0] for o in outputs)
+        trainable = sum(o[1] for o in outputs)
+        messages = sum(len(record[k]) for k in (*self.inputs, *self.outputs) if isinstance(record.get(k), list)
+                       and record[k] and isinstance(record[k][0], dict) and "role" in record[k][0])
+        return LineFigures([RecordFigures(messages, len(self.outputs) if self.outputs != ("text",) else 1, tokens, trainable)],
+                           messages)
+
+
+@dataclass(frozen=True)
+class PreferenceFormat(Format):
+    """OpenAI-style DPO: the input conversation and two outputs, one pair per line."""
+
+    alternate: tuple[str, ...] = ()
+    kind = "preference"
+
+    def turns_path(self) -> tuple[str, ...]:
+        return ("input", "messages")
+
+    def turns(self, record: dict) -> list[tuple[int, dict]]:
+        """The input conversation's turns (the outputs are not turns that alternate)."""
+        given = record.get("input")
+        messages = given.get("messages") if isinstance(given, dict) else None
+        return [(i, m) for i, m in enumerate(messages) if isinstance(m, dict)] if isinstance(messages, list) else []
+
+    def prompt(self, record: dict) -> object:
+        return record.get("input")
+
+    def figures(self, record: dict, counter: TokenCounter) -> LineFigures:
+        c = Counting(counter)
+        given = record.get("input")
+        given = given if isinstance(given, dict) else {}
+        tokens = TOKENS_PER_RECORD + c.json(given.get("tools"))
+        messages = given.get("messages")
+        messages = messages if isinstance(messages, list) else []
+        n = 0
+        for turn in messages:
+            if isinstance(turn, dict):
+                tokens += c.turn(turn)[0]
+                n += 1
+        trainable = 0
+        for key in ("preferred_output", "non_preferred_output"):
+            outputs = record.get(key)
+            for turn in outputs if isinstance(outputs, list) else []:
+                if isinstance(turn, dict):
+                    total, body = c.turn(turn)
+                    tokens += total
+                    trainable += body
+                    n += 1
+        return LineFigures([RecordFigures(n, 1, tokens, trainable)], n)

@@ -1,0 +1,113 @@
+"""The shape of a record (which family of formats it belongs to), and detection of a file's
+format from its first records, with the reason shown to the user."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from ..diagnostics import as_list
+
+COHERE_ROLES = frozenset({"System", "User", "Chatbot", "chatbot"})
+# keys an OpenAI chat line may have beside its messages
+OPENAI_CHAT_KEYS = frozenset({"messages", "tools", "parallel_tool_calls", "functions"})
+DETECT_RECORDS = 50
+
+
+def shape(record: dict) -> str:
+    """The family of formats a record belongs to, from its keys and turns. Runs on every
+    record: membership tests only, no sets built."""
+    if "preferred_output" in record or "non_preferred_output" in record or isinstance(record.get("input"), dict):
+        return "preference-openai"
+    if "chosen" in record and "rejected" in record:
+        return "preference-trl"
+    pair = "prompt" in record and "completion" in record
+    if pair and "label" in record:
+        return "unpaired"
+    if "contents" in record:
+        return "contents"
+    if "schemaVersion" in record:
+        return "nova"
+    messages = record.get("messages")
+    if isinstance(messages, list):
+        return _chat_shape(messages)
+    if "messages" in record:
+        return "messages"
+    if pair:
+        prompt = record["prompt"]
+        if isinstance(prompt, list) and prompt and isinstance(prompt[0], dict):
+            return "prompt-completion-conversational" if "role" in prompt[0] else "prompt-completion-multimodal"
+        return "prompt-completion"
+    if "text" in record:
+        return "text"
+    return "unknown"
+
+
+def _chat_shape(messages: list) -> str:
+    turns = [m for m in messages if isinstance(m, dict)]
+    for m in turns:
+        role = m.get("role")
+        if isinstance(role, str) and role in COHERE_ROLES:
+            return "cohere"
+    for m in turns:
+        content = m.get("content")
+        if isinstance(content, list) and content and isinstance(content[0], dict) and "type" not in content[0]:
+            return "nova"
+    return "messages"
+
+
+@dataclass
+class Detection:
+    name: str
+    reason: str
+    counts: dict[str, int] = field(default_factory=dict)
+
+
+def detect(records: list[dict]) -> Detection:
+    """Choose a format from the first records: the most common shape, then the best fit
+    among the formats of that shape."""
+    from .registry import BY_SHAPE, FORMATS
+
+    if not records:
+        return Detection("openai-chat", "no readable record to detect from: openai-chat assumed")
+    shapes = Counter(shape(r) for r in records)
+    known = Counter({s: c for s, c in shapes.items() if s != "unknown"})
+    top, n = (known or shapes).most_common(1)[0]
+    if top == "unknown":
+        keys = sorted({k for r in records for k in r})[:8]
+        return Detection("openai-chat", f"no known format has the keys {keys}: openai-chat assumed", dict(shapes))
+    name = BY_SHAPE[top]
+    why = f"{n} of the first {len(records)} records"
+    if top == "messages":
+        name, why = _messages_format(records, why)
+    else:
+        why += f" have the {top} shape ({FORMATS[name].title})"
+    if len(shapes) > 1:
+        others = ", ".join(f"{s} x{c}" for s, c in shapes.items() if s != top)
+        why += f"; other shapes seen: {others}"
+    return Detection(name, why, dict(shapes))
+
+
+def _messages_format(records: list[dict], why: str) -> tuple[str, str]:
+    """OpenAI-style messages: plain chat, Bedrock Claude (a top-level system string), or RFT
+    prompts (grader fields beside messages that end before any answer). One extra key on chat
+    records (an id, metadata) does not make them RFT prompts: it is an unknown key (FT103)."""
+    chats = [r for r in records if shape(r) == "messages"]
+    extra = _keys_in_most(chats) - OPENAI_CHAT_KEYS
+    prompts_only = sum(not any(isinstance(m, dict) and m.get("role") == "assistant" for m in as_list(r.get("messages")))
+                       for r in chats)
+    developer = sum(any(isinstance(m, dict) and m.get("role") == "developer" for m in as_list(r.get("messages")))
+                    for r in chats)
+    if extra == {"system"}:
+        return "bedrock-claude", why + " have messages and a top-level system string"
+    if prompts_only * 2 >= len(chats) and (extra or developer * 2 >= len(chats)):
+        fields = f"the grader fields {', '.join(sorted(extra))}" if extra else "a developer role"
+        return "openai-rft", why + f" have messages with {fields} and no assistant answer (prompts for reinforcement fine-tuning)"
+    return "openai-chat", why + (" have OpenAI-style messages; Azure, Mistral, Fireworks, Together, mistral-finetune and TRL take "
+                                 "the same shape: name yours with --format")
+
+
+def _keys_in_most(records: list[dict]) -> set[str]:
+    """Keys present in at least half of the records: a stray key on one line is not a format."""
+    counts = Counter(k for r in records for k in r)
+    return {k for k, n in counts.items() if n * 2 >= len(records)}

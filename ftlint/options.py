@@ -1,0 +1,90 @@
+"""The options of every use case, as frozen values: each default is written once, here.
+
+The command line (ftlint/cli/) parses flags and configuration into these; the use cases
+(ftlint/app.py) and the pure layers below them only ever see these objects.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from .read import DEFAULT_MAX_DEPTH, DEFAULT_MAX_LINE_BYTES
+from .selection import Selection
+
+
+@dataclass(frozen=True, slots=True)
+class ReadLimits:
+    max_line_bytes: int = DEFAULT_MAX_LINE_BYTES  # longer lines are FT007, never held whole
+    max_depth: int = DEFAULT_MAX_DEPTH  # deeper nesting is FT014, never walked
+
+
+@dataclass(frozen=True, slots=True)
+class RunOptions:
+    """What to read and how to judge it: everything `check`, `estimate`, `plan` and `diff` share."""
+
+    paths: tuple[str, ...]
+    validation: str | None = None
+    model_name: str | None = None
+    context: int | None = None  # --context: wins over the format's and the model's limit
+    format_name: str = "auto"
+    limits: ReadLimits = field(default_factory=ReadLimits)
+    selection: Selection = field(default_factory=Selection)
+    jobs: int | None = None  # None: as many as the input and the cores make worth it
+    dataset_rules: bool = True  # duplicates and leakage (estimate without --validation skips them)
+    prompt_fingerprints: bool = False  # only `diff` pairs changed records by their prompt
+    labels: tuple[tuple[str, str], ...] = ()  # (path, the name to show for it): a git revision's temporary copy
+
+
+@dataclass(frozen=True, slots=True)
+class Thresholds:
+    """When the plan's advice fires; each is an option (and so a config key) of the same name."""
+
+    min_total_steps: int = 100  # FT503: fewer optimizer steps than this
+    small_dataset: int = 100  # FT504: fewer records than this ...
+    max_epochs_small: int = 3  # ... with more epochs than this
+    max_epochs: int = 10  # FT504: more epochs than this at any size
+    max_warmup_share: float = 0.2  # FT505: warmup above this share of the steps
+    max_usual_epochs: int = 3  # FT506: supervised runs rarely need more (preference: 2)
+    large_dataset: int = 100_000  # FT508: one epoch over this many records is plenty
+
+
+@dataclass(frozen=True, slots=True)
+class Gates:
+    """CI thresholds: a breach is an error finding (FT7xx)."""
+
+    max_cost_usd: float | None = None
+    max_tokens: int | None = None  # tokens processed (all epochs)
+    min_records: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PlanOptions:
+    epochs: int | None = None  # None: the trainer's default (a provider's auto rule)
+    batch_size: int | None = None  # per device; None: the trainer's default
+    grad_accum: int = 1
+    gpus: int = 1
+    warmup_ratio: Fraction | None = None  # exact: 0.1 is 1/10
+    warmup_steps: int | None = None
+    drop_last: bool = False
+    trainer: str = "hosted"  # a name in ftlint.plan.trainers.TRAINERS
+    hf_legacy: bool = False  # transformers <=4.51 arithmetic
+    max_steps: int | None = None
+    max_seq_len: int | None = None  # hf: records are cut to this many tokens (and packed into rows of it)
+    packing: bool = False
+    price: float | None = None  # --price: USD per 1M training tokens, instead of the model's
+    budget_usd: float | None = None
+    budget_tokens: int | None = None
+    tokens_per_second: float | None = None  # whole job
+    gpu_hour_usd: float | None = None  # per GPU
+    learning_rate: float | None = None
+    reference_batch_size: int | None = None  # the effective batch the learning rate was tuned at
+    thresholds: Thresholds = field(default_factory=Thresholds)
+    gates: Gates = field(default_factory=Gates)
+
+
+@dataclass(frozen=True, slots=True)
+class StudyOptions:
+    trials: int = 12
+    short_fraction: float = 0.1
+    finalists: int = 3

@@ -1,0 +1,289 @@
+"""Training arithmetic. Pure: dataset figures and plan options in, one frozen Estimate out.
+
+  effective batch   = per-device batch x gradient accumulation x GPUs
+  steps per epoch   = the trainer's rule (ftlint/plan/trainers.py)
+  total steps       = steps per epoch x epochs (or max steps)
+  warmup steps      = the trainer's rounding of ratio x total steps, or as given
+  tokens per epoch  = sum over records of min(tokens, limit[, max seq len])
+  tokens processed  = tokens per epoch x epochs; when a run feeds another number of sequences
+                      than whole epochs (max steps, dropped or repeated batches), sequences fed x
+                      the mean tokens of a sequence: what a shuffled run processes on average
+  cost              = tokens processed x price per 1M tokens / 1,000,000
+
+The plan's advice and gates are plan rules (ftlint/rules/advice.py, gates.py): they read the
+estimate and become its findings, with the registry's severities.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+
+from ..diagnostics import Diagnostic
+from ..models import Sourced
+from ..options import PlanOptions
+from .figures import DatasetFigures, ValidationFigures
+from .packing import pack
+from .trainers import Schedule, trainer
+
+
+@dataclass(frozen=True, slots=True)
+class PackingFigures:
+    algorithm: str
+    max_seq_len: int
+    rows: int  # packed sequences: what the trainer batches
+    lower_bound_rows: int  # perfect packing
+    truncated_records: int
+    truncated_tokens: int
+
+
+@dataclass(frozen=True, slots=True)
+class TruncationFigures:
+    """Records cut at --max-seq-len by a self-hosted trainer (TRL's max_length)."""
+
+    max_seq_len: int
+    records: int
+    tokens: int
+
+
+@dataclass(frozen=True, slots=True)
+class BudgetFigures:
+    usd: float | None
+    tokens: int | None
+    max_epochs: int | None  # None: no price to turn dollars into epochs
+    max_steps: int | None
+    fits: bool | None = None
+    note: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SelfHostedFigures:
+    tokens_per_second: float
+    wall_hours: float
+    gpus: int
+    gpu_hour_usd: float | None
+    compute_cost_usd: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class ScaledRates:
+    learning_rate: float
+    reference_batch_size: int
+    effective_batch_size: int
+    linear: float
+    sqrt: float
+
+
+@dataclass(frozen=True, slots=True)
+class DatasetInfo:
+    """What the estimate says of the data besides its figures: format, model, paths."""
+
+    paths: tuple[str, ...]
+    model: str
+    encoding: str
+    context_limit: int | None
+    format: str = "openai-chat"
+    format_reason: str = ""
+    record_rule: str = "1 line = 1 record"
+    min_examples: int | None = None  # the format's provider minimum
+    validation: ValidationFigures | None = None
+
+
+@dataclass(frozen=True)
+class Estimate:
+    lines: int
+    invalid_lines: int
+    records: int
+    messages: int
+    targets: int
+    tokens: int  # per epoch, as trained: each record counted at most at the context limit
+    tokens_in_file: int  # without the cap
+    trainable_tokens: int
+    context_limit: int | None
+    records_over_limit: int
+    token_stats: dict[str, float]
+    model: str
+    encoding: str
+    epochs: int
+    epochs_source: str
+    batch_size: int
+    batch_size_source: str
+    grad_accum: int
+    gpus: int
+    effective_batch_size: int
+    drop_last: bool
+    full_batches: int
+    last_batch: int  # records in the partial last batch of an epoch; 0 if none
+    steps_per_epoch: int
+    total_steps: int
+    warmup_ratio: float | None
+    warmup_steps: int
+    tokens_processed: int
+    tokens_processed_rule: str
+    price_per_1m: float | None
+    price_source: str | None
+    cost_usd: float | None
+    validation: ValidationFigures | None
+    format: str
+    format_reason: str
+    record_rule: str
+    sequences: int  # what the trainer batches: records, or packed rows
+    sequences_processed: int  # sequences fed over the run (repeats in, dropped out)
+    trainer: str
+    trainer_rule: str
+    max_steps: int | None
+    epochs_covered: float | None  # passes over the data that total_steps makes
+    packing: PackingFigures | None
+    truncation: TruncationFigures | None
+    budget: BudgetFigures | None
+    self_hosted: SelfHostedFigures | None  # wall time and compute cost
+    learning_rate: ScaledRates | None  # scaled rates for a changed batch
+    refusal: str | None  # why the trainer would not start, or trains nothing
+    findings: tuple[Diagnostic, ...] = ()  # advice and gates, with the registry's severities
+
+    @property
+    def warnings(self) -> list[dict[str, str]]:
+        """The findings as the JSON output lists them."""
+        return [{"code": d.code, "message": d.message, "severity": d.severity} for d in self.findings]
+
+    def to_dict(self) -> dict[str, object]:
+        data = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "findings"}
+        out = {k: (dataclasses.asdict(v) if dataclasses.is_dataclass(v) and not isinstance(v, type) else v) for k, v in data.items()}
+        out["warnings"] = self.warnings
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class PlanContext:
+    """What a plan check may read besides the estimate."""
+
+    plan: PlanOptions
+    min_examples: int | None  # the format's provider minimum
+
+
+
+
+def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, price: Sourced | None,
+             lengths: Iterable[int] | None = None, allows: Callable[[str], bool] = lambda code: True,
+             severities: Mapping[str, str] | None = None) -> Estimate:
+    """`lengths` (tokens per record, in file order) is needed only for packing. The plan rules
+    make the findings, with the registry's severities (or the format's, `severities`), for the
+    codes `allows` lets through (the user's selection)."""
+    strategy = trainer(plan.trainer, plan.hf_legacy)
+    records = data.records
+    tokens_per_epoch = data.tokens_capped
+    packing = truncation = None
+    sequences = records
+    if plan.packing and plan.max_seq_len and lengths is not None:
+        packed = pack(lengths, plan.max_seq_len)
+        sequences, tokens_per_epoch = packed.rows, packed.kept_tokens
+        packing = PackingFigures(packed.algorithm, packed.max_seq_len, packed.rows, packed.lower_bound_rows,
+                                 packed.truncated_records, packed.truncated_tokens)
+    elif plan.max_seq_len:
+        truncation = TruncationFigures(plan.max_seq_len, data.truncated_records, data.truncated_tokens)
+    epochs, epochs_source = (plan.epochs, "--epochs") if plan.epochs is not None else strategy.default_epochs(records)
+    batch, batch_source = (plan.batch_size, "--batch-size") if plan.batch_size is not None else strategy.default_batch(records)
+    s = strategy.schedule(sequences, epochs, batch, plan.grad_accum, plan.gpus, plan.drop_last, plan.max_steps)
+    if plan.max_steps:
+        epochs = s.epochs_run
+        epochs_source = f"--max-steps {plan.max_steps}: ceil({plan.max_steps} / {s.steps_per_epoch} steps per epoch)"
+    elif s.epochs_run != epochs and s.steps_per_epoch:
+        epochs_source += f"; the run ends in epoch {s.epochs_run}, when its {s.total_steps:,} planned steps are done"
+        epochs = s.epochs_run
+    warmup = strategy.warmup(s.schedule_steps, plan.warmup_ratio, plan.warmup_steps)
+    tokens_processed, processed_rule = _tokens_processed(tokens_per_epoch, s, epochs)
+    charged = price if (price is not None and (strategy.charges_per_token or price.confidence == "user")) else None
+    price_value = float(charged.value) if charged is not None else None
+    cost = tokens_processed * price_value / 1_000_000 if price_value is not None else None
+    e = Estimate(
+        lines=data.lines, invalid_lines=data.invalid_lines, records=records, messages=data.messages, targets=data.targets,
+        tokens=tokens_per_epoch, tokens_in_file=data.tokens_in_file, trainable_tokens=data.trainable_tokens,
+        context_limit=info.context_limit, records_over_limit=data.records_over_limit, token_stats=data.token_stats,
+        model=info.model, encoding=info.encoding, epochs=epochs, epochs_source=epochs_source, batch_size=batch,
+        batch_size_source=batch_source, grad_accum=plan.grad_accum, gpus=plan.gpus, effective_batch_size=s.effective_batch,
+        drop_last=plan.drop_last, full_batches=s.full_batches, last_batch=s.last_batch, steps_per_epoch=s.steps_per_epoch,
+        total_steps=s.total_steps, warmup_ratio=float(plan.warmup_ratio) if plan.warmup_ratio is not None else None,
+        warmup_steps=warmup, tokens_processed=tokens_processed, tokens_processed_rule=processed_rule,
+        price_per_1m=price_value, price_source=charged.note if charged is not None else None,
+        cost_usd=round(cost, 6) if cost is not None else None, validation=info.validation, format=info.format,
+        format_reason=info.format_reason, record_rule=info.record_rule, sequences=sequences,
+        sequences_processed=s.sequences_processed, trainer=strategy.name, trainer_rule=s.rule, max_steps=plan.max_steps,
+        epochs_covered=s.epochs_covered, packing=packing, truncation=truncation, budget=None, self_hosted=None,
+        learning_rate=None, refusal=s.refusal,
+    )
+    e = dataclasses.replace(e, budget=_budget(e, plan, price_value), self_hosted=_self_hosted(e, plan),
+                            learning_rate=_scaled_rates(e, plan))
+    return dataclasses.replace(e, findings=plan_findings(e, PlanContext(plan, info.min_examples), allows, severities,
+                                                         info.paths[0] if info.paths else ""))
+
+
+def plan_findings(e: Estimate, ctx: PlanContext, allows: Callable[[str], bool], severities: Mapping[str, str] | None,
+                  path: str) -> tuple[Diagnostic, ...]:
+    """The plan rules' findings on an estimate: errors (failed gates) first, then by code."""
+    from ..rules import OFF, checks, severity
+
+    out = []
+    for c in checks("plan"):
+        for hit in c.func(e, ctx):
+            code = hit.code or c.codes[0]
+            level = severity(code, severities)
+            if level != OFF and allows(code):
+                out.append(Diagnostic(path, 0, 0, code, hit.message, level))
+    return tuple(sorted(out, key=lambda d: (d.severity != "error", d.code)))
+
+
+def _tokens_processed(tokens_per_epoch: int, s: Schedule, epochs: int) -> tuple[int, str]:
+    n = s.sequences
+    if not n or not s.total_steps:
+        return 0, "no step is trained"
+    passes, rest = divmod(s.sequences_processed, n)
+    if not rest:
+        return tokens_per_epoch * passes, f"= {tokens_per_epoch:,} x {passes} epoch{'s' if passes != 1 else ''}"
+    tokens = round(Fraction(tokens_per_epoch * s.sequences_processed, n))
+    return tokens, (f"= {s.sequences_processed:,} sequences fed x {tokens_per_epoch:,} / {n:,} tokens each on average "
+                    "(a shuffled run's expected tokens)")
+
+
+def _budget(e: Estimate, plan: PlanOptions, price: float | None) -> BudgetFigures | None:
+    """The most whole epochs (and their steps) a budget in dollars or tokens buys."""
+    if plan.budget_usd is None and plan.budget_tokens is None:
+        return None
+    limits = []
+    if plan.budget_tokens is not None and e.tokens:
+        limits.append(plan.budget_tokens // e.tokens)
+    if plan.budget_usd is not None:
+        per_epoch_usd = e.tokens * price / 1_000_000 if price is not None else None
+        if per_epoch_usd is None and plan.tokens_per_second and plan.gpu_hour_usd:
+            per_epoch_usd = e.tokens / plan.tokens_per_second / 3600 * plan.gpus * plan.gpu_hour_usd
+        if per_epoch_usd:
+            limits.append(math.floor(Fraction(str(plan.budget_usd)) / Fraction(str(per_epoch_usd))))
+    if not limits:
+        return BudgetFigures(plan.budget_usd, plan.budget_tokens, None, None,
+                             note="no price per token (give --price, or --tokens-per-second with --gpu-hour-usd)")
+    max_epochs = min(limits)
+    fits = e.epochs_covered is not None and e.epochs_covered <= max_epochs
+    return BudgetFigures(plan.budget_usd, plan.budget_tokens, max_epochs, max_epochs * e.steps_per_epoch, fits)
+
+
+def _self_hosted(e: Estimate, plan: PlanOptions) -> SelfHostedFigures | None:
+    if not plan.tokens_per_second:
+        return None
+    hours = e.tokens_processed / plan.tokens_per_second / 3600
+    cost = hours * plan.gpus * plan.gpu_hour_usd if plan.gpu_hour_usd is not None else None
+    return SelfHostedFigures(plan.tokens_per_second, round(hours, 4), plan.gpus, plan.gpu_hour_usd,
+                             round(cost, 4) if cost is not None else None)
+
+
+def _scaled_rates(e: Estimate, plan: PlanOptions) -> ScaledRates | None:
+    if plan.learning_rate is None or plan.reference_batch_size is None:
+        return None
+    ratio = e.effective_batch_size / plan.reference_batch_size
+    return ScaledRates(plan.learning_rate, plan.reference_batch_size, e.effective_batch_size,
+                       plan.learning_rate * ratio, plan.learning_rate * math.sqrt(ratio))
+
+
+__all__ = ["BudgetFigures", "DatasetInfo", "Estimate", "PackingFigures", "PlanContext", "ScaledRates",
+           "SelfHostedFigures", "TruncationFigures", "estimate"]
