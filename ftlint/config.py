@@ -127,7 +127,7 @@ def _set(config: Config, path: Path, commands: dict[str, click.Command], section
                 converted = option.callback(ctx, option, converted)
         except click.BadParameter as exc:
             raise ConfigError(f"{path}: {shown} = {value!r}: {exc.message}") from None
-        config.default_map[section][option.name] = converted  # type: ignore[index]
+        config.default_map[section][str(option.name)] = converted
     if not used:
         known = sorted({opt.lstrip("-") for s in sections for p in commands[s].params
                         if isinstance(p, click.Option) for opt in p.opts if opt.startswith("--")} - {"help"} - set(NOT_FROM_FILES))
@@ -165,8 +165,8 @@ def _weakened(config: Config) -> list[str]:
     errors = sorted(code for code, rule in registry().items() if rule.severity == ERROR)
     notes = []
     for section, values in config.default_map.items():
-        ignored = tuple(values.get("ignore", ()) or ())  # type: ignore[arg-type]
-        selected = tuple(values.get("select", ()) or ())  # type: ignore[arg-type]
+        ignored = _prefixes(values.get("ignore"))
+        selected = _prefixes(values.get("select"))
         off = [c for c in errors if (ignored and c.startswith(ignored)) or (selected and not c.startswith(selected))]
         if off:
             notes.append(f"{section}: {_codes(off)} (error codes) switched off by ignore/select")
@@ -175,6 +175,10 @@ def _weakened(config: Config) -> list[str]:
         if off:
             notes.append(f"files matching {pattern!r}: {_codes(off)} (error codes) switched off by per-file-ignores")
     return notes
+
+
+def _prefixes(value: object) -> tuple[str, ...]:
+    return tuple(str(v) for v in value) if isinstance(value, (list, tuple)) else ()
 
 
 def _codes(codes: list[str]) -> str:

@@ -85,7 +85,7 @@ def open_binary(path: str) -> BinaryIO:
             raise InputError(f"{path}: permission denied") from None
         except OSError as exc:
             raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    buffered = raw if isinstance(raw, io.BufferedReader) else io.BufferedReader(raw)  # type: ignore[arg-type,type-var]
+    buffered = raw if isinstance(raw, io.BufferedReader) else io.BufferedReader(raw)  # type: ignore[type-var]
     try:
         head = buffered.peek(2)[:2]
     except OSError as exc:

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .diagnostics import json_path, short_json
 
@@ -60,7 +60,7 @@ def load_schema(name: str) -> dict:
 
 
 @cache
-def fast_validator(name: str):  # type: ignore[no-untyped-def]
+def fast_validator(name: str) -> Any:
     import jsonschema_rs
 
     return jsonschema_rs.validator_for(load_schema(name))

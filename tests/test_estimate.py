@@ -9,12 +9,11 @@ from pathlib import Path
 import pytest
 
 from conftest import run
+from ftlint.models import Sourced
 from ftlint.options import PlanOptions as Plan
-from ftlint.options import Thresholds
 from ftlint.plan.estimate import DatasetInfo, estimate
 from ftlint.plan.figures import DatasetFigures
 from ftlint.plan.trainers import auto_batch_size, auto_epochs
-from ftlint.models import Sourced
 
 PRICE = Sourced(5.0, "test", "2026", "V")
 

@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import run
-from ftlint.rules import registry
 from ftlint.read import InputError, Line, LineBlock, read_lines, read_raw, read_runs
+from ftlint.rules import registry
 
 OK = json.dumps({"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]})
 

@@ -442,4 +442,6 @@ def _quiet_exit(message: str | None, code: int) -> NoReturn:
         os.dup2(devnull, sys.stdout.fileno())  # whatever is buffered for a broken stdout is dropped
     except (OSError, ValueError):
         pass
-    os._exit(code) if code in (130, 143) else sys.exit(code)
+    if code in (130, 143):
+        os._exit(code)  # interrupted: temporary files went while unwinding; nothing is left to flush
+    sys.exit(code)

@@ -83,7 +83,7 @@ class Count(click.ParamType):
         self.minimum, self.maximum = minimum, maximum
 
     def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> int:
-        if isinstance(value, bool) or isinstance(value, float) or not isinstance(value, (str, int)):
+        if isinstance(value, (bool, float)) or not isinstance(value, (str, int)):
             self.fail(f"{value!r} is not a whole number", param, ctx)
         try:
             number = int(value)

@@ -73,10 +73,7 @@ class Worker:
         judge = LineJudge(get_format(chunk.format), self.counter, self.settings, summary, columns, chunk.file_index)
         max_depth = self.settings.limits.max_depth
         for number, raw in _lines(chunk.items):
-            if isinstance(raw, Line):
-                line_found = judge(raw)
-            else:
-                line_found = judge(parse_line(number, raw, max_depth), raw)
+            line_found = judge(raw) if isinstance(raw, Line) else judge(parse_line(number, raw, max_depth), raw)
             if line_found:
                 found.extend(line_found)
         return ChunkResult(chunk.file_index, chunk.last, found, columns.columns(), summary)

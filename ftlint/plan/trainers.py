@@ -126,10 +126,10 @@ class HuggingFace:
         if per_process == 0:
             if not n:
                 return Schedule(n, effective, full, last, 0, 0, max_steps or 0, 0, 0.0, 0, self.rule)
-            why = (f"--drop-last: {n:,} records make no full batch of {batch:,} on each of {gpus} device(s): "
+            refusal = (f"--drop-last: {n:,} records make no full batch of {batch:,} on each of {gpus} device(s): "
                    + ("the Trainer trains 0 steps" if max_steps else
                       "the Trainer refuses to start (\"args.max_steps must be set to a positive value\")"))
-            return Schedule(n, effective, full, last, 0, 0, max_steps or 0, 0, 0.0, 0, self.rule, why)
+            return Schedule(n, effective, full, last, 0, 0, max_steps or 0, 0, 0.0, 0, self.rule, refusal)
         if self.legacy:
             planned = max(per_process // grad_accum, 1)  # what max_steps and the epochs are computed from
             if grad_accum == 1:
@@ -155,7 +155,7 @@ class HuggingFace:
             else:
                 total, epochs_run = target, whole + (1 if rest else 0)
                 fed = whole * fed_per_epoch + self._fed(n, batch, gpus, drop_last, min(rest * grad_accum, used))
-        why = None if total else f"{n:,} records: the loop makes no optimizer step (transformers <=4.51 with grad accum {grad_accum})"
+        why = None if total else f"{n:,} records: the loop makes no optimizer step (transformers <=4.51, grad accum {grad_accum})"
         covered = round(total / per_epoch, 4) if per_epoch else 0.0
         return Schedule(n, effective, full, last, per_epoch, total, target, epochs_run, covered, fed, self.rule, why)
 

@@ -59,7 +59,7 @@ def render_markdown(r: DiffResult) -> str:
     lines += [f"| note | {md_code(n)} |" for n in r.notes]
     if r.new_findings:
         lines += ["", f"<details><summary>{len(r.new_findings)} new finding(s)</summary>", ""]
-        lines += md_fence([concise(d) for d in r.new_findings[:100]]) + ["</details>"]
+        lines += [*md_fence([concise(d) for d in r.new_findings[:100]]), "</details>"]
     return "\n".join(lines) + "\n"
 
 

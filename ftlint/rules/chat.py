@@ -14,11 +14,13 @@ from typing import TYPE_CHECKING
 import orjson
 
 from ..diagnostics import WARNING, Hit, json_path
+from ..formats import Format
+from ..formats.chat import ChatFormat
+from ..formats.fields import FieldsFormat
 from . import rule
 
 if TYPE_CHECKING:
     from ..engine.judge import RecordContext
-    from ..formats import Format
 
 
 def openai(fmt: Format) -> bool:
@@ -65,14 +67,14 @@ def no_target(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     """
     fmt = ctx.fmt
     turns = fmt.turns(record)
-    if not turns:
+    if not turns or not isinstance(fmt, ChatFormat):
         return
-    roles = " or ".join(fmt.target_roles)  # type: ignore[attr-defined]
+    roles = " or ".join(fmt.target_roles)
     word = "message" if fmt.turns_path() == ("messages",) else "turn"
     where = json_path(list(fmt.turns_path()))
-    if not any(isinstance(t.get("role"), str) and t["role"].lower() in fmt.target_roles for _, t in turns):  # type: ignore[attr-defined]
+    if not any(isinstance(t.get("role"), str) and t["role"].lower() in fmt.target_roles for _, t in turns):
         yield Hit(f"no {roles} {word}: the example has nothing to train on", where)
-    elif not any(fmt.is_target(t) for _, t in turns):  # type: ignore[attr-defined]
+    elif not any(fmt.is_target(t) for _, t in turns):
         yield Hit(f"every {roles} {word} has weight 0: the example has nothing to train on", where)
 
 
@@ -114,8 +116,8 @@ def empty_content(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     Example: {"role": "assistant", "content": "  "}
     """
     fmt = ctx.fmt
-    if fmt.kind == "fields":
-        for key in (*fmt.inputs, *fmt.outputs):  # type: ignore[attr-defined]
+    if isinstance(fmt, FieldsFormat):
+        for key in (*fmt.inputs, *fmt.outputs):
             value = record.get(key)
             if isinstance(value, str) and not value.strip():
                 yield Hit(f"{key} is {'empty' if not value else 'only white space'}", json_path([key]))

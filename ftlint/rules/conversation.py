@@ -7,18 +7,20 @@ check skips what it cannot read.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from ..diagnostics import ERROR, WARNING, Hit, as_list, json_path
+from ..formats import Format
+from ..formats.chat import ChatFormat
+from ..formats.fields import PreferenceFormat
 from . import check, register
 
 if TYPE_CHECKING:
     from ..engine.judge import RecordContext
-    from ..formats import Format
 
 
-def named(*names: str):  # type: ignore[no-untyped-def]
+def named(*names: str) -> Callable[[Format], bool]:
     """Scope: the formats of these names (a provider's decision)."""
     chosen = frozenset(names)
     return lambda fmt: fmt.name in chosen
@@ -82,7 +84,9 @@ MISTRAL_ID = re.compile(r"^[a-zA-Z0-9]{9}$")
 @check("record", "FT211", scope=lambda fmt: bool(getattr(fmt, "alternate", ())))
 def alternation(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     fmt = ctx.fmt
-    alternate = fmt.alternate  # type: ignore[attr-defined]
+    if not isinstance(fmt, (ChatFormat, PreferenceFormat)):
+        return
+    alternate = fmt.alternate
     previous = None
     for i, turn in fmt.turns(record):
         role = turn.get("role")
@@ -102,11 +106,11 @@ def _ends(fmt: Format) -> bool:
 def first_and_last(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     fmt = ctx.fmt
     turns = [(i, t) for i, t in fmt.turns(record) if t.get("role") != "system"]
-    if not turns:
+    if not turns or not isinstance(fmt, ChatFormat):
         return
     first_i, first = turns[0]
     last_i, last = turns[-1]
-    first_role, last_role = fmt.first_role, fmt.last_role  # type: ignore[attr-defined]
+    first_role, last_role = fmt.first_role, fmt.last_role
     if first_role and str(first.get("role", "")).lower() != first_role:
         yield Hit(f"the conversation starts with {first.get('role')!r}; {fmt.name} needs {first_role!r} first",
                   json_path([*fmt.turns_path(), first_i, "role"]), code="FT212")
