@@ -20,6 +20,7 @@ from .models import Model, Sourced, get_model, user_value
 from .options import PlanOptions, RunOptions, StudyOptions
 from .plan.estimate import DatasetInfo, Estimate, estimate
 from .plan.figures import DatasetFigures, ValidationFigures, dataset_figures
+from .rules.secrets import redact
 
 if TYPE_CHECKING:
     import polars as pl
@@ -145,7 +146,7 @@ def estimate_data(data: Data, plan: PlanOptions, run: RunOptions) -> EstimateRun
     train = data.train
     figures = dataset_figures(frame, lines=train.lines, invalid_lines=train.invalid, messages=train.messages,
                               context_limit=limit, truncate_at=plan.max_seq_len if not plan.packing else None)
-    reason = train.files[0].format_reason if train.files else ""
+    reason = redact(train.files[0].format_reason) if train.files else ""  # it may name the data's keys
     if len({f.format for f in train.files}) > 1:
         reason += "; files differ in format: " + ", ".join(f"{f.path}: {f.format}" for f in train.files)
     info = DatasetInfo(paths=tuple(train.paths), model=data.model.name, encoding=str(data.model.encoding.value),

@@ -10,14 +10,25 @@ from collections.abc import Iterator
 from typing import IO
 
 
+def _mode_for(path: str) -> int:
+    """The replaced file's permissions, or what the umask gives a new file (mkstemp's are 0600)."""
+    try:
+        return os.stat(path).st_mode & 0o7777
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o666 & ~mask
+
+
 @contextlib.contextmanager
 def atomic_text_writer(path: str) -> Iterator[IO[str]]:
     directory = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix=".ftlint-", suffix=".tmp", dir=directory)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+        with os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape", newline="\n") as fh:
             yield fh
             fh.flush()
+            os.fchmod(fh.fileno(), _mode_for(path))
             os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:

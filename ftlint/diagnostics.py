@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
+from typing import Any, Literal, overload
+
+import orjson
 
 # Exit codes (documented in the README; never change their meaning).
 EXIT_OK = 0  # nothing failing
@@ -63,18 +66,37 @@ def as_list(value: object) -> list:
     return value if isinstance(value, list) else []
 
 
-def strings(value: object) -> Iterator[tuple[list, str]]:
+@overload
+def strings(value: object) -> Iterator[tuple[list, str]]: ...
+@overload
+def strings(value: object, keys: Literal[True]) -> Iterator[tuple[list, str, bool]]: ...
+
+
+def strings(value: object, keys: bool = False) -> Iterator[Any]:
     """Every string value inside a parsed JSON value, with its path, in document order
-    (without recursion: nesting depth cannot overflow the stack)."""
+    (without recursion: nesting depth cannot overflow the stack). With `keys`, object keys too,
+    as (path to the key's value, key, True), values as (path, value, False)."""
     stack: list[tuple[list, object]] = [([], value)]
     while stack:
         path, node = stack.pop()
         if isinstance(node, str):
-            yield path, node
+            yield (path, node, False) if keys else (path, node)
         elif isinstance(node, dict):
-            stack.extend(([*path, k], v) for k, v in reversed(list(node.items())))
+            items = list(node.items())
+            stack.extend(([*path, k], v) for k, v in reversed(items))
+            if keys:
+                yield from (([*path, k], k, True) for k, _ in items)
         elif isinstance(node, list):
             stack.extend(([*path, i], v) for i, v in reversed(list(enumerate(node))))
+
+
+def compact_json(value: object, sort_keys: bool = True) -> bytes:
+    """A value as compact JSON (orjson; keys sorted unless asked not to). Deeper than orjson
+    serialises (254 levels, reachable with --max-depth above it), the standard library writes it."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS if sort_keys else 0)
+    except orjson.JSONEncodeError:
+        return json.dumps(value, sort_keys=sort_keys, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "surrogatepass")
 
 
 def json_path(parts: tuple[object, ...] | list[object]) -> str:

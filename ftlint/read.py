@@ -23,7 +23,7 @@ from typing import BinaryIO, NamedTuple
 
 import orjson
 
-from .diagnostics import short_json
+from .diagnostics import compact_json, short_json
 
 BOM = b"\xef\xbb\xbf"
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
@@ -68,6 +68,8 @@ def open_binary(path: str) -> BinaryIO:
     """Open a path ('-' is stdin) for binary reading, transparently gunzipping gzip data
     (recognised by its magic bytes, whatever the file is called)."""
     if path == "-":
+        if sys.stdin is None or sys.stdin.closed:
+            raise InputError("<stdin>: standard input is closed")
         raw: BinaryIO = sys.stdin.buffer
     else:
         try:
@@ -133,6 +135,14 @@ class LineBlock(NamedTuple):
 
     data: bytes
     n_lines: int
+
+    def split(self, k: int) -> tuple[LineBlock, LineBlock]:
+        """The first `k` lines (0 < k < n_lines) and the rest."""
+        end = -1
+        find = self.data.find
+        for _ in range(k):
+            end = find(b"\n", end + 1)
+        return LineBlock(self.data[:end], k), LineBlock(self.data[end + 1 :], self.n_lines - k)
 
     def lines(self) -> list[bytes]:
         lines = self.data.split(b"\n")
@@ -262,9 +272,13 @@ def _broken(exc: Exception) -> Problem:
 
 
 def _looks_utf16(raw: bytes) -> bool:
-    """UTF-16 without a byte-order mark: ASCII text with a NUL beside every character."""
+    """UTF-16 without a byte-order mark: ASCII text with a NUL beside every character (and no
+    NUL between them: a line of NUL bytes is binary data, FT010, and the lines after it count)."""
     head = raw[:64]
-    return len(head) >= 8 and (head[1::2].count(0) == len(head[1::2]) or head[0::2].count(0) == len(head[0::2]))
+    if len(head) < 8:
+        return False
+    even, odd = head[0::2], head[1::2]
+    return (odd.count(0) == len(odd) and 0 not in even) or (even.count(0) == len(even) and 0 not in odd)
 
 
 def _strip_end(raw: bytes) -> bytes:
@@ -304,7 +318,7 @@ def parse_line(number: int, raw: bytes, max_depth: int = DEFAULT_MAX_DEPTH) -> L
             msg = f"value nested more than {max_depth} levels deep (--max-depth); not checked further"
             problems.append(Problem("FT014", msg))
             return Line(number, None, problems, nbytes)
-    compact = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+    compact = compact_json(value)
     duplicate = duplicate_key(raw, value, compact)
     if duplicate:
         problems.append(Problem("FT013", duplicate))
@@ -335,9 +349,12 @@ def duplicate_key(raw: bytes, value: dict, compact: bytes) -> str | None:
     Cheap test first: every key is followed by a colon, and re-serialising the parsed value
     drops duplicates, so a line with more colons than its re-serialisation may have one (colons
     inside strings are in both; counting one byte runs at memory speed). Only then is the line
-    parsed again, slowly, to find it. (A writer that escapes colons as \\u003a can hide a
-    duplicate from the cheap test.)"""
-    if raw.count(b":") <= compact.count(b":"):
+    parsed again, slowly, to find it. (A writer that escapes colons as \\u003a could hide a
+    duplicate from the cheap test, so those escapes count as colons.)"""
+    colons = raw.count(b":")
+    if b"\\u00" in raw:  # a colon in a string may be written \u003a: the parsed value holds it as ":"
+        colons += raw.count(b"\\u003a") + raw.count(b"\\u003A")
+    if colons <= compact.count(b":"):
         return None
     found: list[tuple[str, str]] = []
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import csv
 import json
 import math
+from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass
 from itertools import pairwise
 from pathlib import Path
@@ -48,56 +49,85 @@ class Review:
         return asdict(self)
 
 
+MAX_STATE_BYTES = 256 * 1024 * 1024  # a trainer_state.json is parsed whole: larger is not one
+
+
 def load_points(path: str, metric: str | None) -> tuple[list[tuple[int, float]], str, int | None]:
-    """(step, value) points of the metric, the metric's name, and max_steps if the log says."""
+    """(step, value) points of the metric, the metric's name, and max_steps if the log says.
+    CSV and JSONL logs are read row by row (only the points are kept, so memory follows the
+    evaluations, not the log); a UTF-8 byte-order mark (an Excel export) is read past."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ReviewError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ReviewError(f"{path}: cannot read: {exc}") from None
-    rows: list[dict]
-    max_steps = None
-    stripped = text.lstrip()
-    if stripped.startswith("{") and p.suffix != ".jsonl":
-        try:
-            state = json.loads(text)
-        except ValueError as exc:
-            raise ReviewError(f"{path}: not valid JSON: {exc}") from None
-        if not isinstance(state, dict) or not isinstance(state.get("log_history"), list):
-            raise ReviewError(f"{path}: no log_history: expected a Hugging Face trainer_state.json")
-        rows = [r for r in state["log_history"] if isinstance(r, dict)]
-        max_steps = state.get("max_steps") if isinstance(state.get("max_steps"), int) else None
-    elif p.suffix == ".jsonl" or stripped.startswith("{"):
-        rows = []
-        for n, line in enumerate(text.splitlines(), 1):
-            if line.strip():
-                try:
-                    rows.append(json.loads(line))
-                except ValueError as exc:
-                    raise ReviewError(f"{path}:{n}: not valid JSON: {exc}") from None
-    else:
-        rows = list(csv.DictReader(text.splitlines()))
-    metric = metric or _default_metric(rows)
-    if metric is None:
-        raise ReviewError(f"{path}: no eval_loss column; name the metric with --metric")
-    points = []
+        if not p.is_file():
+            raise ReviewError(f"{path}: no such file" if not p.exists() else f"{path}: not a regular file")
+        with open(p, encoding="utf-8-sig", newline="") as fh:
+            head = fh.read(4096)
+            fh.seek(0)
+            stripped = head.lstrip()
+            if stripped.startswith("{") and p.suffix != ".jsonl" and not _one_object_per_line(head):
+                if p.stat().st_size > MAX_STATE_BYTES:
+                    raise ReviewError(f"{path}: larger than {MAX_STATE_BYTES // 2**20} MiB; not a trainer_state.json")
+                return _state_points(path, fh.read(), metric)
+            rows = _jsonl_rows(path, fh) if p.suffix == ".jsonl" or stripped.startswith("{") else csv.DictReader(fh)
+            return _points(path, rows, metric, None)
+    except (OSError, UnicodeDecodeError, csv.Error) as exc:
+        raise ReviewError(f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+
+
+def _one_object_per_line(head: str) -> bool:
+    first = head.split("\n", 1)[0].strip()
+    return first.startswith("{") and first.endswith("}") and "\n" in head
+
+
+def _state_points(path: str, text: str, metric: str | None) -> tuple[list[tuple[int, float]], str, int | None]:
+    try:
+        state = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise ReviewError(f"{path}: not valid JSON: {exc}") from None
+    if not isinstance(state, dict) or not isinstance(state.get("log_history"), list):
+        raise ReviewError(f"{path}: no log_history: expected a Hugging Face trainer_state.json")
+    max_steps = state.get("max_steps")
+    logged = max_steps if isinstance(max_steps, int) and not isinstance(max_steps, bool) and max_steps > 0 else None
+    return _points(path, (r for r in state["log_history"] if isinstance(r, dict)), metric, logged)
+
+
+def _jsonl_rows(path: str, fh: Iterable[str]) -> Iterator[dict]:
+    for n, line in enumerate(fh, 1):
+        if line.strip():
+            try:
+                row = json.loads(line)
+            except (ValueError, RecursionError) as exc:
+                raise ReviewError(f"{path}:{n}: not valid JSON: {exc}") from None
+            if isinstance(row, dict):
+                yield row
+
+
+def _points(path: str, rows: Iterable[dict], metric: str | None,
+            max_steps: int | None) -> tuple[list[tuple[int, float]], str, int | None]:
+    points: dict[str, list[tuple[int, float]]] = {}  # by metric, while the metric is not chosen
+    seen: set[str] = set()  # metric columns met, with or without a usable value
+    wanted = metric
     for row in rows:
-        step, value = _number(row.get("step")), _number(row.get(metric))
-        if step is not None and value is not None and math.isfinite(value):
-            points.append((int(step), value))
-    if not points:
-        raise ReviewError(f"{path}: no rows with both step and {metric}")
-    return sorted(points), metric, max_steps
+        seen.update(k for k in row if isinstance(k, str) and (k == wanted or (not wanted and _is_eval(k))))
+        step = _number(row.get("step"))
+        if step is None or not math.isfinite(step) or step < 0 or step != int(step):
+            continue
+        names = [wanted] if wanted else [k for k in row if isinstance(k, str) and _is_eval(k)]
+        for name in names:
+            value = _number(row.get(name))
+            if value is not None and math.isfinite(value):
+                points.setdefault(name, []).append((int(step), value))
+    chosen = wanted or ("eval_loss" if "eval_loss" in seen else min(points, default=None) or min(seen, default=None))
+    if chosen is None:
+        raise ReviewError(f"{path}: no eval_loss column; name the metric with --metric")
+    found = points.get(chosen, [])
+    if not found:
+        raise ReviewError(f"{path}: no rows with both step and {chosen}")
+    return sorted(found), chosen, max_steps
 
 
-def _default_metric(rows: list[dict]) -> str | None:
-    keys = {k for r in rows for k in r}
-    if "eval_loss" in keys:
-        return "eval_loss"
-    evals = sorted(k for k in keys if k.startswith("eval_") and "runtime" not in k and "per_second" not in k)
-    return evals[0] if evals else None
+def _is_eval(key: str) -> bool:
+    return key.startswith("eval_") and "runtime" not in key and "per_second" not in key
 
 
 def _number(value: object) -> float | None:
@@ -114,7 +144,7 @@ def review(path: str, metric: str | None = None, mode: str | None = None, max_st
     mode = mode or ("min" if "loss" in metric or "perplexity" in metric else "max")
     best_value = (min if mode == "min" else max)(v for _, v in points)
     best_step = min(s for s, v in points if v == best_value)  # the earliest of equal bests
-    total = max_steps or logged_max or points[-1][0]
+    total = max(max_steps or logged_max or 0, points[-1][0])  # a log that ran past its planned steps ran that long
     fraction = best_step / total if total else 0.0
     if fraction < EARLY:
         verdict = "too-long"

@@ -117,6 +117,32 @@ def token_length(name: str) -> Callable[[str], int]:
 _PROBES = ("Hello, wörld! <|endoftext|> 123 4567 \n\t  spaces   ", "<|im_start|>user", "日本語のテキスト", "")
 
 
+# A text longer than this is encoded in segments: BPE's merge is superlinear in the length of one
+# regex piece (a megabyte without white space took seconds, 64 MB minutes).
+LONG_TEXT = 1 << 18
+SEGMENT = 1 << 13
+HARD_SEGMENT = 1 << 10
+
+
+def segments(text: str, size: int = SEGMENT) -> list[str]:
+    """`text` cut into pieces of about `size` characters, each cut before a space that follows a
+    non-space: there every encoding's pre-tokenizer starts a new piece anyway (" word"), so the
+    counts add up exactly. Where no such space is near (a run without white space), the cut is
+    made after HARD_SEGMENT characters, which can split one token in two: at most one token per cut, on texts far
+    past any per-example limit."""
+    out, start, n = [], 0, len(text)
+    while n - start > size:
+        end = text.rfind(" ", start + size // 2, start + size)
+        while end > start and text[end - 1].isspace():
+            end = text.rfind(" ", start + size // 2, end)
+        if end <= start:  # no white space to cut at: a short piece keeps BPE's merge cheap
+            end = start + HARD_SEGMENT
+        out.append(text[start:end])
+        start = end
+    out.append(text[start:])
+    return out
+
+
 class TokenCounter:
     """Counts tokens of strings with one encoding. A string seen before is not encoded again:
     system prompts, tool definitions, roles and tool names repeat across most records of real
@@ -136,7 +162,7 @@ class TokenCounter:
         hit = self._cache.get(text)
         if hit is not None:
             return hit
-        n = self._length(text)
+        n = self._length(text) if len(text) <= LONG_TEXT else self._long(text)
         cost = len(text) + self.ENTRY_COST
         if self._cache_cost + cost > self.CACHE_MAX_COST:
             self._cache.clear()
@@ -144,3 +170,6 @@ class TokenCounter:
         self._cache[text] = n
         self._cache_cost += cost
         return n
+
+    def _long(self, text: str) -> int:
+        return sum(self._length(piece) for piece in segments(text))

@@ -12,7 +12,7 @@ from conftest import run
 SECRETS = {
     "FT601": ["AKIAIOSFODNN7EXAMPLE", "ghp_abcdefghijklmnopqrstuvwxyz0123456789", "glpat-abcdefghij0123456789",
               "xoxb-1234567890-abcdefghij", "sk_live_abcdefghijklmnopqrstuv", "sk-ant-api03-abcdefghijklmnopqrstuvwxyz",
-              "sk-proj-abcdefghijklmnopqrstuvwxyz123456", "AIzaSyA-abcdefghijklmnopqrstuvwxyz01234", "hf_abcdefghijklmnopqrstuvwxyzABCDEF"],
+              "sk-proj-Xq7bR2mN9vK4tL8wY3zA6cD1eF5gH0jP2sU7iO4kE9rT6yB3nM8xC1vZ5aS2dF7gH4jK9lQ0wE3rT6yU8iO1pA4sD7fT3BlbkFJZx9cV2bN5mL8kJ3hG6fD1sA4qW7eR0tY3uI6oP9aS2dF5gH8jK1lZ4xC7vB0nM3qW6eR9tY2uI5oP8aS1dF4gH7", "sk-" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8s9T0u1V2w3X4", "AIzaSyA-abcdefghijklmnopqrstuvwxyz01234", "hf_abcdefghijklmnopqrstuvwxyzABCDEF"],
     "FT603": ["postgres://admin:s3cr3t-Pa55@db.internal:5432/prod"],
     "FT604": ["jane.doe@gmail.com"],
     "FT605": ["+33 6 12 34 56 78"],
@@ -36,7 +36,9 @@ def test_secret_is_found_located_and_masked(code: str, secret: str, tmp_path: Pa
 
 
 @pytest.mark.parametrize("text", ["a@example.com", "mysql://user:<password>@host/db", "version 1.2.3", "sk-short",
-                                  "call 2024-11-30", "https://user@github.com/x", "id 1234567890123"])
+                                  "call 2024-11-30", "https://user@github.com/x", "id 1234567890123",
+                                  "sk-learn-pipeline-v2-final-model-x", "the header -----BEGIN PRIVATE KEY----- starts a key file",
+                                  "ISBN 978-3-16-148410-0"])
 def test_look_alikes_are_not_reported(text: str, tmp_path: Path) -> None:
     found = [f for f in json.loads(run("check", str(_file(tmp_path, text)), "-o", "json").stdout) if f["code"].startswith("FT6")]
     assert found == []

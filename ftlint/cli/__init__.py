@@ -22,9 +22,9 @@ class UsageFailure(click.ClickException):
     exit_code = EXIT_USAGE
 
     def show(self, file: IO[Any] | None = None) -> None:
-        from ..report.escape import terminal_safe
+        from ..report.escape import path_text
 
-        click.echo(f"ftlint: error: {terminal_safe(self.format_message())}", err=True)
+        click.echo(f"ftlint: error: {path_text(self.format_message())}", err=True)
 
 
 def _config() -> Any:
@@ -36,6 +36,20 @@ def _config() -> Any:
 def _base_selection() -> Selection:
     config = _config()
     return Selection(per_file=config.per_file_ignores, base_dir=config.base_dir)
+
+
+def _config_notes(command: str) -> list[str]:
+    return _config_notes_of(_config(), command)
+
+
+def _config_notes_of(config: Any, command: str) -> list[str]:
+    """What the configuration file switches off for `command` (a weakened gate is always said)."""
+    if config.path is None:
+        return []
+    from ..report.escape import shown_path
+
+    return [f"{shown_path(str(config.path))}: {n}" for n in config.notes
+            if n.startswith(f"{command}:") or n.startswith("files matching")]
 
 
 def _inputs(paths: tuple[str, ...], validation: str | None) -> tuple[str, ...]:
@@ -76,9 +90,8 @@ def cli(ctx: click.Context, config_path: str | None, no_config: bool) -> None:
             ctx.default_map = ctx.obj.default_map
             from ..report.escape import path_text
 
-            for note in ctx.obj.notes:
-                if note.startswith(f"{ctx.invoked_subcommand}:") or note.startswith("files matching"):
-                    click.echo(f"ftlint: note: {path_text(str(found[0]))}: {path_text(note)}", err=True)
+            for note in _config_notes_of(ctx.obj, str(ctx.invoked_subcommand)):
+                click.echo(f"ftlint: note: {path_text(note)}", err=True)
     except cfg.ConfigError as exc:
         raise UsageFailure(str(exc)) from None
 
@@ -94,10 +107,10 @@ def _analyse_or_fail(func: Any, *args: Any) -> Any:
 
 
 def _io_errors(messages: list[str]) -> None:
-    from ..report.escape import terminal_safe
+    from ..report.escape import path_text
 
     for message in messages:
-        click.echo(f"ftlint: error: {terminal_safe(message)}", err=True)
+        click.echo(f"ftlint: error: {path_text(message)}", err=True)
 
 
 @cli.command()
@@ -127,6 +140,7 @@ def check(paths: tuple[str, ...], output_file: str | None, output_format: str, m
     try:
         with destination(output_file, _inputs(run.paths, run.validation)) as out:
             reporter = CHECK_REPORTERS[output_format](out, max_errors)
+            reporter.notes = _config_notes("check")
             reporter.start()
             emit = known.filter(reporter.diagnostic) if known else reporter.diagnostic
             try:

@@ -45,7 +45,11 @@ def input_identities(paths: tuple[str, ...]) -> set[tuple[int, int]]:
     found = set()
     for path in paths:
         with contextlib.suppress(OSError):
-            found.add(_identity(os.fstat(sys.stdin.fileno())) if path == "-" else _identity(os.stat(path)))
+            if path != "-":
+                found.add(_identity(os.stat(path)))
+        with contextlib.suppress(AttributeError, ValueError, OSError):  # standard input may be closed
+            if path == "-":
+                found.add(_identity(os.fstat(sys.stdin.fileno())))
     return found
 
 

@@ -14,14 +14,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-import orjson
-
 from ..dataset import fingerprint, fingerprints, hex_fingerprint
-from ..diagnostics import ERROR, OFF, Diagnostic, Hit
+from ..diagnostics import ERROR, OFF, Diagnostic, Hit, compact_json
 from ..literals import present as literals_in
 from ..options import ReadLimits
 from ..read import Line
 from ..rules import Check, checks, severity
+from ..rules.secrets import redact
 from ..selection import Selection
 from .result import Columns, DatasetView, FileSummary
 
@@ -107,6 +106,7 @@ class LineJudge:
         self.gates = [c for c in applicable if c.gate]  # run whether reported or not: they decide what is checked
         self.checks = [c for c in applicable if not c.gate and _reported(c, self.severity)]
         self.limit, owner = settings.limit_for(fmt)
+        self.shown_path = redact(summary.path)
         self.context = RecordContext(fmt, frozenset(), None, self.limit, owner, lambda code: self.severity(code) is not None)
 
     def __call__(self, line: Line, raw: bytes | None = None) -> list[Diagnostic]:
@@ -131,7 +131,7 @@ class LineJudge:
 
     def _judge(self, line: Line, value: dict, hits: list[tuple[str, Hit]]) -> LineFigures | None:
         ctx = self.context
-        compact = line.compact if line.compact is not None else orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+        compact = line.compact if line.compact is not None else compact_json(value)
         ctx.present = literals_in(compact)
         ctx.figures = None
         for gate in self.gates:
@@ -153,9 +153,9 @@ class LineJudge:
         settings, summary = self.settings, self.summary
         exact = near = prompt = 0
         if settings.content_fingerprints:
-            exact, near = fingerprints(line.compact if line.compact is not None else orjson.dumps(value, option=orjson.OPT_SORT_KEYS))
+            exact, near = fingerprints(line.compact if line.compact is not None else compact_json(value))
         if settings.prompt_fingerprints:
-            prompt = fingerprint(orjson.dumps(self.fmt.prompt(value)))
+            prompt = fingerprint(compact_json(self.fmt.prompt(value), sort_keys=False))
         summary.messages += figures.messages
         number, index, add = line.number, self.file_index, self.columns.add
         for record in figures.records:
@@ -163,14 +163,14 @@ class LineJudge:
             add((index, number, record.messages, record.targets, record.tokens, record.trainable, exact, near, prompt))
 
     def _diagnostics(self, line: Line, hits: list[tuple[str, Hit]], raw: bytes | None) -> list[Diagnostic]:
-        path, number, level = self.summary.path, line.number, self.severity
+        path, number, level = self.shown_path, line.number, self.severity
         if line.compact is not None:
             fp = hex_fingerprint(fingerprint(line.compact))
         elif raw is not None:
             fp = hex_fingerprint(fingerprint(raw))
         else:
             fp = ""
-        found = [Diagnostic(path, number, hit.col, code, hit.message, sev, hit.pointer, fp)
+        found = [Diagnostic(path, number, hit.col, code, redact(hit.message), sev, hit.pointer and redact(hit.pointer), fp)
                  for code, hit in hits if (sev := level(code)) is not None]
         if len(found) > 1:
             found.sort()
@@ -186,7 +186,7 @@ def file_findings(summary: FileSummary, fmt: Format, settings: Settings) -> list
         for hit in c.func(summary, ctx):
             code = hit.code or c.codes[0]
             if (sev := level(code)) is not None:
-                out.append(Diagnostic(summary.path, 0, 0, code, hit.message, sev, hit.pointer))
+                out.append(Diagnostic(redact(summary.path), 0, 0, code, redact(hit.message), sev, hit.pointer))
     return out
 
 
@@ -206,7 +206,7 @@ def dataset_findings(views: tuple[DatasetView, ...], kind: str, selection: Selec
             made[code] += 1
             if (sev := levels[located.file_index](code)) is not None:
                 found.append((located.file_index, located.line, Diagnostic(
-                    paths[located.file_index], located.line, located.hit.col, code, located.hit.message, sev,
+                    redact(paths[located.file_index]), located.line, located.hit.col, code, redact(located.hit.message), sev,
                     located.hit.pointer, located.fingerprint)))
     found.sort(key=lambda item: (item[0], item[1], item[2].code))
     return made, [d for _, _, d in found]
@@ -215,7 +215,7 @@ def dataset_findings(views: tuple[DatasetView, ...], kind: str, selection: Selec
 def record_findings(fmt: Format, record: dict, counter: TokenCounter, limit: int | None = None) -> list[tuple[str, Hit]]:
     """Every record check's hits on one parsed record, as (code, hit), whatever their severity
     (for callers that judge records one by one: the Python API, the tests)."""
-    compact = orjson.dumps(record, option=orjson.OPT_SORT_KEYS)
+    compact = compact_json(record)
     ctx = RecordContext(fmt, literals_in(compact), None, limit, "--context", lambda code: True)
     found: list[tuple[str, Hit]] = []
     applicable = [c for c in checks("record") if c.applies(fmt)]

@@ -32,6 +32,9 @@ from .result import CHUNK_RECORDS, Analysis, Columns, FileSummary
 # chunk when lines come one by one (a --max-line-bytes under 1 MB).
 CHUNK_LINES = 512
 CHUNK_BYTES = 2 * 1024 * 1024
+# and at most this many lines: a megabyte of blank lines, or of `{}`, is a million findings, and
+# a chunk's findings travel back as one result
+CHUNK_MAX_LINES = 20_000
 INFLIGHT_PER_WORKER = 3
 # Below this many bytes of regular files a process pool costs more than it saves.
 POOL_MIN_BYTES = 4 * 1024 * 1024
@@ -125,22 +128,37 @@ def chunks(paths: Iterable[str], settings: Settings, io_errors: list[str],
     for file_index, path in enumerate(paths):
         shown = labels.get(path) or display_name(path)
         items: list[tuple[int, bytes | Line | LineBlock]] = []
-        size = done = 0
+        size = done = lines = 0
         chosen: tuple[str, str] | None = None
         try:
             for number, item in read_runs(path, settings.limits.max_line_bytes, READ_BLOCK):
-                items.append((number, item))
-                if isinstance(item, LineBlock):
-                    size += len(item.data) + 1
-                else:
-                    size += len(item) + 1 if isinstance(item, bytes) else item.nbytes + 1
-                if len(items) >= CHUNK_LINES or size >= CHUNK_BYTES:
+                while isinstance(item, LineBlock) and lines + item.n_lines > CHUNK_MAX_LINES:
+                    room = CHUNK_MAX_LINES - lines
+                    if room:
+                        head, item = item.split(room)
+                        items.append((number, head))
+                        size += len(head.data) + 1
+                        number += room
                     chosen = chosen or _choose_format(items, settings)
                     yield Chunk(file_index, shown, items, *chosen)
                     done += size
                     if progress:
                         progress(shown, done)
-                    items, size = [], 0
+                    items, size, lines = [], 0, 0
+                items.append((number, item))
+                if isinstance(item, LineBlock):
+                    size += len(item.data) + 1
+                    lines += item.n_lines
+                else:
+                    size += len(item) + 1 if isinstance(item, bytes) else item.nbytes + 1
+                    lines += 1
+                if len(items) >= CHUNK_LINES or size >= CHUNK_BYTES or lines >= CHUNK_MAX_LINES:
+                    chosen = chosen or _choose_format(items, settings)
+                    yield Chunk(file_index, shown, items, *chosen)
+                    done += size
+                    if progress:
+                        progress(shown, done)
+                    items, size, lines = [], 0, 0
         except InputError as exc:
             io_errors.append(str(exc))
             continue

@@ -13,8 +13,7 @@ Counts use tiktoken with the model's encoding.
 
 from __future__ import annotations
 
-import orjson
-
+from ..diagnostics import compact_json
 from ..tokens import TokenCounter
 
 TOKENS_PER_RECORD = 3
@@ -36,7 +35,7 @@ class Counting:
         return self.count(value) if isinstance(value, str) else 0
 
     def json(self, value: object) -> int:
-        return self.count(orjson.dumps(value).decode()) if value else 0
+        return self.count(compact_json(value, sort_keys=False).decode("utf-8", "surrogatepass")) if value else 0
 
     def content(self, content: object) -> int:
         """A string, or a list of parts: typed parts ({"type": "text", "text": ...}), untyped

@@ -12,7 +12,7 @@ import orjson
 
 from ..diagnostics import ERROR, WARNING, Diagnostic
 from ..engine import FileSummary
-from .escape import md_fence, md_text, path_text, terminal_safe
+from .escape import md_code, md_fence, md_text, path_text, terminal_safe
 from .shared import SarifWriter, github_annotation
 
 
@@ -47,6 +47,7 @@ class Reporter:
         self.max_shown = max_shown
         self.shown = 0
         self.by_code: Counter[tuple[str, str]] = Counter()
+        self.notes: list[str] = []  # what a configuration file switched off, said in the summary
 
     def start(self) -> None:
         pass
@@ -90,7 +91,7 @@ class TextReporter(Reporter):
     def finish(self, files: list[FileSummary]) -> None:
         if self.hidden:
             self.out.write(f"... {self.hidden} more finding(s) not shown (--max-errors {self.max_shown})\n")
-        self.out.write("\n".join(summary_lines(files, self.by_code)) + "\n")
+        self.out.write("\n".join(summary_lines(files, self.by_code) + [f"note: {terminal_safe(n)}" for n in self.notes]) + "\n")
 
 
 class GithubReporter(Reporter):
@@ -103,7 +104,7 @@ class GithubReporter(Reporter):
     def finish(self, files: list[FileSummary]) -> None:
         if self.hidden:
             self.out.write(f"ftlint: {self.hidden} more finding(s) not annotated (--max-errors {self.max_shown})\n")
-        self.out.write("\n".join(summary_lines(files, self.by_code)) + "\n")
+        self.out.write("\n".join(summary_lines(files, self.by_code) + [f"note: {terminal_safe(n)}" for n in self.notes]) + "\n")
 
 
 class SarifReporter(Reporter):
@@ -141,6 +142,7 @@ class MarkdownReporter(Reporter):
         mark = "❌" if errors else "✅"
         lines = [f"### ftlint check {mark} {errors:,} error{'s' if errors != 1 else ''}, "
                  f"{warnings:,} warning{'s' if warnings != 1 else ''}", "", md_text(head), ""]
+        lines += [f"> note: {md_code(n)}" for n in self.notes] + ([""] if self.notes else [])
         if self.by_code:
             known = registry()
             lines += ["| code | severity | count | what |", "|---|---|---:|---|"]
@@ -170,7 +172,9 @@ def json_finding(d: Diagnostic) -> dict[str, object]:
     from .escape import json_safe
 
     found = d.to_dict()
-    found["path"] = json_safe(d.path)
+    found["path"], found["message"] = json_safe(d.path), json_safe(d.message)
+    if d.pointer:
+        found["pointer"] = json_safe(d.pointer)
     return found
 
 

@@ -6,7 +6,7 @@ import orjson
 
 from ..diff import DiffResult
 from .check import concise, json_finding
-from .escape import json_safe, md_code, md_fence, md_text, path_text, terminal_safe
+from .escape import json_safe, md_code, md_fence, md_text, path_text, shown_path, terminal_safe
 
 
 def _delta(a: float | int | None, b: float | int | None, money: bool = False) -> str:
@@ -42,7 +42,7 @@ def render_text(r: DiffResult) -> str:
 
 def render_json(r: DiffResult) -> str:
     data = {
-        "base": json_safe(r.base), "head": json_safe(r.head),
+        "base": json_safe(shown_path(r.base)), "head": json_safe(shown_path(r.head)),
         "records": {"base": r.records_base, "head": r.records_head, "added": r.added, "removed": r.removed, "changed": r.changed},
         "new_findings": [json_finding(d) for d in r.new_findings],
         "fixed_findings": r.fixed_findings,
@@ -54,7 +54,7 @@ def render_json(r: DiffResult) -> str:
 
 def render_markdown(r: DiffResult) -> str:
     mark = "❌" if r.failing else "✅"
-    lines = [f"### ftlint diff {mark} {md_code(r.base)} -> {md_code(r.head)}", "", "| | base -> head |", "|---|---|"]
+    lines = [f"### ftlint diff {mark} {md_code(shown_path(r.base))} -> {md_code(shown_path(r.head))}", "", "| | base -> head |", "|---|---|"]
     lines += [f"| {k} | {md_text(v)} |" for k, v in _rows(r)]
     lines += [f"| note | {md_code(n)} |" for n in r.notes]
     if r.new_findings:

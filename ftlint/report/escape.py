@@ -22,7 +22,7 @@ import urllib.parse
 
 # C0 controls, DEL, C1 controls; U+2028/2029 (line and paragraph separators); bidi overrides
 # and isolates (U+202A-202E, U+2066-2069), which can make a line read as something else.
-_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
@@ -31,6 +31,8 @@ def _escape_char(match: re.Match[str]) -> str:
     if ch in _NAMED:
         return _NAMED[ch]
     code = ord(ch)
+    if 0xDC80 <= code <= 0xDCFF:  # a byte of a non-UTF-8 file name (surrogateescape)
+        return f"\\x{code - 0xDC00:02x}"
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
@@ -40,10 +42,16 @@ def terminal_safe(text: str) -> str:
 
 
 def path_text(path: str) -> str:
-    """A file name as text: undecodable bytes (a non-UTF-8 name) shown as \\xNN, controls escaped."""
-    if any("\udc80" <= ch <= "\udcff" for ch in path):
-        path = "".join(f"\\x{ord(ch) - 0xDC00:02x}" if "\udc80" <= ch <= "\udcff" else ch for ch in path)
-    return terminal_safe(path)
+    """A file name as text: a secret in it masked, undecodable bytes (a non-UTF-8 name) shown as
+    \\xNN, controls escaped."""
+    return terminal_safe(shown_path(path))
+
+
+def shown_path(path: str) -> str:
+    """A file name as every output shows it: any secret in it masked (ftlint.rules.secrets)."""
+    from ..rules.secrets import redact
+
+    return redact(path)
 
 
 def json_safe(text: str) -> str:

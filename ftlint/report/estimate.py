@@ -121,9 +121,9 @@ def render_text(e: Estimate, paths: list[str]) -> str:
 
 
 def render_json(e: Estimate, paths: list[str]) -> str:
-    from .escape import json_safe
+    from .escape import json_safe, shown_path
 
-    data = {"paths": [json_safe(p) for p in paths], **e.to_dict()}
+    data = {"paths": [json_safe(shown_path(p)) for p in paths], **e.to_dict()}
     return orjson.dumps(data, option=orjson.OPT_INDENT_2).decode() + "\n"
 
 

@@ -7,7 +7,7 @@ import orjson
 
 from ..plan.estimate import Estimate
 from ..plan.study import Study
-from .escape import json_safe, path_text, terminal_safe
+from .escape import json_safe, path_text, shown_path, terminal_safe
 from .estimate import usd
 
 
@@ -26,7 +26,7 @@ def render_text(e: Estimate, s: Study, paths: list[str]) -> str:
 
 
 def render_json(e: Estimate, s: Study, paths: list[str]) -> str:
-    data = {"paths": [json_safe(p) for p in paths], "estimate": e.to_dict(), "study": s.to_dict()}
+    data = {"paths": [json_safe(shown_path(p)) for p in paths], "estimate": e.to_dict(), "study": s.to_dict()}
     return orjson.dumps(data, option=orjson.OPT_INDENT_2).decode() + "\n"
 
 

@@ -12,13 +12,12 @@ string, and where.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-import orjson
-
-from ..diagnostics import ERROR, WARNING, Hit, json_path, strings
+from ..diagnostics import ERROR, WARNING, Hit, compact_json, json_path, strings
 from ..literals import present as literals_in
 from . import check, register
 
@@ -70,11 +69,14 @@ CREDENTIALS = [
     ("Slack token", r"\bxox[abprs]-[A-Za-z0-9-]{10,}", ("xox",)),
     ("Stripe live key", r"\b[rs]k_live_[A-Za-z0-9]{20,}", ("k_live_",)),
     ("Anthropic API key", r"\bsk-ant-[A-Za-z0-9_-]{20,}", ("sk-",)),
-    ("OpenAI API key", r"\bsk-(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}", ("sk-",)),
+    # OpenAI keys carry "T3BlbkFJ" (base64 of "OpenAI"); legacy ones are sk- and 48 letters and digits.
+    # Neither shape matches prose like "sk-learn-pipeline-v2-final".
+    ("OpenAI API key", r"\bsk-(?!ant-)(?:(?:proj|svcacct|admin)-)?[A-Za-z0-9_-]{0,200}T3BlbkFJ[A-Za-z0-9_-]{10,}|\bsk-[A-Za-z0-9]{48}\b", ("sk-",)),
     ("Google API key", r"\bAIza[0-9A-Za-z_-]{35}", ("AIza",)),
     ("Hugging Face token", r"\bhf_[A-Za-z0-9]{30,}", ("hf_",)),
 ]
-PRIVATE_KEY = r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----"
+# the header and the start of a key body (base64): prose that only names the header is no key
+PRIVATE_KEY = r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----[\s\\n]*[A-Za-z0-9+/=]{32}"
 PASSWORD_URL = r"\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s:/@\"'<>]{1,64}:([^\s@/\"'<>]{1,128})@[A-Za-z0-9.-]+"
 # an e-mail is found from its "@domain" (fast: it starts with a literal), then its local part
 EMAIL_DOMAIN = r"@((?:[A-Za-z0-9-]{1,63}\.)+[A-Za-z]{2,24})\b"
@@ -108,24 +110,51 @@ def secrets(record: dict, ctx: RecordContext) -> Iterator[Hit]:
 
 
 def scan(record: dict, codes: frozenset[str] | None = None, present: frozenset[bytes] | None = None) -> Iterator[tuple[str, str, str]]:
-    """Yield (code, message, JSON path) for each secret or personal datum in the record's text.
+    """Yield (code, message, JSON path) for each secret or personal datum in the record: its
+    string values and its keys (a secret used as a key, a role or an id is still a secret).
     `codes` limits the kinds looked for (None: all); `present` is the set of literals found in
     the record's compact JSON, if the caller has it."""
     if present is None:
-        present = literals_in(orjson.dumps(record))
+        present = literals_in(compact_json(record))
     triggered = {index for literal in present for index in _TRIGGERS.get(literal, ())}
     if not triggered:
         return
     kinds = [_COMPILED[i] for i in sorted(triggered) if codes is None or _COMPILED[i][0] in codes]
-    for path, text in strings(record):
+    for path, text, is_key in strings(record, keys=True):
         for code, kind, pattern, literals in kinds:
             if not any(lit in text for lit in literals):
                 continue
             for match in pattern.finditer(text):
                 message = _message(code, kind, match)
                 if message:
-                    yield code, message, json_path(path)
+                    yield code, message + (" (in a key)" if is_key else ""), json_path(path)
                     break
+
+
+def redact(text: str) -> str:
+    """`text` with every secret or personal datum the scanners recognise masked as the findings
+    mask them: applied to every message, JSON path and file name ftlint prints, so a secret used
+    as a key, a role, an id or a file name is never echoed in full, in any output format."""
+    present = literals_in(text.encode("utf-8", "surrogatepass"))
+    triggered = {index for literal in present for index in _TRIGGERS.get(literal, ())}
+    for index in sorted(triggered):
+        code, _, pattern, literals = _COMPILED[index]
+        if any(lit in text for lit in literals):
+            text = pattern.sub(functools.partial(_masked, code), text)
+    return text
+
+
+def _masked(code: str, match: re.Match[str]) -> str:
+    found = match.group(0)
+    if code == "FT603":
+        return f"{found.split('://')[0]}://…:{_mask(match.group(1))}@…"
+    if code == "FT604":
+        return f"***@{match.group(1)[:1]}***"
+    if code == "FT605":
+        return f"…{re.sub(r'[^0-9]', '', found)[-2:]}"
+    if code == "FT602":
+        return "-----BEGIN … PRIVATE KEY----- …"
+    return _mask(found)
 
 
 def _message(code: str, kind: str, match: re.Match[str]) -> str | None:
