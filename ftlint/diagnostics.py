@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any, Literal, overload
 
 import orjson
@@ -37,7 +37,8 @@ class Diagnostic:
     fingerprint: str = ""
 
     def to_dict(self) -> dict[str, object]:
-        return asdict(self)
+        return {"path": self.path, "line": self.line, "col": self.col, "code": self.code, "message": self.message,
+                "severity": self.severity, "pointer": self.pointer, "fingerprint": self.fingerprint}
 
 
 @dataclass(frozen=True, slots=True)

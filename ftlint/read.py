@@ -289,6 +289,9 @@ def _strip_end(raw: bytes) -> bytes:
     return raw
 
 
+BLANK = Problem("FT005", "blank line: every line must hold one JSON object")
+
+
 def parse_line(number: int, raw: bytes, max_depth: int = DEFAULT_MAX_DEPTH) -> Line:
     problems: list[Problem] = []
     nbytes = len(raw)
@@ -297,7 +300,7 @@ def parse_line(number: int, raw: bytes, max_depth: int = DEFAULT_MAX_DEPTH) -> L
                                          "but most JSONL parsers do not (Azure OpenAI alone asks for one)"))
         raw = raw[len(BOM) :]
     if not raw or raw.isspace():
-        problems.append(Problem("FT005", "blank line: every line must hold one JSON object"))
+        problems.append(BLANK)
         return Line(number, None, problems, nbytes, blank=True)
     nul = raw.find(b"\x00")
     if nul >= 0:

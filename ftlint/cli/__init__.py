@@ -402,6 +402,8 @@ def main() -> NoReturn:
     """The console entry point. Exit codes: 0 nothing failing, 1 findings, 2 usage or I/O
     error, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM)."""
     signal.signal(signal.SIGTERM, _on_sigterm)
+    if sys.stderr is None:  # started with standard error closed: errors go nowhere, as asked
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115
     try:
         code = cli.main(prog_name="ftlint", standalone_mode=False)
     except click.exceptions.Exit as exc:
@@ -436,7 +438,8 @@ def _flush_or_exit(code: int) -> NoReturn:
     """Exit with `code` once standard output is flushed; an output that cannot take the report
     (closed, a full disk) is exit 2 with one line, never a traceback."""
     try:
-        sys.stdout.flush()
+        if sys.stdout is not None:
+            sys.stdout.flush()
     except (BrokenPipeError, OSError) as exc:
         message = None if isinstance(exc, BrokenPipeError) else f"cannot write the report: {exc.strerror or exc}"
         _quiet_exit(message, EXIT_USAGE)
@@ -454,7 +457,7 @@ def _quiet_exit(message: str | None, code: int) -> NoReturn:
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())  # whatever is buffered for a broken stdout is dropped
-    except (OSError, ValueError):
+    except (OSError, ValueError, AttributeError):
         pass
     if code in (130, 143):
         os._exit(code)  # interrupted: temporary files went while unwinding; nothing is left to flush

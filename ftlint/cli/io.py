@@ -72,6 +72,8 @@ def check_target(output_file: str, inputs: tuple[str, ...]) -> None:
 @contextlib.contextmanager
 def destination(output_file: str | None, inputs: tuple[str, ...]) -> Iterator[IO[str]]:
     if output_file is None:
+        if sys.stdout is None:  # started with standard output closed
+            raise OutputRefused("standard output is closed; give --output-file")
         yield sys.stdout
         return
     check_target(output_file, inputs)

@@ -18,7 +18,7 @@ from ..dataset import fingerprint, fingerprints, hex_fingerprint
 from ..diagnostics import ERROR, OFF, Diagnostic, Hit, compact_json
 from ..literals import present as literals_in
 from ..options import ReadLimits
-from ..read import Line
+from ..read import BLANK, Line
 from ..rules import Check, checks, severity
 from ..rules.secrets import redact
 from ..selection import Selection
@@ -107,7 +107,27 @@ class LineJudge:
         self.checks = [c for c in applicable if not c.gate and _reported(c, self.severity)]
         self.limit, owner = settings.limit_for(fmt)
         self.shown_path = redact(summary.path)
+        self._blank: tuple[str, str] | None | bool = False  # (severity, message) of FT005, once known
+        self._blank_fp: dict[bytes, str] = {}
         self.context = RecordContext(fmt, frozenset(), None, self.limit, owner, lambda code: self.severity(code) is not None)
+
+    def blank(self, number: int, raw: bytes) -> list[Diagnostic]:
+        """A blank line, without the general path: a file of millions of them stays fast."""
+        summary = self.summary
+        summary.lines += 1
+        summary.blank += 1
+        if self._blank is False:
+            level = self.severity(BLANK.code)
+            self._blank = (level, redact(BLANK.message)) if level is not None else None
+        if not isinstance(self._blank, tuple):
+            return []
+        level, message = self._blank
+        if level == ERROR:
+            summary.invalid += 1
+        fp = self._blank_fp.get(raw)
+        if fp is None:
+            fp = self._blank_fp[raw] = hex_fingerprint(fingerprint(raw))
+        return [Diagnostic(self.shown_path, number, 1, BLANK.code, message, level, None, fp)]
 
     def __call__(self, line: Line, raw: bytes | None = None) -> list[Diagnostic]:
         summary = self.summary

@@ -57,7 +57,7 @@ class Chunk:
 class ChunkResult:
     file_index: int
     last: bool
-    diagnostics: list[Diagnostic]
+    diagnostics: list[tuple]  # Diagnostic fields: tuples pickle many times faster than dataclasses
     columns: dict[str, array]
     summary: FileSummary  # this chunk's counts; the file's are their sum
 
@@ -76,10 +76,19 @@ class Worker:
         judge = LineJudge(get_format(chunk.format), self.counter, self.settings, summary, columns, chunk.file_index)
         max_depth = self.settings.limits.max_depth
         for number, raw in _lines(chunk.items):
-            line_found = judge(raw) if isinstance(raw, Line) else judge(parse_line(number, raw, max_depth), raw)
+            if isinstance(raw, Line):
+                line_found = judge(raw)
+            elif not raw or (raw.isspace() and len(raw) < 64):
+                line_found = judge.blank(number, raw)
+            else:
+                line_found = judge(parse_line(number, raw, max_depth), raw)
             if line_found:
                 found.extend(line_found)
-        return ChunkResult(chunk.file_index, chunk.last, found, columns.columns(), summary)
+        return ChunkResult(chunk.file_index, chunk.last, [_fields(d) for d in found], columns.columns(), summary)
+
+
+def _fields(d: Diagnostic) -> tuple:
+    return (d.path, d.line, d.col, d.code, d.message, d.severity, d.pointer, d.fingerprint)
 
 
 _PROCESS_WORKER: Worker | None = None
@@ -98,6 +107,7 @@ def _die_with_parent() -> None:
     import sys
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the main process's to handle
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the main process's handler: a worker just ends
     if sys.platform.startswith("linux"):
         with contextlib.suppress(Exception):
             import ctypes
@@ -279,8 +289,8 @@ def _merge(results: Iterable[ChunkResult], result: Analysis, settings: Settings,
             result.files.append(summary)
         else:
             summary.add(part.summary)
-        for d in part.diagnostics:
-            report(d)
+        for fields in part.diagnostics:
+            report(Diagnostic(*fields))
         columns.extend(part.columns)
         if len(columns) >= CHUNK_RECORDS:
             columns.flush(result.chunks)

@@ -17,6 +17,7 @@ SARIF     artifact locations are RFC 3986 URI references: every character outsid
 
 from __future__ import annotations
 
+import functools
 import re
 import urllib.parse
 
@@ -41,12 +42,14 @@ def terminal_safe(text: str) -> str:
     return _UNSAFE.sub(_escape_char, text) if _UNSAFE.search(text) else text
 
 
+@functools.lru_cache(maxsize=1024)
 def path_text(path: str) -> str:
     """A file name as text: a secret in it masked, undecodable bytes (a non-UTF-8 name) shown as
     \\xNN, controls escaped."""
     return terminal_safe(shown_path(path))
 
 
+@functools.lru_cache(maxsize=1024)
 def shown_path(path: str) -> str:
     """A file name as every output shows it: any secret in it masked (ftlint.rules.secrets)."""
     from ..rules.secrets import redact
@@ -54,10 +57,13 @@ def shown_path(path: str) -> str:
     return redact(path)
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def json_safe(text: str) -> str:
     """A string that encodes as valid UTF-8 JSON: lone surrogates from a non-UTF-8 file name
     are shown as \\xNN (JSON would need them as invalid UTF-8)."""
-    if any("\ud800" <= ch <= "\udfff" for ch in text):
+    if _SURROGATE.search(text):
         return "".join(f"\\x{ord(ch) - 0xDC00:02x}" if "\udc80" <= ch <= "\udcff" else
                        ("\ufffd" if "\ud800" <= ch <= "\udfff" else ch) for ch in text)
     return text

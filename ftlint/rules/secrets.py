@@ -131,6 +131,7 @@ def scan(record: dict, codes: frozenset[str] | None = None, present: frozenset[b
                     break
 
 
+@functools.lru_cache(maxsize=4096)  # messages repeat (every blank line's is the same)
 def redact(text: str) -> str:
     """`text` with every secret or personal datum the scanners recognise masked as the findings
     mask them: applied to every message, JSON path and file name ftlint prints, so a secret used

@@ -1,0 +1,85 @@
+"""Hostile inputs for the untrusted-data tests (issue 12): fake secrets of every kind the
+scanners know (built at run time, so this repository holds no string a secret scanner would
+take for a real one), and a process-tree memory sampler."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+
+
+def _repeat(alphabet: str, n: int) -> str:
+    return (alphabet * (n // len(alphabet) + 1))[:n]
+
+
+ALNUM = "a1B2c3D4e5F6g7H8i9J0kLmNoPqRsTuVwXyZ"
+
+SECRETS: dict[str, str] = {
+    "aws": "AKIA" + "Z7Q4W2E8R6T1Y3U5",  # not AWS's documented example, which the rule's own doc quotes
+    "github": "ghp" + "_" + _repeat(ALNUM, 36),
+    "gitlab": "glpat" + "-" + _repeat(ALNUM, 20),
+    "slack": "xoxb" + "-" + "1234567890-" + _repeat(ALNUM, 24),
+    "stripe": "sk" + "_live_" + _repeat(ALNUM, 24),
+    "openai": "sk" + "-proj-" + _repeat(ALNUM, 60) + "T3Blbk" + "FJ" + _repeat(ALNUM, 60),
+    "openai-legacy": "sk" + "-" + _repeat(ALNUM, 48),
+    "anthropic": "sk" + "-ant-api03-" + _repeat(ALNUM, 40),
+    "google": "AIza" + "SyA-" + _repeat(ALNUM, 31),
+    "huggingface": "hf" + "_" + _repeat(ALNUM, 34),
+    "password-url": "postgres://admin:" + "s3cr3t-" + "Pa55word" + "@db.internal:5432/prod",
+    "email": "jane.doe" + "@" + "gmail.com",
+}
+# the part of each that must never be printed (a URL's password, an address's local part)
+SECRET_CORE = {name: value for name, value in SECRETS.items()}
+SECRET_CORE["password-url"] = "s3cr3t-Pa55word"
+SECRET_CORE["email"] = "jane.doe@gmail"
+
+
+def tree_peak_rss(pid: int, stop: threading.Event, interval: float = 0.02) -> list[int]:
+    """Sample the summed resident memory (KiB) of `pid` and its descendants until `stop`; the
+    result list gets the peak at index 0 (updated in place)."""
+    peak = [0]
+
+    def children(root: int) -> list[int]:
+        out, todo = [], [root]
+        while todo:
+            p = todo.pop()
+            out.append(p)
+            try:
+                with open(f"/proc/{p}/task/{p}/children") as fh:
+                    todo.extend(int(c) for c in fh.read().split())
+            except OSError:
+                pass
+        return out
+
+    def rss(p: int) -> int:
+        try:
+            with open(f"/proc/{p}/status") as fh:
+                for line in fh:
+                    if line.startswith("VmRSS:"):
+                        return int(line.split()[1])
+        except OSError:
+            pass
+        return 0
+
+    def sample() -> None:
+        while not stop.is_set():
+            peak[0] = max(peak[0], sum(rss(p) for p in children(pid)))
+            time.sleep(interval)
+
+    threading.Thread(target=sample, daemon=True).start()
+    return peak
+
+
+def descendants(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as fh:
+                    fields = fh.read().rsplit(")", 1)[1].split()
+                if int(fields[1]) == pid:
+                    found.append(int(entry))
+            except (OSError, IndexError, ValueError):
+                pass
+    return found
