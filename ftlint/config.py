@@ -12,7 +12,8 @@ values are converted as strictly as the flags (no NaN, no infinity, no float for
 
 Trust: a configuration file found in the repository is written by whoever writes the repository
 (in CI, by the author of a pull request). It may tune ftlint, but it may not choose where ftlint
-writes (`output-file` is refused; give --output-file) and it cannot silently switch the gate off:
+writes (`output-file` is refused; give --output-file), nor hide findings behind a baseline
+(`baseline` is refused; give --baseline), and it cannot silently switch the gate off:
 codes of error severity that it ignores or leaves unselected are named on standard error, and
 in the report's summary (`Config.notes`).
 """
@@ -26,7 +27,10 @@ from pathlib import Path
 import click
 
 SECTIONS = ("check", "estimate", "plan", "diff", "review")
-NOT_FROM_FILES = {"output-file": "a configuration file may not choose where ftlint writes; give --output-file on the command line"}
+NOT_FROM_FILES = {
+    "output-file": "a configuration file may not choose where ftlint writes; give --output-file on the command line",
+    "baseline": "a configuration file may not hide findings behind a baseline; give --baseline on the command line",
+}
 
 
 class ConfigError(Exception):

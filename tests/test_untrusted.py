@@ -15,9 +15,9 @@ import urllib.parse
 from pathlib import Path
 
 import pytest
+from untrusted import SECRET_CORE, SECRETS, descendants, tree_peak_rss
 
 from conftest import ROOT, run, run_process
-from untrusted import SECRET_CORE, SECRETS, descendants, tree_peak_rss
 
 FORMATS = ("text", "json", "github", "sarif", "markdown")
 
@@ -177,7 +177,10 @@ def test_output_file_never_replaces_a_device_or_a_pipe(tmp_path: Path) -> None:
     data = write(tmp_path / "d.jsonl", [chat()])
     for target in ("/dev/null", "/proc/self/fd/1"):
         r = run_process("check", str(data), "--output-file", target)
-        assert r.exit_code == 2 and "not a regular file" in r.stderr
+        assert r.exit_code == 2 and ("not a regular file" in r.stderr or "symbolic link" in r.stderr)
+    link = tmp_path / "stdout-link"
+    link.symlink_to("/proc/self/fd/1")
+    assert run_process("check", str(data), "--output-file", str(link)).exit_code == 2 and link.is_symlink()
     assert os.path.exists("/dev/null") and not os.path.isfile("/dev/null")
 
 
@@ -211,6 +214,7 @@ def test_a_config_that_switches_the_gate_off_is_said(tmp_path: Path) -> None:
     ("[estimate]\nmax-cost = inf\n", "max-cost"), ("[estimate]\nepochs = 2.5\n", "epochs"),
     ("[estimate]\nepochs = 1979-05-27\n", "epochs"), ("[estimate]\nepochs = {a = 1}\n", "epochs"),
     ("[estimate]\nbudget-usd = nan\n", "budget-usd"), ("jobs = true\n", "jobs"), ("[check]\nfail-on = 3\n", "fail-on"),
+    ('[check]\nbaseline = "known.json"\n', "baseline"),
 ])
 def test_config_values_are_as_strict_as_flags(tmp_path: Path, config: str, key: str) -> None:
     data = _project(tmp_path, config)
@@ -302,11 +306,11 @@ def test_a_duplicate_key_hidden_by_escaped_colons_is_found(tmp_path: Path) -> No
 def test_closed_or_full_standard_streams_are_one_line_errors(tmp_path: Path) -> None:
     data = str(ROOT / "fixtures/good/drone_training.jsonl")
     cmd = [sys.executable, "-m", "ftlint", "check"]
-    closed_in = subprocess.run(cmd + ["-"], stdin=subprocess.DEVNULL, capture_output=True, close_fds=True,
+    closed_in = subprocess.run([*cmd, "-"], stdin=subprocess.DEVNULL, capture_output=True, close_fds=True,
                                preexec_fn=lambda: os.close(0))
     assert closed_in.returncode == 2 and b"standard input is closed" in closed_in.stderr
-    closed_out = subprocess.run(cmd + [data], stderr=subprocess.PIPE, preexec_fn=lambda: os.close(1))
-    full = subprocess.run(cmd + [data], stdout=open("/dev/full", "w"), stderr=subprocess.PIPE)  # noqa: SIM115
+    closed_out = subprocess.run([*cmd, data], stderr=subprocess.PIPE, preexec_fn=lambda: os.close(1))
+    full = subprocess.run([*cmd, data], stdout=open("/dev/full", "w"), stderr=subprocess.PIPE)  # noqa: SIM115
     for r in (closed_out, full):
         assert r.returncode == 2 and b"Traceback" not in r.stderr and b"internal error" not in r.stderr
         assert r.stderr.count(b"\n") <= 1
@@ -329,7 +333,7 @@ def test_sigterm_stops_the_workers_removes_the_temporary_report_and_exits_143(tm
     proc.send_signal(signal.SIGTERM)
     assert proc.wait(timeout=30) == 143
     time.sleep(1)
-    assert not [w for w in workers if os.path.exists(f"/proc/{w}") and "Z" not in open(f"/proc/{w}/stat").read().split()[2]]
+    assert not [w for w in workers if os.path.exists(f"/proc/{w}") and "Z" not in Path(f"/proc/{w}/stat").read_text().split()[2]]
     assert not list(tmp_path.glob(".ftlint-*.tmp")) and not report.exists()
 
 

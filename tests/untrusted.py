@@ -28,6 +28,7 @@ SECRETS: dict[str, str] = {
     "huggingface": "hf" + "_" + _repeat(ALNUM, 34),
     "password-url": "postgres://admin:" + "s3cr3t-" + "Pa55word" + "@db.internal:5432/prod",
     "email": "jane.doe" + "@" + "gmail.com",
+    "jwt": "eyJ" + "hbGciOiJIUzI1NiJ9" + ".eyJ" + "zdWIiOiIxMjM0NTY3ODkwIn0" + "." + "dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
 }
 # the part of each that must never be printed (a URL's password, an address's local part)
 SECRET_CORE = {name: value for name, value in SECRETS.items()}

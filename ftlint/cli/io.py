@@ -54,17 +54,21 @@ def input_identities(paths: tuple[str, ...]) -> set[tuple[int, int]]:
 
 
 def check_target(output_file: str, inputs: tuple[str, ...]) -> None:
-    """Refuse a target that is one of the inputs, or that exists and is not a regular file (a
-    device, a pipe, a directory): ftlint replaces its target by renaming a new file onto it."""
+    """Refuse a target that is one of the inputs (by any name), a symbolic link (renaming onto it
+    would replace the link), or an existing file that is not a regular file (a device, a pipe, a
+    directory): ftlint replaces its target by renaming a new file onto it."""
     try:
         st = os.stat(output_file)
     except FileNotFoundError:
-        return
+        st = None
     except OSError as exc:
         raise OutputRefused(f"--output-file {output_file}: {exc.strerror or exc}") from None
-    if _identity(st) in input_identities(inputs):
+    if st is not None and _identity(st) in input_identities(inputs):
         raise OutputRefused(f"--output-file {output_file} is one of the inputs; ftlint never writes over an input")
-    if not stat.S_ISREG(st.st_mode):
+    if os.path.islink(output_file):
+        raise OutputRefused(f"--output-file {output_file} is a symbolic link; ftlint replaces its target by renaming a "
+                            "new file onto it, which would replace the link: name the file itself")
+    if st is not None and not stat.S_ISREG(st.st_mode):
         raise OutputRefused(f"--output-file {output_file} exists and is not a regular file; ftlint writes reports to "
                             "regular files only (use standard output for a pipe or a device)")
 

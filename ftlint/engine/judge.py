@@ -107,7 +107,7 @@ class LineJudge:
         self.checks = [c for c in applicable if not c.gate and _reported(c, self.severity)]
         self.limit, owner = settings.limit_for(fmt)
         self.shown_path = redact(summary.path)
-        self._blank: tuple[str, str] | None | bool = False  # (severity, message) of FT005, once known
+        self._blank: tuple[str, str] | bool | None = False  # (severity, message) of FT005, once known
         self._blank_fp: dict[bytes, str] = {}
         self.context = RecordContext(fmt, frozenset(), None, self.limit, owner, lambda code: self.severity(code) is not None)
 

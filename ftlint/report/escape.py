@@ -74,9 +74,15 @@ def github_data(text: str) -> str:
     return terminal_safe(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
+_UNSAFE_BUT_LINES = re.compile("[\x00-\x09\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
 def github_property(text: str) -> str:
-    """A property of a workflow command (file=, title=): also , and : escaped."""
-    return github_data(path_text(text)).replace(":", "%3A").replace(",", "%2C")
+    """A property of a workflow command (file=, title=), escaped as GitHub unescapes it (%, CR,
+    LF, : and ,), so a file name with a newline still names its file; other control characters
+    are shown as escapes (GitHub has none for them)."""
+    safe = _UNSAFE_BUT_LINES.sub(_escape_char, shown_path(text))
+    return safe.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A").replace(":", "%3A").replace(",", "%2C")
 
 
 def md_code(text: str) -> str:

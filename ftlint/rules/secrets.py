@@ -28,7 +28,8 @@ register("FT601", "credential", ERROR, """
     Text contains what looks like an API key or access token.
 
     Recognised: AWS access key ids, GitHub and GitLab tokens, Slack tokens, Stripe live keys,
-    OpenAI and Anthropic API keys, Google API keys, Hugging Face tokens.
+    OpenAI and Anthropic API keys, Google API keys, Hugging Face tokens, JSON Web Tokens; in
+    string values and in keys (a secret used as a key, a role or an id is still one).
     Why: the file goes to a third party, and a model trained on a key can repeat it. Revoke the
     key, then remove it from the data (and from git history).
     Example: "content": "use AKIAIOSFODNN7EXAMPLE to connect"
@@ -74,6 +75,7 @@ CREDENTIALS = [
     ("OpenAI API key", r"\bsk-(?!ant-)(?:(?:proj|svcacct|admin)-)?[A-Za-z0-9_-]{0,200}T3BlbkFJ[A-Za-z0-9_-]{10,}|\bsk-[A-Za-z0-9]{48}\b", ("sk-",)),
     ("Google API key", r"\bAIza[0-9A-Za-z_-]{35}", ("AIza",)),
     ("Hugging Face token", r"\bhf_[A-Za-z0-9]{30,}", ("hf_",)),
+    ("JSON Web Token", r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}", ("eyJ",)),
 ]
 # the header and the start of a key body (base64): prose that only names the header is no key
 PRIVATE_KEY = r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----[\s\\n]*[A-Za-z0-9+/=]{32}"
@@ -141,7 +143,7 @@ def redact(text: str) -> str:
     for index in sorted(triggered):
         code, _, pattern, literals = _COMPILED[index]
         if any(lit in text for lit in literals):
-            text = pattern.sub(functools.partial(_masked, code), text)
+            text = (_KEY_BLOCK if code == "FT602" else pattern).sub(functools.partial(_masked, code), text)
     return text
 
 
@@ -156,6 +158,10 @@ def _masked(code: str, match: re.Match[str]) -> str:
     if code == "FT602":
         return "-----BEGIN … PRIVATE KEY----- …"
     return _mask(found)
+
+
+# the whole block, body and end line included, for masking (finding one needs only its start)
+_KEY_BLOCK = re.compile(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----(?:[A-Za-z0-9+/=\s]|\\n)*(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----)?")
 
 
 def _message(code: str, kind: str, match: re.Match[str]) -> str | None:
