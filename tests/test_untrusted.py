@@ -76,7 +76,7 @@ def test_a_secret_in_a_file_name_is_masked(tmp_path: Path) -> None:
     data = write(tmp_path / f"{secret}.jsonl", [{"messages": [{"role": "user", "content": "hi"}]}])
     for fmt in FORMATS:
         assert secret not in run("check", str(data), "-o", fmt).stdout
-    assert secret not in run("estimate", str(data), "-o", "json").stdout
+        assert secret not in run("estimate", str(data), "-o", fmt).stdout
 
 
 INJECT = "x\n::error file=evil.jsonl,line=1::forged\n::add-mask::a\n::stop-commands::t\n\x1b[2J\x1b]52;c;ZXZpbA==\x07\x1b]8;;http://evil\x1b\\l"

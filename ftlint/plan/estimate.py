@@ -216,8 +216,10 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
     )
     e = dataclasses.replace(e, budget=_budget(e, plan, price_value), self_hosted=_self_hosted(e, plan),
                             learning_rate=_scaled_rates(e, plan))
+    from ..rules.secrets import redact
+
     return dataclasses.replace(e, findings=plan_findings(e, PlanContext(plan, info.min_examples), allows, severities,
-                                                         info.paths[0] if info.paths else ""))
+                                                         redact(info.paths[0]) if info.paths else ""))
 
 
 def plan_findings(e: Estimate, ctx: PlanContext, allows: Callable[[str], bool], severities: Mapping[str, str] | None,

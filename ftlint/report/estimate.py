@@ -5,7 +5,7 @@ from __future__ import annotations
 import orjson
 
 from ..plan.estimate import Estimate
-from .escape import md_code, md_text, path_text, terminal_safe
+from .escape import md_code, md_text, path_text, shown_path, terminal_safe
 from .shared import github_annotation, sarif_document
 
 
@@ -121,7 +121,7 @@ def render_text(e: Estimate, paths: list[str]) -> str:
 
 
 def render_json(e: Estimate, paths: list[str]) -> str:
-    from .escape import json_safe, shown_path
+    from .escape import json_safe
 
     data = {"paths": [json_safe(shown_path(p)) for p in paths], **e.to_dict()}
     return orjson.dumps(data, option=orjson.OPT_INDENT_2).decode() + "\n"
@@ -129,13 +129,13 @@ def render_json(e: Estimate, paths: list[str]) -> str:
 
 def render_github(e: Estimate, paths: list[str]) -> str:
     """The text report, then one annotation per warning or failed gate, on the dataset's file."""
-    path = paths[0] if len(paths) == 1 else None
+    path = shown_path(paths[0]) if len(paths) == 1 else None
     notes = [github_annotation(d.severity, d.code, d.message, path) for d in e.findings]
     return render_text(e, paths) + "".join(n + "\n" for n in notes)
 
 
 def render_sarif(e: Estimate, paths: list[str]) -> str:
-    path = paths[0] if len(paths) == 1 else None
+    path = shown_path(paths[0]) if len(paths) == 1 else None
     return sarif_document([(d.code, d.severity, d.message, path) for d in e.findings])
 
 
@@ -151,7 +151,7 @@ def render_markdown(e: Estimate, paths: list[str]) -> str:
         ("tokens processed", _n(e.tokens_processed)), ("cost", cost),
     ]
     lines = [f"### ftlint estimate {'❌' if failing else '✅'} {md_code(e.model)}: {cost} for {_n(e.tokens_processed)} tokens",
-             "", f"Dataset: {', '.join(md_code(p) for p in paths)}", "", "| figure | value |", "|---|---:|"]
+             "", f"Dataset: {', '.join(md_code(shown_path(p)) for p in paths)}", "", "| figure | value |", "|---|---:|"]
     lines += [f"| {label} | {value} |" for label, value in rows]
     if e.findings:
         lines += ["", "| code | severity | finding |", "|---|---|---|"]
