@@ -9,6 +9,7 @@ and exits. No printing here.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING
 from .diagnostics import Diagnostic
 from .engine import Analysis, DatasetView, Settings, analyse, dataset_findings
 from .formats import Format, get_format
-from .models import Model, Sourced, get_model, user_value
+from .models import Model, Sourced, default_model, get_model, today_from, user_value
 from .options import PlanOptions, RunOptions, StudyOptions
 from .plan.estimate import DatasetInfo, Estimate, estimate
 from .plan.figures import DatasetFigures, ValidationFigures, dataset_figures
@@ -39,11 +40,12 @@ class UsageError(Exception):
 class Data:
     """The analysed input: the training files, and the validation file if one was given."""
 
-    model: Model
+    model: Model  # as named; or, when none was, the training format's provider's default (model.assumed)
     settings: Settings
     train: Analysis
     validation: Analysis | None
     leaks: int = 0  # validation records also in the training data (FT404's hits, shown or not)
+    today: str = ""
 
     @property
     def io_errors(self) -> list[str]:
@@ -59,19 +61,64 @@ class Data:
         return self.settings.limit_for(self.format)[0]
 
 
-def settings_for(run: RunOptions, model: Model, training: bool = True) -> Settings:
+def tokenizer_for(run: RunOptions, model: Model | None) -> str:
+    """The tokenizer the counts use: --tokenizer (a family or a file), the named model's (from this
+    package, an installed one, or the model's snapshot in the local Hugging Face cache), or
+    o200k_base (an estimate) for a model whose tokenizer is not public."""
+    from .tokens import FAMILIES, missing
+
+    if run.tokenizer:
+        if run.tokenizer in FAMILIES:
+            return run.tokenizer
+        import os
+
+        return "path:" + os.path.abspath(run.tokenizer)
+    if model is None:
+        return "o200k_base"
+    reason = missing(model.encoding)
+    if reason is None:
+        return model.encoding
+    from .tokenizer_files import hf_cache_snapshot
+
+    snapshot = hf_cache_snapshot(model.name)
+    if snapshot is not None:
+        return f"path:{snapshot}"
+    raise UsageError(f"--model {model.name}: {reason}")
+
+
+def template_for(run: RunOptions, model: Model | None) -> str:
+    """How a record becomes tokens: --chat-template, the named model's template family, or
+    ftlint's token convention ("openai")."""
+    if run.chat_template:
+        import os
+
+        return "file:" + os.path.abspath(run.chat_template)
+    if model is not None and model.template not in ("openai",) and model.tokens_exact:
+        from .chat import CHAT_TEMPLATES
+
+        if model.template in CHAT_TEMPLATES:
+            return model.template
+    return "openai"
+
+
+def settings_for(run: RunOptions, model: Model | None, training: bool = True) -> Settings:
+    """Judging settings: a named model's tokenizer, template and limit, or (none named) o200k_base
+    and each format's provider's default model's limit."""
     return Settings(
-        encoding=str(model.encoding.value), model_name=model.name,
-        model_limit=int(model.context.value) if model.context else None, context=run.context,
+        encoding=tokenizer_for(run, model), model_name=model.name if model else "", template=template_for(run, model),
+        model_limit=int(model.context.value) if model and model.context else None, context=run.context,
+        today=today_from(run.today).isoformat(),
         format_name=run.format_name, limits=run.limits, selection=run.selection, training=training,
         content_fingerprints=run.dataset_rules or run.prompt_fingerprints or run.validation is not None,
         prompt_fingerprints=run.prompt_fingerprints, labels=run.labels,
     )
 
 
-def resolve_model(name: str | None) -> Model:
+def resolve_model(name: str | None) -> Model | None:
     from .models import UnknownModel
 
+    if name is None:
+        return None
     try:
         return get_model(name)
     except UnknownModel as exc:
@@ -83,17 +130,25 @@ def analyse_data(run: RunOptions, emit: Emit, progress: Progress | None = None) 
     Findings reach `emit` in that order, each set in file and line order."""
     if run.validation is not None and run.validation in run.paths:
         raise UsageError(f"--validation {run.validation} is also a training path")
-    model = resolve_model(run.model_name)
-    settings = settings_for(run, model)
+    named = resolve_model(run.model_name)
+    try:
+        today = today_from(run.today)
+    except ValueError:
+        raise UsageError(f"--today {run.today}: not a date (YYYY-MM-DD)") from None
+    settings = settings_for(run, named)
     train = _analyse(run.paths, settings, emit, run, progress)
+    fmt = get_format(train.files[0].format) if train.files else get_format("openai-chat")
+    model = named or default_model(fmt.name, today)
+    if named is not None:  # a named model past (or near) its last training date is a finding of check too
+        _report(model_findings(model, today, run, fmt, train.paths[0] if train.paths else ""), train, emit)
     validation, leaks = None, 0
     if run.validation is not None:
-        validation = _analyse((run.validation,), settings_for(run, model, training=False), emit, run, progress)
+        validation = _analyse((run.validation,), settings_for(run, named, training=False), emit, run, progress)
         views = (_view(train), _view(validation))
         made, found = dataset_findings(views, "split", run.selection, _formats(train) + _formats(validation))
         _report(found, validation, emit)
         leaks = made["FT404"]
-    return Data(model, settings, train, validation, leaks)
+    return Data(model, settings, train, validation, leaks, today.isoformat())
 
 
 def _analyse(paths: tuple[str, ...], settings: Settings, emit: Emit, run: RunOptions,
@@ -102,6 +157,21 @@ def _analyse(paths: tuple[str, ...], settings: Settings, emit: Emit, run: RunOpt
     if run.dataset_rules:
         _report(dataset_findings((_view(result),), "dataset", run.selection, _formats(result))[1], result, emit)
     return result
+
+
+def model_findings(model: Model, today: dt.date, run: RunOptions, fmt: Format, path: str) -> list[Diagnostic]:
+    """The model rules' findings (its lifecycle), with the registry's severities."""
+    from .rules import OFF, checks, severity
+    from .rules.secrets import redact
+
+    out = []
+    for c in checks("model"):
+        for hit in c.func(model, today):
+            code = hit.code or c.codes[0]
+            level = severity(code, fmt.severities)
+            if level != OFF and run.selection.allows(code, path or None):
+                out.append(Diagnostic(redact(path), 0, 0, code, hit.message, level))
+    return out
 
 
 def _view(result: Analysis) -> DatasetView:
@@ -149,10 +219,11 @@ def estimate_data(data: Data, plan: PlanOptions, run: RunOptions) -> EstimateRun
     reason = redact(train.files[0].format_reason) if train.files else ""  # it may name the data's keys
     if len({f.format for f in train.files}) > 1:
         reason += "; files differ in format: " + ", ".join(f"{f.path}: {f.format}" for f in train.files)
-    info = DatasetInfo(paths=tuple(train.paths), model=data.model.name, encoding=str(data.model.encoding.value),
+    info = DatasetInfo(paths=tuple(train.paths), model=data.model.name, encoding=data.settings.encoding,
                        context_limit=limit, format=fmt.name, format_reason=reason, record_rule=fmt.record_rule,
-                       min_examples=fmt.min_examples, validation=_validation_figures(data, limit))
-    price: Sourced | None = user_value(plan.price) if plan.price is not None else data.model.price_per_1m
+                       min_examples=fmt.min_examples, validation=_validation_figures(data, limit), model_entry=data.model,
+                       today=data.today)
+    price: Sourced | None = user_value(plan.price, "usd_per_1m_tokens") if plan.price is not None else data.model.price
     path = train.paths[0] if train.paths else None
     result = estimate(figures, plan, info, price=price, lengths=frame["tokens"].to_list() if plan.packing else None,
                       allows=lambda code: run.selection.allows(code, path), severities=fmt.severities)

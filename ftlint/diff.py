@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from .app import Data, analyse_data, estimate_data, resolve_model, settings_for
 from .diagnostics import ERROR, Diagnostic
 from .engine import Analysis
+from .models import default_model, today_from
 from .options import PlanOptions, RunOptions
 
 GIT_TIMEOUT = 300
@@ -121,8 +122,10 @@ def run_diff(base: str, head: str, run: RunOptions, plan: PlanOptions) -> DiffRe
         with resolve(spec) as path:
             found: list[Diagnostic] = []
             if path is None:
-                model = resolve_model(run.model_name)
-                data = Data(model, settings_for(run, model), Analysis(), None)
+                named = resolve_model(run.model_name)
+                today = today_from(run.today)
+                model = named or default_model("openai-chat", today)
+                data = Data(model, settings_for(run, named), Analysis(), None, today=today.isoformat())
                 notes.append(f"{spec}: no such file in that revision: an empty {label}, every record is added")
             else:
                 side_run = dataclasses.replace(run, paths=(path,), labels=((path, spec),))

@@ -1,11 +1,30 @@
-"""The models data file (`models.toml`): prices, limits and tokenizers, each with its source."""
+"""The model catalog (ftlint/catalog/*.toml, one file per provider): for each model its
+tokenizer, chat-template family, per-example limit, training price and its unit, the formats it
+takes and its lifecycle dates, each value with its source, date and confidence.
+
+A model is named by its id (`gpt-4.1-mini-2025-04-14`, `meta-llama/Llama-3.1-8B-Instruct`), an
+alias (`gpt-4.1-mini`), or `provider/id` for a provider's copy of a model (`azure/gpt-4.1-mini`).
+Without --model, a file is priced and limited as its format's provider's default model, if that
+provider has one still open for training; otherwise it gets no price, and its tokens are counted
+with o200k_base as an estimate, and the output says how to name the model.
+"""
 
 from __future__ import annotations
 
+import datetime as dt
+import os
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
+
+CONFIDENCE = {"V": "verified", "D": "from provider docs", "U": "unverified"}
+PRICE_UNITS = {"usd_per_1m_tokens": "per 1M training tokens", "usd_per_training_hour": "per training hour"}
+RETIRING_DAYS = 60  # a model this close to its last training date is a warning (FT513)
+# tokenizers no file of which can be had offline: counts with o200k_base are estimates
+ESTIMATED_TOKENIZERS = {"gemini": "Gemini (SentencePiece; Google's local tokenizer downloads it)",
+                        "gemma3": "Gemma 3 (SentencePiece, not a tiktoken vocabulary)",
+                        "claude": "Claude (not public)", "nova": "Amazon Nova (not public)"}
 
 
 class UnknownModel(Exception):
@@ -21,75 +40,184 @@ class Sourced:
     source: str
     date: str
     confidence: str
+    remark: str = ""  # the catalog's note on the value
+    unit: str = ""  # prices: usd_per_1m_tokens or usd_per_training_hour
 
     @property
     def note(self) -> str:
         if self.confidence == "user":
             return "from the command line"
-        label = {"V": "verified", "D": "from provider docs", "U": "unverified"}[self.confidence]
+        label = CONFIDENCE.get(self.confidence, self.confidence)
         return f"{label}: {self.source}, {self.date}"
+
+
+@dataclass(frozen=True, slots=True)
+class Provider:
+    name: str
+    title: str
+    formats: tuple[str, ...]
+    default_model: str | None
+    convention: str  # "openai": the cookbook convention; "template": the model's chat template
+    status: Sourced | None
+    min_examples: Sourced | None
+    last_training_date: Sourced | None
+    defaults: tuple[tuple[str, Sourced], ...] = ()  # (hyperparameter, its auto rule)
 
 
 @dataclass(frozen=True, slots=True)
 class Model:
     name: str
     provider: str
-    encoding: Sourced
-    price_per_1m: Sourced | None
+    tokenizer: str  # a family of ftlint.tokens.FAMILIES, or one of ESTIMATED_TOKENIZERS
+    template: str  # how a record becomes tokens: "openai" (cookbook convention) or a template family
     context: Sourced | None
+    price: Sourced | None
     min_examples: Sourced | None
     aliases: tuple[str, ...] = ()
-    defaults: tuple[tuple[str, Sourced], ...] = ()  # (hyperparameter, its default or auto rule)
+    methods: tuple[str, ...] = ()
+    formats: tuple[str, ...] = ()
+    last_training_date: Sourced | None = None
+    shutdown_date: Sourced | None = None
+    status: Sourced | None = None
+    licence: Sourced | None = None
+    defaults: tuple[tuple[str, Sourced], ...] = ()
+    assumed: bool = False  # no model was named: the format's provider's default (or none)
 
+    @property
+    def encoding(self) -> str:
+        """The tiktoken encoding the counts use (o200k_base where the model's is not available)."""
+        return "o200k_base" if self.tokenizer in ESTIMATED_TOKENIZERS else self.tokenizer
 
-def user_value(value: int | float | str) -> Sourced:
-    return Sourced(value, "command line", "", "user")
+    @property
+    def tokens_exact(self) -> bool:
+        return self.tokenizer not in ESTIMATED_TOKENIZERS
 
+    @property
+    def price_per_1m(self) -> Sourced | None:
+        """The price, if it is per token (a per-hour price cannot turn tokens into dollars)."""
+        return self.price if self.price is not None and self.price.unit == "usd_per_1m_tokens" else None
 
-def _sourced(entry: dict | None) -> Sourced | None:
-    if entry is None:
+    def lifecycle(self, today: dt.date) -> tuple[str, Sourced] | None:
+        """("retired", date) past its last training date, ("retiring", date) within RETIRING_DAYS
+        of it, else None."""
+        last = self.last_training_date
+        if last is None:
+            return None
+        day = dt.date.fromisoformat(str(last.value))
+        if today > day:
+            return "retired", last
+        if (day - today).days <= RETIRING_DAYS:
+            return "retiring", last
         return None
-    return Sourced(entry["value"], entry["source"], str(entry["date"]), entry["confidence"])
+
+
+def user_value(value: int | float | str, unit: str = "") -> Sourced:
+    return Sourced(value, "command line", "", "user", unit=unit)
+
+
+def _sourced(entry: object) -> Sourced | None:
+    if not isinstance(entry, dict):
+        return None
+    return Sourced(entry["value"], str(entry.get("source", "")), str(entry.get("date", "")), str(entry.get("confidence", "U")),
+                   str(entry.get("note", "")), str(entry.get("unit", "")))
 
 
 @cache
-def _data() -> dict:
-    text = resources.files("ftlint").joinpath("models.toml").read_text(encoding="utf-8")
-    return tomllib.loads(text)
+def _files() -> tuple[dict, ...]:
+    folder = resources.files("ftlint").joinpath("catalog")
+    return tuple(tomllib.loads(f.read_text(encoding="utf-8")) for f in sorted(folder.iterdir(), key=lambda f: f.name)
+                 if f.name.endswith(".toml"))
+
+
+# the order a format's provider is looked up in (a format several providers take, e.g.
+# openai-preference, belongs to the first)
+PROVIDER_ORDER = ("openai", "azure", "bedrock", "vertex", "together", "fireworks", "hf", "mistral", "cohere")
+
+
+@cache
+def providers() -> dict[str, Provider]:
+    found = {}
+    for data in _files():
+        p = data["provider"]
+        defaults = tuple((k.replace("_", " "), s) for k, v in p.get("defaults", {}).items() if (s := _sourced(v)))
+        found[p["name"]] = Provider(p["name"], p["title"], tuple(p.get("formats", ())), p.get("default_model"),
+                                    p.get("convention", "openai"), _sourced(p.get("status")), _sourced(p.get("min_examples")),
+                                    _sourced(p.get("last_training_date")), defaults)
+    return {name: found[name] for name in sorted(found, key=lambda n: PROVIDER_ORDER.index(n) if n in PROVIDER_ORDER else 99)}
 
 
 @cache
 def all_models() -> dict[str, Model]:
-    data = _data()
     out = {}
-    for name, entry in data["models"].items():
-        provider = entry.get("provider", "openai")
-        provider_data = data.get(provider, {})
-        out[name] = Model(
-            name=name,
-            provider=provider,
-            encoding=_sourced(entry["encoding"]),  # type: ignore[arg-type]
-            price_per_1m=_sourced(entry.get("price_per_1m")),
-            context=_sourced(entry.get("context")),
-            min_examples=_sourced(entry.get("min_examples", provider_data.get("min_examples"))),
-            aliases=tuple(entry.get("aliases", ())),
-            defaults=tuple((key.removeprefix("default_").replace("_", " "), _sourced(value))  # type: ignore[misc]
-                           for key, value in provider_data.items() if key.startswith("default_")),
-        )
+    for data in _files():
+        provider = providers()[data["provider"]["name"]]
+        for name, e in data.get("models", {}).items():
+            out[name] = Model(
+                name=name, provider=provider.name, tokenizer=e["tokenizer"],
+                template=e.get("template", "openai" if provider.convention == "openai" else e["tokenizer"]),
+                context=_sourced(e.get("context")), price=_sourced(e.get("price")),
+                min_examples=_sourced(e.get("min_examples")) or provider.min_examples,
+                aliases=tuple(e.get("aliases", ())), methods=tuple(e.get("methods", ())),
+                formats=tuple(e.get("formats", provider.formats)),
+                last_training_date=_sourced(e.get("last_training_date")) or provider.last_training_date,
+                shutdown_date=_sourced(e.get("shutdown_date")), status=_sourced(e.get("status")),
+                licence=_sourced(e.get("licence")), defaults=provider.defaults,
+            )
     return out
 
 
-def default_model_name() -> str:
-    return str(_data()["default"])
+def provider_of(format_name: str) -> Provider | None:
+    for provider in providers().values():
+        if format_name in provider.formats:
+            return provider
+    return None
 
 
-def get_model(name: str | None) -> Model:
+def get_model(name: str) -> Model:
     models = all_models()
-    name = name or default_model_name()
     if name in models:
         return models[name]
     for model in models.values():
         if name in model.aliases:
             return model
-    known = ", ".join(sorted(models))
-    raise UnknownModel(f"unknown model {name!r}; known models: {known} (see `ftlint models`)")
+    lowered = name.lower()
+    close = sorted(n for n, m in models.items() if lowered in n.lower() or any(lowered in a.lower() for a in m.aliases))
+    hint = f"; did you mean {', '.join(close[:5])}?" if close else "; `ftlint models` lists them"
+    raise UnknownModel(f"unknown model {name!r}{hint}")
+
+
+def default_model(format_name: str, today: dt.date) -> Model:
+    """The model a file of this format is priced as when none is named: its provider's default,
+    while that is open for training; else a placeholder with no price (counted with o200k_base,
+    as an estimate)."""
+    provider = provider_of(format_name)
+    if provider is not None and provider.default_model:
+        model = all_models()[provider.default_model]
+        state = model.lifecycle(today)
+        if state is None or state[0] != "retired":
+            return _replace_assumed(model)
+    return Model(name="(none named)", provider=provider.name if provider else "", tokenizer="o200k_base", template="openai",
+                 context=None, price=None, min_examples=provider.min_examples if provider else None, assumed=True)
+
+
+def _replace_assumed(model: Model) -> Model:
+    import dataclasses
+
+    return dataclasses.replace(model, assumed=True)
+
+
+def default_model_name() -> str:
+    provider = providers()["openai"]
+    return str(provider.default_model)
+
+
+def today_from(value: str | None) -> dt.date:
+    """Today's date: --today, else $FTLINT_TODAY (pin it for a whole CI job), else the clock (UTC)."""
+    value = value or os.environ.get("FTLINT_TODAY")
+    if value:
+        return dt.date.fromisoformat(value)
+    return dt.datetime.now(dt.UTC).date()
+
+
+__all__ = ["Model", "Provider", "Sourced", "UnknownModel", "all_models", "default_model", "field", "get_model", "providers",
+           "today_from", "user_value"]

@@ -27,6 +27,9 @@ class RunOptions:
     validation: str | None = None
     model_name: str | None = None
     context: int | None = None  # --context: wins over the format's and the model's limit
+    today: str | None = None  # --today YYYY-MM-DD: model lifecycles (and dated templates) as of that day
+    tokenizer: str | None = None  # --tokenizer: a family name or a file (tokenizer.json, tekken.json, rank file, folder)
+    chat_template: str | None = None  # --chat-template: a Jinja file, a tokenizer_config.json, a model folder
     format_name: str = "auto"
     limits: ReadLimits = field(default_factory=ReadLimits)
     selection: Selection = field(default_factory=Selection)

@@ -12,6 +12,9 @@ from click.testing import CliRunner
 from ftlint.cli import cli
 
 ROOT = Path(__file__).resolve().parent.parent
+# every figure that depends on the date (model lifecycles) is judged as of this day, in every
+# test and in every subprocess a test starts
+os.environ["FTLINT_TODAY"] = "2026-12-01"
 FIXTURES = ROOT / "fixtures"
 
 

@@ -82,8 +82,9 @@ def test_rules_lists_and_explains() -> None:
 
 def test_models_lists_prices_with_sources() -> None:
     out = run("models").stdout
-    assert "gpt-4.1-mini-2025-04-14 (default)" in out
+    assert "gpt-4.1-mini-2025-04-14  (default for its formats)" in out
     assert "$5 per 1M training tokens" in out and "unverified" in out
+    assert "$100 per training hour" in out  # o4-mini RFT: not per token
 
 
 def test_readme_first_command_fixture_runs_clean() -> None:

@@ -29,8 +29,8 @@ def test_pyproject_table_is_found_upwards_and_flags_win(tmp_path: Path) -> None:
                                                  '[tool.ftlint.estimate]\nepochs = 4\nbatch-size = 2\n')
     e = _estimate(data)
     assert (e["model"], e["epochs"], e["batch_size"]) == ("gpt-4o-mini-2024-07-18", 4, 2)
-    e = _estimate(data, "--epochs", "1", "--model", "gpt-4.1-nano")
-    assert (e["model"], e["epochs"], e["batch_size"]) == ("gpt-4.1-nano-2025-04-14", 1, 2)
+    e = _estimate(data, "--epochs", "1", "--model", "gpt-4.1")
+    assert (e["model"], e["epochs"], e["batch_size"]) == ("gpt-4.1-2025-04-14", 1, 2)
     r = run_process("--no-config", "estimate", "train.jsonl", "-o", "json", cwd=data)
     assert json.loads(r.stdout)["model"] == "gpt-4.1-mini-2025-04-14"
 

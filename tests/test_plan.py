@@ -16,7 +16,7 @@ from ftlint.plan.figures import DatasetFigures
 from ftlint.plan.packing import pack
 from ftlint.plan.trainers import HuggingFace
 
-PRICE = Sourced(5.0, "test", "2026", "V")
+PRICE = Sourced(5.0, "test", "2026", "V", unit="usd_per_1m_tokens")
 
 
 def plan_for(records: int, plan: Plan, tokens: int = 1000, lengths: list[int] | None = None, price: Sourced | None = PRICE):  # type: ignore[no-untyped-def]

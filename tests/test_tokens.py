@@ -31,10 +31,14 @@ def test_ranks_parse_line_by_line() -> None:
     # the loader takes a rank from its position when the file lists 0, 1, 2, ...; read each
     # line's own rank here instead, as tiktoken's loader does
     root = Path(tokens.__file__).parent / "tokenizers"
-    for name in tokens.ENCODINGS:
-        data = gzip.decompress((root / f"{name}.tiktoken.gz").read_bytes())
+    shipped = [f for f in tokens.FAMILIES.values() if f.shipped]
+    assert {f.name for f in shipped} == {"o200k_base", "cl100k_base", "qwen2", "mistral-tekken"}
+    sums = dict(reversed(line.split()) for line in (root / "SHA256SUMS").read_text().splitlines() if line.strip())
+    for family in shipped:
+        data = gzip.decompress((root / str(family.shipped)).read_bytes())
+        assert sums[str(family.shipped).removesuffix(".gz")] == family.sha256  # the file humans read agrees
         by_line = {base64.b64decode(tok): int(rank) for tok, rank in (line.split() for line in data.splitlines() if line)}
-        assert load_ranks(name) == by_line
+        assert load_ranks(family.name) == by_line
 
 
 def test_token_length_agrees_with_encode_ordinary() -> None:
@@ -57,8 +61,11 @@ def test_known_token_ids() -> None:
 
 
 def test_corrupt_rank_file_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(tokens, "_expected_sums", lambda: {"cl100k_base": "0" * 64})
-    with pytest.raises(TokenizerError, match="corrupt"):
+    import dataclasses
+
+    wrong = dataclasses.replace(tokens.FAMILIES["cl100k_base"], sha256="0" * 64)
+    monkeypatch.setitem(tokens.FAMILIES, "cl100k_base", wrong)
+    with pytest.raises(TokenizerError, match="not the expected one"):
         load_ranks("cl100k_base")
 
 

@@ -369,25 +369,28 @@ def formats(name: str | None) -> None:
 
 
 @cli.command()
-def models() -> None:
-    """Models ftlint knows: tokenizer, per-example token limit, training price, with sources."""
-    from ..models import all_models, default_model_name
+@click.argument("query", required=False)
+@click.option("--provider", help="Only this provider's models (openai, azure, bedrock, vertex, together, fireworks, hf).")
+@click.option("--today", metavar="YYYY-MM-DD", help="Judge lifecycles as of this date (default: today).")
+@click.option("-o", "--output-format", type=click.Choice(("text", "json")), default="text", show_default=True)
+def models(query: str | None, provider: str | None, today: str | None, output_format: str) -> None:
+    """Models ftlint knows, by provider: tokenizer, per-example limit, training price and its
+    unit, lifecycle dates, each with its source. QUERY filters by text (e.g. llama, qwen3)."""
+    from ..models import all_models, providers, today_from
+    from ..report.models import render_models
 
-    default = default_model_name()
-    for model in all_models().values():
-        mark = " (default)" if model.name == default else ""
-        aliases = f" aliases: {', '.join(model.aliases)}" if model.aliases else ""
-        click.echo(f"{model.name}{mark}  [{model.provider}]{aliases}")
-        for label, value, fmt in (
-            ("encoding", model.encoding, "{}"),
-            ("limit", model.context, "{:,} tokens per example"),
-            ("price", model.price_per_1m, "${:g} per 1M training tokens"),
-            ("minimum", model.min_examples, "{} examples"),
-        ):
-            if value is not None:
-                click.echo(f"  {label:<14}{fmt.format(value.value)}  ({value.note})")
-        for key, value in model.defaults:
-            click.echo(f"  {key:<14}{value.value}  ({value.note})")
+    try:
+        day = today_from(today)
+    except ValueError:
+        raise UsageFailure(f"--today {today}: not a date (YYYY-MM-DD)") from None
+    known = providers()
+    if provider is not None and provider not in known:
+        raise UsageFailure(f"unknown provider {provider!r}; known: {', '.join(known)}")
+    chosen = [m for m in all_models().values() if (provider is None or m.provider == provider)
+              and (not query or query.lower() in m.name.lower() or any(query.lower() in a.lower() for a in m.aliases))]
+    if query and not chosen:
+        raise UsageFailure(f"no model matches {query!r}; `ftlint models` lists them")
+    click.echo(render_models(chosen, known, day, output_format), nl=False)
 
 
 class Interrupted(BaseException):

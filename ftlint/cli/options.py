@@ -122,6 +122,9 @@ JUDGING = [
     click.option("--select", "select", multiple=True, metavar="CODES", callback=codes, help="Report only these codes or prefixes (e.g. FT0,FT1: file and structure). --ignore still applies."),
     click.option("--ignore", "ignore", multiple=True, metavar="CODES", callback=codes, help="Comma-separated codes or prefixes not to report (e.g. FT604,FT605 or FT6)."),
     click.option("-j", "--jobs", type=Count(1), metavar="N", help="Worker processes (default: all cores; one for inputs under 4 MB; never more than the cores)."),
+    click.option("--today", metavar="YYYY-MM-DD", help="Judge model lifecycles as of this date (default: the clock, or $FTLINT_TODAY)."),
+    click.option("--tokenizer", metavar="NAME|PATH", help="Count with this tokenizer: a family (o200k_base, qwen2, llama3, ...) or a file: tokenizer.json, tekken.json, a tiktoken rank file, a model folder."),
+    click.option("--chat-template", metavar="FILE", help="Render records with this Jinja chat template (or a tokenizer_config.json, or a model folder holding one)."),
 ]
 INPUTS = [
     click.argument("paths", nargs=-1, required=True, type=click.Path(dir_okay=True, allow_dash=True, readable=False)),
@@ -194,7 +197,8 @@ def run_options(params: dict[str, Any], paths: tuple[str, ...], selection_base: 
         paths=paths, validation=params.pop("validation", None), model_name=params.pop("model_name"),
         context=params.pop("context"), format_name=params.pop("format_name"),
         limits=ReadLimits(params.pop("max_line_bytes"), params.pop("max_depth")), selection=selection,
-        jobs=params.pop("jobs"), dataset_rules=dataset_rules, prompt_fingerprints=prompts,
+        jobs=params.pop("jobs"), today=params.pop("today", None), tokenizer=params.pop("tokenizer", None),
+        chat_template=params.pop("chat_template", None), dataset_rules=dataset_rules, prompt_fingerprints=prompts,
     )
 
 

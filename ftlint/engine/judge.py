@@ -25,6 +25,7 @@ from ..selection import Selection
 from .result import Columns, DatasetView, FileSummary
 
 if TYPE_CHECKING:
+    from ..chat.tally import Tally
     from ..formats import Format, LineFigures
     from ..tokens import TokenCounter
 
@@ -34,9 +35,11 @@ class Settings:
     """What judging needs: the model's tokenizer and limit, the reading limits, the selection."""
 
     encoding: str
-    model_name: str
-    model_limit: int | None = None  # the model's per-example token limit
+    model_name: str  # "" when no model was named: each format's provider's default applies
+    model_limit: int | None = None  # the named model's per-example token limit
     context: int | None = None  # --context: wins over the format's and the model's limit
+    today: str = ""  # ISO date: which default models are still open (the clock, or --today)
+    template: str = "openai"  # "openai" (the token convention), a chat-template family, or "file:PATH"
     format_name: str = "auto"  # or a name from `ftlint formats`
     limits: ReadLimits = field(default_factory=ReadLimits)
     selection: Selection = field(default_factory=Selection)
@@ -52,7 +55,12 @@ class Settings:
             return self.context, "--context"
         if fmt.token_limit is not None:
             return fmt.token_limit, fmt.name
-        return self.model_limit, self.model_name
+        if self.model_name:
+            return self.model_limit, self.model_name
+        from ..models import default_model, today_from
+
+        model = default_model(fmt.name, today_from(self.today or None))
+        return (int(model.context.value), model.name) if model.context else (None, model.name)
 
 
 @dataclass(slots=True)
@@ -97,8 +105,9 @@ class LineJudge:
     """Judges the lines of one chunk (one file, one format): findings, figures, fingerprints."""
 
     def __init__(self, fmt: Format, counter: TokenCounter, settings: Settings, summary: FileSummary,
-                 columns: Columns, file_index: int) -> None:
+                 columns: Columns, file_index: int, tally: Tally | None = None) -> None:
         self.fmt, self.counter, self.settings, self.summary, self.columns = fmt, counter, settings, summary, columns
+        self.tally = tally
         self.file_index = file_index
         allowed = settings.selection.for_path(summary.path)
         self.severity = Severities(fmt, allowed)
@@ -159,7 +168,7 @@ class LineJudge:
             if gated:
                 hits.extend(gated)
                 return None
-        ctx.figures = figures = self.fmt.figures(value, self.counter)
+        ctx.figures = figures = self.fmt.figures(value, self.counter, self.tally)
         present = ctx.present
         for c in self.checks:
             if c.needs and present.isdisjoint(c.needs):
@@ -232,7 +241,8 @@ def dataset_findings(views: tuple[DatasetView, ...], kind: str, selection: Selec
     return made, [d for _, _, d in found]
 
 
-def record_findings(fmt: Format, record: dict, counter: TokenCounter, limit: int | None = None) -> list[tuple[str, Hit]]:
+def record_findings(fmt: Format, record: dict, counter: TokenCounter, limit: int | None = None,
+                    tally: Tally | None = None) -> list[tuple[str, Hit]]:
     """Every record check's hits on one parsed record, as (code, hit), whatever their severity
     (for callers that judge records one by one: the Python API, the tests)."""
     compact = compact_json(record)
@@ -243,7 +253,7 @@ def record_findings(fmt: Format, record: dict, counter: TokenCounter, limit: int
         found += [(hit.code or gate.codes[0], hit) for hit in gate.func(record, ctx)]
         if found:
             return found
-    ctx.figures = fmt.figures(record, counter)
+    ctx.figures = fmt.figures(record, counter, tally)
     for c in applicable:
         if not c.gate and (not c.needs or not ctx.present.isdisjoint(c.needs)):
             found += [(hit.code or c.codes[0], hit) for hit in c.func(record, ctx)]

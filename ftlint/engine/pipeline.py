@@ -68,12 +68,19 @@ class Worker:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.counter = TokenCounter(settings.encoding)
+        self.tally = None
+        if settings.template != "openai":
+            import datetime as dt
+
+            from ..chat.tally import Tally
+
+            self.tally = Tally(settings.template, self.counter, dt.date.fromisoformat(settings.today))
 
     def run(self, chunk: Chunk) -> ChunkResult:
         summary = FileSummary(chunk.path, format=chunk.format, format_reason=chunk.format_reason)
         columns = Columns()
         found: list[Diagnostic] = []
-        judge = LineJudge(get_format(chunk.format), self.counter, self.settings, summary, columns, chunk.file_index)
+        judge = LineJudge(get_format(chunk.format), self.counter, self.settings, summary, columns, chunk.file_index, self.tally)
         max_depth = self.settings.limits.max_depth
         for number, raw in _lines(chunk.items):
             if isinstance(raw, Line):

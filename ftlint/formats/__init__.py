@@ -11,8 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..tokens import TokenCounter
+
+if TYPE_CHECKING:
+    from ..chat.tally import Tally
 
 
 @dataclass(slots=True)
@@ -29,6 +33,7 @@ class RecordFigures:
 class LineFigures:
     records: list[RecordFigures]
     messages: int  # messages on the line (not per expanded record)
+    failure: str | None = None  # the chat template could not render the record (counted by the convention)
 
 
 @dataclass(frozen=True)
@@ -64,7 +69,9 @@ class Format:
         record with the same prompt are one record changed, not one removed and one added."""
         return record
 
-    def figures(self, record: dict, counter: TokenCounter) -> LineFigures:
+    def figures(self, record: dict, counter: TokenCounter, tally: Tally | None = None) -> LineFigures:
+        """The record's training records and their tokens: by the model's chat template when
+        `tally` is given and the format is one of messages, else by ftlint's token convention."""
         raise NotImplementedError
 
 

@@ -7,9 +7,13 @@ path for its most common message.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..tokens import TokenCounter
 from . import Format, LineFigures, RecordFigures
+
+if TYPE_CHECKING:
+    from ..chat.tally import Tally
 from .counting import TOKENS_PER_RECORD, TOKENS_PER_TURN, Counting
 
 
@@ -46,7 +50,43 @@ class ChatFormat(Format):
             context.append(turn)
         return [context, record.get("tools"), record.get(self.system_key) if self.system_key else None]
 
-    def figures(self, record: dict, counter: TokenCounter) -> LineFigures:
+    def figures(self, record: dict, counter: TokenCounter, tally: Tally | None = None) -> LineFigures:
+        if tally is not None and self.turns_key == "messages":
+            return self._templated(record, counter, tally)
+        return self._convention(record, counter)
+
+    def _templated(self, record: dict, counter: TokenCounter, tally: Tally) -> LineFigures:
+        """Tokens of the conversation as the model's chat template renders it; trainable tokens are
+        the targets' own (their content), as under the convention."""
+        from ..chat.render import TemplateFailure
+
+        c = Counting(counter)
+        turns = self.turns(record)
+        messages = [t for _, t in turns]
+        tools = record.get("tools")
+        expand = self.expansion == "per-target" or (self.expansion == "per-target-if-tools" and bool(tools))
+        try:
+            if expand:
+                records = [RecordFigures(k + 1, 1, tally.tokens(messages[: k + 1], tools), c.body(t))
+                           for k, t in enumerate(messages) if self.is_target(t)]
+                records = records or [RecordFigures(len(messages), 0, tally.tokens(messages, tools), 0)]
+            else:
+                tokens = tally.tokens(messages, tools)
+                if self.targets == "all":
+                    targets, trainable = len(messages), tokens
+                elif self.targets == "none":
+                    targets, trainable = 0, 0
+                else:
+                    chosen = [t for t in messages if self.is_target(t)]
+                    targets, trainable = len(chosen), sum(c.body(t) for t in chosen)
+                records = [RecordFigures(len(messages), targets, tokens, trainable)]
+        except TemplateFailure as exc:
+            figures = self._convention(record, counter)
+            figures.failure = str(exc)
+            return figures
+        return LineFigures(records, len(messages))
+
+    def _convention(self, record: dict, counter: TokenCounter) -> LineFigures:
         c = Counting(counter)
         base = TOKENS_PER_RECORD + sum(c.json(record.get(k)) for k in self.extra_fields_counted)
         if self.system_key:
@@ -91,7 +131,9 @@ class OpenAIChat(ChatFormat):
     family: str = "openai"
     min_examples: int | None = 10
 
-    def figures(self, record: dict, counter: TokenCounter) -> LineFigures:
+    def figures(self, record: dict, counter: TokenCounter, tally: Tally | None = None) -> LineFigures:
+        if tally is not None:
+            return super().figures(record, counter, tally)
         c = Counting(counter)
         count = counter.count
         tokens = TOKENS_PER_RECORD + c.json(record.get("tools")) + c.json(record.get("functions"))

@@ -4,8 +4,12 @@ OpenAI-style DPO rows (input messages, one preferred and one non-preferred outpu
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..tokens import TokenCounter
+
+if TYPE_CHECKING:
+    from ..chat.tally import Tally
 from . import Format, LineFigures, RecordFigures
 from .counting import TOKENS_PER_RECORD, Counting
 
@@ -28,7 +32,7 @@ class FieldsFormat(Format):
         n = c.content(value)
         return n, n
 
-    def figures(self, record: dict, counter: TokenCounter) -> LineFigures:
+    def figures(self, record: dict, counter: TokenCounter, tally: Tally | None = None) -> LineFigures:
         c = Counting(counter)
         context = sum(self._field(c, record.get(k))[0] for k in self.inputs)
         outputs = [self._field(c, record.get(k)) for k in self.outputs]
@@ -59,7 +63,7 @@ class PreferenceFormat(Format):
     def prompt(self, record: dict) -> object:
         return record.get("input")
 
-    def figures(self, record: dict, counter: TokenCounter) -> LineFigures:
+    def figures(self, record: dict, counter: TokenCounter, tally: Tally | None = None) -> LineFigures:
         c = Counting(counter)
         given = record.get("input")
         given = given if isinstance(given, dict) else {}

@@ -37,7 +37,8 @@ def render_text(e: Estimate, paths: list[str]) -> str:
     row("targets", _n(e.targets), "spans that carry the loss (assistant turns without weight 0, completions, outputs)")
     limit = f"{_n(e.context_limit)}-token limit" if e.context_limit else "no limit"
     over = f", {_n(e.records_over_limit)} over the {limit} counted at it" if e.records_over_limit else f", none over the {limit}"
-    row("tokens per epoch", _n(e.tokens), f"formatting overhead included{over}")
+    exactness = f"; {e.tokens_note}" if e.tokens_note else ""
+    row("tokens per epoch", _n(e.tokens), f"formatting overhead included{over}{exactness}")
     row("trainable tokens", _n(e.trainable_tokens), "in the targets")
     if e.token_stats:
         s = e.token_stats
@@ -49,6 +50,12 @@ def render_text(e: Estimate, paths: list[str]) -> str:
     plan: list[tuple[str, str, str]] = []
     rows_data = rows
     rows = plan
+    if e.model_assumed:
+        if e.model.startswith("("):
+            row("model", "none", f"no --model, and {e.provider or 'this format'} has no default open for training: name yours "
+                f"with --model (`ftlint models --provider {e.provider or 'NAME'}`)")
+        else:
+            row("model", "assumed", f"{e.model}: the default of {e.provider} for {e.format}; name yours with --model")
     if e.trainer == "hf":
         row("trainer", "hf", e.trainer_rule)
     row("epochs", _n(e.epochs), e.epochs_source)
@@ -84,10 +91,8 @@ def render_text(e: Estimate, paths: list[str]) -> str:
     row("tokens processed", _n(e.tokens_processed), e.tokens_processed_rule)
     if e.cost_usd is not None and e.price_per_1m is not None:
         row("cost", _money(e.cost_usd), f"= {_n(e.tokens_processed)} x ${e.price_per_1m:g} / 1M tokens ({e.price_source})")
-    elif e.trainer == "hf":
-        row("cost", "n/a", "self-hosted: see compute cost (--tokens-per-second, --gpu-hour-usd); --price compares with a provider")
     else:
-        row("cost", "unknown", f"no training price for {e.model}; give --price USD_PER_1M_TOKENS")
+        row("cost", "n/a", e.price_note)
     if e.self_hosted:
         h = e.self_hosted
         row("wall time", f"{h.wall_hours:,.2f} h", f"= {_n(e.tokens_processed)} tokens / {h.tokens_per_second:g} tokens/s")
@@ -109,8 +114,9 @@ def render_text(e: Estimate, paths: list[str]) -> str:
     def block(items: list[tuple[str, str, str]]) -> list[str]:
         return [f"  {label:<{width}}  {value:>{vwidth}}  {how}".rstrip() for label, value, how in items]
 
+    model = "no model named" if e.model.startswith("(") else e.model
     lines = [f"dataset: {', '.join(path_text(p) for p in paths)}", *block(rows_data), "",
-             f"plan: {e.model} ({e.encoding})", *block(plan)]
+             f"plan: {model} ({e.encoding}{'' if e.tokens_exact else ', an estimate'})", *block(plan)]
     errors = [d for d in e.findings if d.severity == "error"]
     advice = [d for d in e.findings if d.severity != "error"]
     if errors:
@@ -142,7 +148,7 @@ def render_sarif(e: Estimate, paths: list[str]) -> str:
 def render_markdown(e: Estimate, paths: list[str]) -> str:
     """A pull-request comment: what the data holds and what the run costs."""
     failing = any(d.severity == "error" for d in e.findings)
-    cost = _money(e.cost_usd) if e.cost_usd is not None else "unknown (no price)"
+    cost = _money(e.cost_usd) if e.cost_usd is not None else "n/a (no price)"
     rows = [
         ("lines", _n(e.lines)), ("records", _n(e.records)), ("messages", _n(e.messages)), ("targets", _n(e.targets)),
         ("tokens per epoch", _n(e.tokens)), ("trainable tokens", _n(e.trainable_tokens)),

@@ -15,6 +15,7 @@ check has a kind, and each kind one signature:
   dataset  check(view: DatasetView) -> Iterable[Located]            once over the files checked together
   split    check(train, validation: DatasetView) -> Iterable[Located]   once, with --validation
   plan     check(estimate, ctx: PlanContext) -> Iterable[Hit]       once per estimate
+  model    check(model, today: date) -> Iterable[Hit]                once per run, for the model used
 
 A record check may be scoped to some formats (`scope`), and may say which literals the record's
 compact JSON must hold for it to fire at all (`needs`: one Aho-Corasick pass answers every check).
@@ -39,8 +40,8 @@ if TYPE_CHECKING:
 
 # Every rule module, in the order `ftlint rules` groups them. Nothing registers by accident: a
 # module not listed here is not loaded, and a test asserts every module of this package is.
-MODULES = ("file", "schema", "chat", "conversation", "tokens", "dataset", "secrets", "advice", "gates")
-KINDS = ("line", "record", "file", "dataset", "split", "plan")
+MODULES = ("file", "schema", "chat", "conversation", "tokens", "dataset", "secrets", "advice", "models", "gates")
+KINDS = ("line", "record", "file", "dataset", "split", "plan", "model")
 
 Scope = Callable[["Format"], bool]
 

@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from ..diagnostics import WARNING, Hit, json_path, strings
+from ..diagnostics import ERROR, WARNING, Hit, json_path, strings
 from . import check, register
 
 if TYPE_CHECKING:
@@ -61,3 +61,21 @@ def over_limit_in_plan(e: Estimate, ctx: PlanContext) -> Iterator[Hit]:
     if e.records_over_limit and e.context_limit:
         yield Hit(f"{e.records_over_limit} record(s) exceed the {e.context_limit:,}-token limit; "
                   "each is counted at the limit and truncated in training")
+
+
+register("FT230", "template-failed", ERROR, """
+    The model's chat template cannot render the record.
+
+    Only with a model whose chat template ftlint renders (`--model` of a self-hosted family, or
+    --chat-template). The message is the template's own (its raise_exception, or the error its
+    code meets on this record's data); the record's tokens are then counted by ftlint's
+    convention. Why: the trainer's apply_chat_template fails on the record, so the run stops or
+    the record is dropped. Example: two tool calls in one message for Llama 3.1 ("This model only
+    supports single tool-calls at once!"), roles not alternating for Mistral.
+""")
+
+
+@check("record", "FT230")
+def template_failed(record: dict, ctx: RecordContext) -> Iterator[Hit]:
+    if ctx.figures is not None and ctx.figures.failure:
+        yield Hit(f"the chat template cannot render this record: {ctx.figures.failure}")

@@ -1,0 +1,98 @@
+"""Chat templates: how a model's trainer turns a conversation into the text it tokenizes.
+
+A template family renders a record's messages to text the way transformers' apply_chat_template
+does (add_generation_prompt off, as for training rows); the text is then cut at the tokenizer's
+added tokens (each one token, as Hugging Face tokenizers match them in the text) and every piece
+between them is encoded with the model's tiktoken ranks. That is the exact count of a
+self-hosted SFT row, and the count Together or Fireworks bill when they apply the model's template.
+
+Families (CHAT_TEMPLATES):
+  qwen2.5, qwen3, mistral-v3-tekken, harmony (gpt-oss), deepseek-r1-distill
+      the models' own Jinja templates, shipped in ftlint/chat/templates/ (Apache-2.0 or MIT;
+      provenance and licences in templates/SOURCES.md), rendered in a sandbox (render.py);
+  llama3, llama3.2
+      ftlint's implementation of Meta's documented Llama 3 prompt format (llama3.py): Meta's own
+      template is under the Llama licence, so it is not shipped; tests compare the two;
+  --chat-template FILE
+      any Jinja template of the user's, or a tokenizer_config.json that holds one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+# the tokenizers' added tokens that templates emit: in the rendered text each is one token
+LLAMA3_SPECIALS = ("<|begin_of_text|>", "<|end_of_text|>", "<|finetune_right_pad_id|>", "<|step_id|>", "<|start_header_id|>",
+                   "<|end_header_id|>", "<|eom_id|>", "<|eot_id|>", "<|python_tag|>", "<|image|>")
+QWEN25_SPECIALS = ("<|endoftext|>", "<|im_start|>", "<|im_end|>", "<|object_ref_start|>", "<|object_ref_end|>", "<|box_start|>",
+                   "<|box_end|>", "<|quad_start|>", "<|quad_end|>", "<|vision_start|>", "<|vision_end|>", "<|vision_pad|>",
+                   "<|image_pad|>", "<|video_pad|>", "<tool_call>", "</tool_call>", "<|fim_prefix|>", "<|fim_middle|>",
+                   "<|fim_suffix|>", "<|fim_pad|>", "<|repo_name|>", "<|file_sep|>")
+QWEN3_SPECIALS = (*QWEN25_SPECIALS, "<tool_response>", "</tool_response>", "<think>", "</think>")
+TEKKEN_SPECIALS = ("<unk>", "<s>", "</s>", "[INST]", "[/INST]", "[AVAILABLE_TOOLS]", "[/AVAILABLE_TOOLS]", "[TOOL_RESULTS]",
+                   "[/TOOL_RESULTS]", "[TOOL_CALLS]", "[IMG]", "<pad>", "[IMG_BREAK]", "[IMG_END]", "[PREFIX]", "[MIDDLE]",
+                   "[SUFFIX]", "[SYSTEM_PROMPT]", "[/SYSTEM_PROMPT]", "[TOOL_CONTENT]")
+HARMONY_SPECIALS = ("<|startoftext|>", "<|endoftext|>", "<|return|>", "<|constrain|>", "<|channel|>", "<|start|>", "<|end|>",
+                    "<|message|>", "<|call|>", "<|endofprompt|>")
+
+
+@dataclass(frozen=True)
+class ChatTemplate:
+    name: str
+    title: str
+    specials: tuple[str, ...]
+    bos: str
+    eos: str
+    source: str  # a shipped .jinja file, or "python"
+    special_pattern: str = ""  # more added tokens, as a regex (reserved tokens)
+
+    @property
+    def splitter(self) -> re.Pattern[str]:
+        return _splitter(self.specials, self.special_pattern)
+
+
+CHAT_TEMPLATES: dict[str, ChatTemplate] = {t.name: t for t in (
+    ChatTemplate("llama3", "Llama 3.1 and 3.3 (Meta's prompt format; dated system block 26 Jul 2024)", LLAMA3_SPECIALS,
+                 "<|begin_of_text|>", "<|eot_id|>", "python", r"<\|reserved_special_token_\d+\|>"),
+    ChatTemplate("llama3.2", "Llama 3.2 (Meta's prompt format; dated system block: today)", LLAMA3_SPECIALS,
+                 "<|begin_of_text|>", "<|eot_id|>", "python", r"<\|reserved_special_token_\d+\|>"),
+    ChatTemplate("qwen2.5", "Qwen 2.5 (ChatML; default system prompt)", QWEN25_SPECIALS, "", "<|im_end|>", "qwen2.5.jinja"),
+    ChatTemplate("qwen3", "Qwen 3 (ChatML; <think> blocks)", QWEN3_SPECIALS, "", "<|im_end|>", "qwen3.jinja"),
+    ChatTemplate("mistral-v3-tekken", "Mistral Nemo 2407 (Tekken, [INST])", TEKKEN_SPECIALS, "<s>", "</s>",
+                 "mistral-v3-tekken.jinja", r"<SPECIAL_\d+>"),
+    ChatTemplate("harmony", "gpt-oss (harmony format)", HARMONY_SPECIALS, "<|startoftext|>", "<|return|>", "harmony.jinja",
+                 r"<\|reserved_\d+\|>"),
+    ChatTemplate("deepseek-r1-distill", "DeepSeek-R1 distills (Qwen or Llama base)", ("<｜begin▁of▁sentence｜>",
+                 "<｜end▁of▁sentence｜>", "<｜User｜>", "<｜Assistant｜>", "<think>", "</think>", "<｜tool▁calls▁begin｜>",
+                 "<｜tool▁calls▁end｜>", "<｜tool▁call▁begin｜>", "<｜tool▁call▁end｜>", "<｜tool▁sep｜>", "<｜tool▁outputs▁begin｜>",
+                 "<｜tool▁outputs▁end｜>", "<｜tool▁output▁begin｜>", "<｜tool▁output▁end｜>"), "<｜begin▁of▁sentence｜>",
+                 "<｜end▁of▁sentence｜>", "deepseek-r1-distill.jinja"),
+)}
+
+
+@cache
+def _splitter(specials: tuple[str, ...], extra: str) -> re.Pattern[str]:
+    alternatives = [re.escape(s) for s in sorted(specials, key=len, reverse=True)]
+    if extra:
+        alternatives.insert(0, extra)
+    return re.compile("(" + "|".join(alternatives) + ")")
+
+
+@cache
+def template_text(name: str) -> str:
+    source = CHAT_TEMPLATES[name].source
+    return resources.files("ftlint").joinpath("chat", "templates", source).read_text(encoding="utf-8")
+
+
+Renderer = Callable[[Sequence[dict], object], str]
+
+
+def count_rendered(text: str, splitter: re.Pattern[str], count: Callable[[str], int]) -> int:
+    """Tokens of rendered text: each added token is one; the text between them is encoded."""
+    pieces = splitter.split(text)
+    # re.split with one group: text, special, text, special, ..., text
+    return sum(count(piece) for piece in pieces[0::2] if piece) + len(pieces) // 2

@@ -1,0 +1,80 @@
+"""Meta's Llama 3 prompt format (3.1, 3.2, 3.3), as ftlint's own code: Meta's Jinja template is
+Llama Materials under the Llama Community License, so ftlint does not ship it; this follows the
+format Meta documents, and tests/test_chat.py renders the real template (a test fixture, with its
+licence) and compares, record by record.
+
+    <|begin_of_text|><|start_header_id|>system<|end_header_id|>\\n\\n
+    [Environment: ipython\\n]Cutting Knowledge Date: December 2023\\nToday Date: DATE\\n\\n
+    SYSTEM<|eot_id|>
+    <|start_header_id|>ROLE<|end_header_id|>\\n\\nCONTENT<|eot_id|>          (content trimmed)
+    an assistant tool call: {"name": NAME, "parameters": ARGUMENTS}<|eot_id|> (one call only)
+    a tool result: <|start_header_id|>ipython<|end_header_id|>\\n\\nRESULT<|eot_id|>
+
+With tools, they are written into the first user message (Meta's default), with the
+instruction to answer with a JSON function call. DATE is "26 Jul 2024" for 3.1 and 3.3, and
+today's date ("%d %b %Y") for 3.2.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Sequence
+
+from .render import Rendered, TemplateFailure
+
+TOOLS_INTRO = ("Given the following functions, please respond with a JSON for a function call with its proper arguments "
+               "that best answers the given prompt.\n\n"
+               'Respond in the format {"name": function name, "parameters": dictionary of argument name and its value}.'
+               "Do not use variables.\n\n")
+
+
+def _text(value: object) -> str:
+    if isinstance(value, str):
+        return value
+    if value is None:
+        return ""
+    raise TemplateFailure(f"content of type {type(value).__name__} cannot be written by the Llama 3 template")
+
+
+def render(messages: Sequence[dict], tools: object = None, dated: str = "26 Jul 2024") -> Rendered:
+    out = ["<|begin_of_text|>"]
+    rest = list(messages)
+    system = ""
+    if rest and rest[0].get("role") == "system":
+        system = _text(rest[0].get("content")).strip()
+        rest = rest[1:]
+    out.append("<|start_header_id|>system<|end_header_id|>\n\n")
+    if tools:
+        out.append("Environment: ipython\n")
+    out.append(f"Cutting Knowledge Date: December 2023\nToday Date: {dated}\n\n{system}<|eot_id|>")
+    if tools:
+        if not rest:
+            raise TemplateFailure("Cannot put tools in the first user message when there's no first user message!")
+        first = _text(rest[0].get("content")).strip()
+        rest = rest[1:]
+        listed = "".join(json.dumps(t, ensure_ascii=False, indent=4) + "\n\n" for t in tools) if isinstance(tools, list) else ""
+        out.append("<|start_header_id|>user<|end_header_id|>\n\n" + TOOLS_INTRO + listed + first + "<|eot_id|>")
+    for message in rest:
+        role = message.get("role")
+        if role in ("tool", "ipython"):
+            content = message.get("content")
+            body = content if isinstance(content, str) else json.dumps(content, ensure_ascii=False)
+            out.append(f"<|start_header_id|>ipython<|end_header_id|>\n\n{body}<|eot_id|>")
+        elif "tool_calls" in message:
+            calls = message.get("tool_calls")
+            if not isinstance(calls, list) or len(calls) != 1:
+                raise TemplateFailure("This model only supports single tool-calls at once!")
+            function = calls[0].get("function") if isinstance(calls[0], dict) else None
+            if not isinstance(function, dict):
+                raise TemplateFailure("a tool call without a function")
+            arguments = json.dumps(function.get("arguments"), ensure_ascii=False)
+            out.append('<|start_header_id|>assistant<|end_header_id|>\n\n{"name": "' + _text(function.get("name"))
+                       + '", "parameters": ' + arguments + "}<|eot_id|>")
+        else:
+            out.append(f"<|start_header_id|>{_text(role)}<|end_header_id|>\n\n{_text(message.get('content')).strip()}<|eot_id|>")
+    return Rendered("".join(out))
+
+
+def dated(name: str, today: dt.date) -> str:
+    return today.strftime("%d %b %Y") if name == "llama3.2" else "26 Jul 2024"

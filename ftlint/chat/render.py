@@ -1,0 +1,101 @@
+"""Rendering a conversation through a chat template, as transformers' apply_chat_template does:
+Jinja2 in an immutable sandbox, with trim_blocks and lstrip_blocks, the loopcontrols extension,
+a `tojson` filter that keeps non-ASCII text (ensure_ascii off), the `raise_exception` and
+`strftime_now` globals, and the `{% generation %}` tag whose spans mark what TRL's
+assistant_only_loss trains on. `strftime_now` reads --today (so dated templates are
+reproducible), at midnight.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import jinja2
+import jinja2.ext
+import jinja2.nodes
+import jinja2.sandbox
+
+START, END = "\ue000", "\ue001"  # private-use characters around a {% generation %} block while rendering
+
+
+class TemplateFailure(Exception):
+    """The template raised (its own raise_exception, or a Jinja error): the record cannot be rendered."""
+
+
+class _Generation(jinja2.ext.Extension):
+    tags = {"generation"}  # noqa: RUF012  (jinja2's own attribute)
+
+    def parse(self, parser: jinja2.parser.Parser) -> jinja2.nodes.Node:
+        lineno = next(parser.stream).lineno
+        body = parser.parse_statements(("name:endgeneration",), drop_needle=True)
+        return jinja2.nodes.CallBlock(self.call_method("_mark"), [], [], body).set_lineno(lineno)
+
+    def _mark(self, caller: Any) -> str:
+        return START + str(caller()) + END
+
+
+def _raise(message: str) -> None:
+    raise TemplateFailure(message)
+
+
+def _tojson(value: object, ensure_ascii: bool = False, indent: int | None = None, separators: Any = None,
+            sort_keys: bool = False) -> str:
+    return json.dumps(value, ensure_ascii=ensure_ascii, indent=indent, separators=separators, sort_keys=sort_keys)
+
+
+@dataclass
+class Rendered:
+    text: str
+    spans: list[tuple[int, int]] = field(default_factory=list)  # character ranges of {% generation %} blocks
+
+
+class JinjaTemplate:
+    """A compiled chat template."""
+
+    def __init__(self, source: str, today: dt.date | None = None) -> None:
+        env = jinja2.sandbox.ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True,
+                                                            extensions=[_Generation, jinja2.ext.loopcontrols])
+        env.filters["tojson"] = _tojson
+        day = dt.datetime.combine(today or dt.date.today(), dt.time())
+        env.globals["raise_exception"] = _raise
+        env.globals["strftime_now"] = day.strftime
+        try:
+            self.template = env.from_string(source)
+        except jinja2.TemplateError as exc:
+            raise TemplateFailure(f"the chat template does not compile: {exc}") from None
+        self.has_generation = "{% generation" in source or "{%- generation" in source
+
+    def render(self, messages: Sequence[dict], tools: object = None, bos: str = "", eos: str = "", **extra: object) -> Rendered:
+        marked = START in str(messages) or END in str(messages)  # data holding our markers: no spans
+        try:
+            text = self.template.render(messages=list(messages), tools=tools or None, bos_token=bos, eos_token=eos,
+                                        add_generation_prompt=False, **extra)
+        except TemplateFailure:
+            raise
+        except Exception as exc:  # a template's error on a record's data (a KeyError, a TypeError, ...)
+            raise TemplateFailure(f"{type(exc).__name__}: {exc}") from None
+        if START not in text or marked:
+            return Rendered(text.replace(START, "").replace(END, "") if not marked else text)
+        spans, out, position = [], [], 0
+        start = 0
+        for piece in _split_marks(text):
+            if piece == START:
+                start = position
+            elif piece == END:
+                spans.append((start, position))
+            else:
+                out.append(piece)
+                position += len(piece)
+        return Rendered("".join(out), spans)
+
+
+_MARKS = re.compile(f"([{START}{END}])")
+
+
+def _split_marks(text: str) -> list[str]:
+    return [piece for piece in _MARKS.split(text) if piece]
