@@ -86,11 +86,14 @@ def test_hf_sequences_fed_count_dropped_and_repeated_records() -> None:
 
 def test_hf_legacy_leaves_batches_unused_when_records_mod_accumulation_is_small() -> None:
     # 4.51 chunks an epoch by N % grad_accum (records, not batches): 81 records, batch 8: 11
-    # batches; accumulate 4: updates of 4, 4, then one of 81 % 4 = 1 batch: 9 batches fed (72
-    # records), the last 2 never seen; syncs after batches 4 and 8 only: 2 steps an epoch
-    # (4.52+: 3 steps, all 11 batches)
+    # batches; accumulate 4: updates of 4, 4, then one of 81 % 4 = 1 batch: 9 batches fed in an
+    # epoch that goes on (72 records), the last 2 never seen; syncs after batches 4 and 8 only:
+    # 2 steps an epoch (4.52+: 3 steps, all 11 batches). The last epoch ends at its last step:
+    # the 9th batch is never fed then (2 steps x 4 batches x 8 = 64), as the real 4.51.3 does
     legacy = hf(81, 8, 1, 4, legacy=True, epochs=1)
-    assert (legacy.steps_per_epoch, legacy.total_steps, legacy.sequences_processed) == (2, 2, 72)
+    assert (legacy.steps_per_epoch, legacy.total_steps, legacy.sequences_processed) == (2, 2, 64)
+    two = hf(81, 8, 1, 4, legacy=True, epochs=2)
+    assert (two.total_steps, two.sequences_processed) == (4, 72 + 64)
     assert hf(81, 8, 1, 4, epochs=1).steps_per_epoch == 3
 
 

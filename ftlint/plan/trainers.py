@@ -129,7 +129,8 @@ class HuggingFace:
             refusal = (f"--drop-last: {n:,} records make no full batch of {batch:,} on each of {gpus} device(s): "
                    + ("the Trainer trains 0 steps" if max_steps else
                       "the Trainer refuses to start (\"args.max_steps must be set to a positive value\")"))
-            return Schedule(n, effective, full, last, 0, 0, max_steps or 0, 0, 0.0, 0, self.rule, refusal)
+            # with max_steps the loop still begins one epoch, finds no batch and stops
+            return Schedule(n, effective, full, last, 0, 0, max_steps or 0, 1 if max_steps else 0, 0.0, 0, self.rule, refusal)
         if self.legacy:
             planned = max(per_process // grad_accum, 1)  # what max_steps and the epochs are computed from
             if grad_accum == 1:
@@ -148,13 +149,16 @@ class HuggingFace:
         fed_per_epoch = self._fed(n, batch, gpus, drop_last, used)
         if per_epoch == 0:
             total, epochs_run, fed = 0, epoch_limit, epoch_limit * fed_per_epoch
+        elif target > epoch_limit * per_epoch:  # the epochs run out before the planned steps (legacy)
+            total, epochs_run, fed = epoch_limit * per_epoch, epoch_limit, epoch_limit * fed_per_epoch
         else:
+            # the run stops at its last planned step: the last epoch feeds only the batches up to it
+            # (4.51's last epoch skips the batches after its last step that would never have synced)
             whole, rest = divmod(target, per_epoch)
-            if whole >= epoch_limit:
-                total, epochs_run, fed = epoch_limit * per_epoch, epoch_limit, epoch_limit * fed_per_epoch
-            else:
-                total, epochs_run = target, whole + (1 if rest else 0)
-                fed = whole * fed_per_epoch + self._fed(n, batch, gpus, drop_last, min(rest * grad_accum, used))
+            if not rest:
+                whole, rest = whole - 1, per_epoch
+            total, epochs_run = target, whole + 1
+            fed = whole * fed_per_epoch + self._fed(n, batch, gpus, drop_last, min(rest * grad_accum, used))
         why = None if total else f"{n:,} records: the loop makes no optimizer step (transformers <=4.51, grad accum {grad_accum})"
         covered = round(total / per_epoch, 4) if per_epoch else 0.0
         return Schedule(n, effective, full, last, per_epoch, total, target, epochs_run, covered, fed, self.rule, why)
