@@ -47,3 +47,37 @@ def test_bad_logs_are_one_line_errors(content: str | None, message: str, tmp_pat
         path.write_text(content)
     r = run("review", str(path))
     assert r.exit_code == 2 and message in r.stderr
+
+
+def _evaluations() -> list[tuple[int, float]]:
+    # a loss that falls to 0.41 at step 700, rises, and equals its best again at step 900
+    values = [2.0, 1.2, 0.9, 0.7, 0.5, 0.45, 0.41, 0.6, 0.41, 0.8, 0.9]
+    return [(step, v) for step, v in zip([0, 100, 200, 300, 400, 500, 700, 800, 900, 950, 1000], values, strict=True)]
+
+
+@pytest.mark.parametrize("shape", ["csv", "csv-shuffled", "jsonl", "trainer_state"])
+def test_every_log_shape_and_order_gives_the_same_review(shape: str, tmp_path: Path) -> None:
+    points = _evaluations()
+    rows = sorted(points, key=lambda p: (p[0] * 7919) % 1009) if shape == "csv-shuffled" else points
+    if shape.startswith("csv"):
+        path = tmp_path / "log.csv"
+        path.write_text("step,loss,eval_loss\n" + "".join(f"{s},3.0,{v}\n" for s, v in rows) + "1200,2.0\n")  # a short row
+    elif shape == "jsonl":
+        path = tmp_path / "log.jsonl"
+        path.write_text("".join(json.dumps({"step": s, "eval_loss": v}) + "\n" for s, v in rows))
+    else:
+        path = tmp_path / "trainer_state.json"
+        path.write_text(json.dumps({"max_steps": 1000, "log_history": [{"step": s, "eval_loss": v} for s, v in rows]}))
+    code, r = review(str(path))
+    # independently: the lowest loss is 0.41, first at step 700 of 1,000 (a short CSV row past the
+    # last evaluation carries no eval_loss and is no evaluation); the largest gap is 500 -> 700
+    best = min(v for _, v in points)
+    assert (r["best_value"], r["best_step"]) == (best, min(s for s, v in points if v == best)) == (0.41, 700)
+    assert (r["evaluations"], r["largest_gap"], r["max_steps"], r["verdict"]) == (11, 200, 1000, "ok") and code == 0
+
+
+def test_a_csv_without_a_step_column_is_one_line_error(tmp_path: Path) -> None:
+    path = tmp_path / "log.csv"
+    path.write_text("iteration,eval_loss\n1,2.0\n")
+    r = run("review", str(path))
+    assert r.exit_code == 2 and "no rows with both step and eval_loss" in r.stderr

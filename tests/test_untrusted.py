@@ -18,6 +18,7 @@ import pytest
 from untrusted import SECRET_CORE, SECRETS, descendants, tree_peak_rss
 
 from conftest import ROOT, run, run_process
+from ftlint import interrupt
 
 FORMATS = ("text", "json", "github", "sarif", "markdown")
 
@@ -246,6 +247,19 @@ def _run_sampled(args: list[str], timeout: float = 300) -> tuple[subprocess.Comp
     return subprocess.CompletedProcess(args, proc.returncode, b"", err), peak[0]
 
 
+def test_review_of_a_long_log_keeps_a_few_bytes_an_evaluation(tmp_path: Path) -> None:
+    # a million evaluations (46 MB of CSV): kept as rows, they took 170 MiB; kept as 8-byte
+    # steps and running bests, the whole process stays under 100 MiB
+    path = tmp_path / "log.csv"
+    with open(path, "w") as fh:
+        fh.write("step,eval_loss,loss,learning_rate,epoch,grad_norm\n")
+        for start in range(0, 1_000_000, 10_000):
+            fh.write("".join(f"{i},{2.0 - i * 1e-7:.8f},2.1,0.0001,{i / 1e6:.6f},1.25\n" for i in range(start, start + 10_000)))
+    r, peak_kib = _run_sampled(["review", str(path), "-o", "json"])
+    assert r.returncode == 1  # train-longer: the loss fell to the end
+    assert peak_kib < 100 * 1024, peak_kib
+
+
 def test_chunks_are_bounded_in_lines_not_only_in_bytes(tmp_path: Path) -> None:
     from ftlint.engine import pipeline
     from ftlint.engine.judge import Settings
@@ -352,6 +366,45 @@ def test_sigint_exits_130_and_sigkill_takes_the_workers_along(tmp_path: Path) ->
         while any(os.path.exists(f"/proc/{w}") for w in workers) and time.monotonic() < end:
             time.sleep(0.1)
         assert not any(os.path.exists(f"/proc/{w}") for w in workers), sig
+
+
+@pytest.fixture
+def signal_handlers() -> object:
+    saved = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+    interrupt.install()
+    yield
+    signal.signal(signal.SIGINT, saved[0])
+    signal.signal(signal.SIGTERM, saved[1])
+    interrupt._received = None
+
+
+def test_a_ctrl_c_python_swallows_still_stops_the_run(signal_handlers: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Python prints and drops an exception raised in its own handlers (logging's at-fork hooks
+    # when a worker starts, a finaliser): the run must still stop at its next safe point
+    swallowed: list[type] = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda u: swallowed.append(u.exc_type))
+
+    class Finaliser:
+        def __del__(self) -> None:
+            os.kill(os.getpid(), signal.SIGINT)
+            for _ in range(1000):  # the handler runs between two of these bytecodes, here
+                pass
+
+    obj = Finaliser()
+    del obj
+    assert swallowed == [KeyboardInterrupt]
+    with pytest.raises(KeyboardInterrupt):
+        interrupt.check()
+
+
+def test_a_signal_while_workers_start_is_raised_after_the_start(signal_handlers: object) -> None:
+    reached = False
+    with pytest.raises(interrupt.Terminated), interrupt.deferred():
+        os.kill(os.getpid(), signal.SIGTERM)
+        for _ in range(1000):
+            pass
+        reached = True
+    assert reached
 
 
 def _repo(tmp_path: Path) -> Path:

@@ -4,13 +4,12 @@ a reporter -> the exit code. Heavy imports stay inside commands, so `ftlint --he
 from __future__ import annotations
 
 import os
-import signal
 import sys
 from typing import IO, Any, NoReturn
 
 import click
 
-from .. import __version__
+from .. import __version__, interrupt
 from ..diagnostics import ERROR, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, WARNING
 from ..selection import Selection
 from . import options as opt
@@ -393,18 +392,10 @@ def models(query: str | None, provider: str | None, today: str | None, output_fo
     click.echo(render_models(chosen, known, day, output_format), nl=False)
 
 
-class Interrupted(BaseException):
-    """SIGTERM: unwinds like Ctrl-C, so temporary files go and workers are stopped."""
-
-
-def _on_sigterm(signum: int, frame: object) -> None:
-    raise Interrupted
-
-
 def main() -> NoReturn:
     """The console entry point. Exit codes: 0 nothing failing, 1 findings, 2 usage or I/O
     error, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM)."""
-    signal.signal(signal.SIGTERM, _on_sigterm)
+    interrupt.install()
     if sys.stderr is None:  # started with standard error closed: errors go nowhere, as asked
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115
     try:
@@ -418,7 +409,7 @@ def main() -> NoReturn:
         _flush_or_exit(exc.code if isinstance(exc.code, int) else EXIT_USAGE)
     except (KeyboardInterrupt, click.exceptions.Abort):
         _quiet_exit("interrupted", 130)
-    except Interrupted:
+    except interrupt.Terminated:
         _quiet_exit("terminated", 143)
     except BrokenPipeError:
         _quiet_exit(None, EXIT_USAGE)

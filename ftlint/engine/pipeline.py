@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from .. import interrupt
 from ..diagnostics import Diagnostic
 from ..formats import get_format
 from ..read import READ_BLOCK, InputError, Line, LineBlock, display_name, parse_line, read_runs
@@ -272,7 +273,8 @@ def _bounded_map(pool: Any, stream: Iterator[Chunk], window: int) -> Iterator[Ch
     """Results in submission order, with at most `window` chunks in flight (flat memory)."""
     pending: deque = deque()
     for chunk in stream:
-        pending.append(pool.submit(_run_in_process, chunk))
+        with interrupt.deferred():  # a submit may fork a worker: no signal lands in the fork's handlers
+            pending.append(pool.submit(_run_in_process, chunk))
         if len(pending) >= window:
             yield pending.popleft().result()
     while pending:
@@ -287,6 +289,7 @@ def _merge(results: Iterable[ChunkResult], result: Analysis, settings: Settings,
     columns = Columns()
     summaries: dict[int, FileSummary] = {}
     for part in results:
+        interrupt.check()  # a Ctrl-C that Python swallowed still stops the run
         if not summaries:
             import polars  # noqa: F401  (the frames need it; loaded here, while workers judge the next chunks)
 
