@@ -150,33 +150,26 @@ def chunks(paths: Iterable[str], settings: Settings, io_errors: list[str],
         chosen: tuple[str, str] | None = None
         try:
             for number, item in read_runs(path, settings.limits.max_line_bytes, READ_BLOCK):
-                while isinstance(item, LineBlock) and lines + item.n_lines > CHUNK_MAX_LINES:
-                    room = CHUNK_MAX_LINES - lines
-                    if room:
-                        head, item = item.split(room)
-                        items.append((number, head))
-                        size += len(head.data) + 1
-                        number += room
-                    chosen = chosen or _choose_format(items, settings)
-                    yield Chunk(file_index, shown, items, *chosen)
-                    done += size
-                    if progress:
-                        progress(shown, done)
-                    items, size, lines = [], 0, 0
-                items.append((number, item))
-                if isinstance(item, LineBlock):
-                    size += len(item.data) + 1
-                    lines += item.n_lines
-                else:
-                    size += len(item) + 1 if isinstance(item, bytes) else item.nbytes + 1
-                    lines += 1
-                if len(items) >= CHUNK_LINES or size >= CHUNK_BYTES or lines >= CHUNK_MAX_LINES:
-                    chosen = chosen or _choose_format(items, settings)
-                    yield Chunk(file_index, shown, items, *chosen)
-                    done += size
-                    if progress:
-                        progress(shown, done)
-                    items, size, lines = [], 0, 0
+                rest: bytes | Line | LineBlock | None = item
+                while rest is not None:  # a block of more lines than a chunk has room for is split
+                    piece, rest = rest, None
+                    if isinstance(piece, LineBlock) and lines + piece.n_lines > CHUNK_MAX_LINES:
+                        piece, rest = piece.split(CHUNK_MAX_LINES - lines)
+                    items.append((number, piece))
+                    if isinstance(piece, LineBlock):
+                        size += len(piece.data) + 1
+                        lines += piece.n_lines
+                        number += piece.n_lines
+                    else:
+                        size += len(piece) + 1 if isinstance(piece, bytes) else piece.nbytes + 1
+                        lines += 1
+                    if len(items) >= CHUNK_LINES or size >= CHUNK_BYTES or lines >= CHUNK_MAX_LINES:
+                        chosen = chosen or _choose_format(items, settings)
+                        yield Chunk(file_index, shown, items, *chosen)
+                        done += size
+                        if progress:
+                            progress(shown, done)
+                        items, size, lines = [], 0, 0
         except InputError as exc:
             io_errors.append(str(exc))
             continue
