@@ -72,6 +72,10 @@ def test_hf_drop_last_without_a_full_batch_trains_nothing() -> None:
     e = plan_for(5, Plan(trainer="hf", epochs=3, batch_size=8, drop_last=True))
     assert e.total_steps == 0 and e.tokens_processed == 0 and "FT511" in codes(e)
     assert "0 steps" in hf(5, 8, 1, 1, drop_last=True, max_steps=10).refusal
+    # 4.51 with grad accum >= 2 asks the empty loader for batches: accelerate before 1.9 then fails
+    # (the recorded 4.51.3 + accelerate 1.6.0 runs raised UnboundLocalError in 264 such cases)
+    assert "UnboundLocalError" in hf(5, 8, 1, 2, drop_last=True, max_steps=10, legacy=True).refusal
+    assert "UnboundLocalError" not in hf(5, 8, 1, 2, drop_last=True, max_steps=10).refusal
 
 
 def test_hf_sequences_fed_count_dropped_and_repeated_records() -> None:

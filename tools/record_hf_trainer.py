@@ -4,12 +4,12 @@ Not part of the suite: it needs torch (a CPU wheel is enough) and one transforme
 time; the whole one-process grid takes a few hours. The recordings in fixtures/hf_trainer/ were made with
 
     python -m venv /tmp/hf && /tmp/hf/bin/pip install torch --index-url https://download.pytorch.org/whl/cpu
-    /tmp/hf/bin/pip install transformers==5.23.0 accelerate
+    /tmp/hf/bin/pip install transformers==5.23.0 accelerate   (4.51.3: accelerate 1.6.0; 4.52.1: 1.7.0)
     /tmp/hf/bin/python tools/record_hf_trainer.py run  --out /tmp/one.jsonl
     /tmp/hf/bin/torchrun --nproc_per_node 2 tools/record_hf_trainer.py dist --out /tmp/two.jsonl
     (then the header line of one file and the rows of both, gzipped:
     fixtures/hf_trainer/transformers-<v>.jsonl.gz; 4.51.3 and 5.23.0 hold the whole grid, 4.52.1
-    its first 2,000 runs, 4.57.6 --seed 13 --limit 1500 and 5.24.0 --seed 11 --limit 1500)
+    its first 2,000 runs, 4.57.6 --seed 13 --limit 1500, 5.24.0 --seed 11 --limit 1500)
 
 Each row is one training run of a one-weight model on n records, measured from the Trainer
 itself: optimizer steps (state.global_step), epochs begun (on_epoch_begin), records fed to the
@@ -144,7 +144,10 @@ def main() -> None:
         rows.append(dict(c, gpus=world, **real, first_epoch_steps=epochs[key]))
     if int(os.environ.get("RANK", 0)) == 0:
         with open(a.out, "w") as f:
-            f.write(json.dumps({"transformers": VERSION, "torch": torch.__version__, "mode": a.mode, "seed": a.seed}) + "\n")
+            import accelerate
+
+            f.write(json.dumps({"transformers": VERSION, "torch": torch.__version__, "accelerate": accelerate.__version__,
+                                "mode": a.mode, "seed": a.seed}) + "\n")
             f.writelines(json.dumps(r, separators=(",", ":")) + "\n" for r in rows)
 
 

@@ -126,9 +126,14 @@ class HuggingFace:
         if per_process == 0:
             if not n:
                 return Schedule(n, effective, full, last, 0, 0, max_steps or 0, 0, 0.0, 0, self.rule)
-            refusal = (f"--drop-last: {n:,} records make no full batch of {batch:,} on each of {gpus} device(s): "
-                   + ("the Trainer trains 0 steps" if max_steps else
-                      "the Trainer refuses to start (\"args.max_steps must be set to a positive value\")"))
+            if not max_steps:
+                outcome = "the Trainer refuses to start (\"args.max_steps must be set to a positive value\")"
+            elif self.legacy and grad_accum > 1:  # 4.51 asks the empty loader for batches; accelerate <1.9 then fails
+                outcome = ("the Trainer trains 0 steps (with accelerate older than 1.9 it stops with "
+                           "\"UnboundLocalError: current_batch\")")
+            else:
+                outcome = "the Trainer trains 0 steps"
+            refusal = f"--drop-last: {n:,} records make no full batch of {batch:,} on each of {gpus} device(s): {outcome}"
             # with max_steps the loop still begins one epoch, finds no batch and stops
             return Schedule(n, effective, full, last, 0, 0, max_steps or 0, 1 if max_steps else 0, 0.0, 0, self.rule, refusal)
         if self.legacy:
