@@ -151,8 +151,8 @@ def _points(path: str, rows: Iterable[dict], metric: str | None,
     wanted = metric
     for row in rows:
         seen.update(k for k in row if isinstance(k, str) and (k == wanted or (not wanted and _is_eval(k))))
-        step = _number(row.get("step"))
-        if step is None or not math.isfinite(step) or step < 0 or step != int(step) or step >= 2**63:
+        step = _step(row.get("step"))
+        if step is None:
             continue
         names = [wanted] if wanted else [k for k in row if isinstance(k, str) and _is_eval(k)]
         for name in names:
@@ -161,7 +161,7 @@ def _points(path: str, rows: Iterable[dict], metric: str | None,
                 found = points.get(name)
                 if found is None:
                     found = points[name] = Evaluations()
-                found.add(int(step), value)
+                found.add(step, value)
     chosen = wanted or ("eval_loss" if "eval_loss" in seen else min(points, default=None) or min(seen, default=None))
     if chosen is None:
         raise ReviewError(f"{path}: no eval_loss column; name the metric with --metric")
@@ -183,13 +183,13 @@ def _csv_points(path: str, rows: Iterator[list[str]], metric: str | None) -> tup
     for row in rows:
         if len(row) <= at:
             continue
-        step = _number(row[at])
-        if step is None or not math.isfinite(step) or step < 0 or step != int(step) or step >= 2**63:
+        step = _step(row[at])
+        if step is None:
             continue
         for i, found in columns:
             value = _number(row[i]) if i < len(row) else None
             if value is not None and math.isfinite(value):
-                found.add(int(step), value)
+                found.add(step, value)
     by_name = {header[i]: found for i, found in columns if found.count}
     chosen = metric or ("eval_loss" if "eval_loss" in header else min(by_name, default=None) or min(names))
     if chosen not in by_name:
@@ -199,6 +199,14 @@ def _csv_points(path: str, rows: Iterator[list[str]], metric: str | None) -> tup
 
 def _is_eval(key: str) -> bool:
     return key.startswith("eval_") and "runtime" not in key and "per_second" not in key
+
+
+def _step(value: object) -> int | None:
+    """A usable step: a whole, non-negative number that fits the 8-byte store."""
+    step = _number(value)
+    if step is None or not math.isfinite(step) or step < 0 or step != int(step) or step >= 2**63:
+        return None
+    return int(step)
 
 
 def _number(value: object) -> float | None:
