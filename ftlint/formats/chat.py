@@ -24,6 +24,7 @@ class ChatFormat(Format):
     targets: str = "roles"  # "roles" (weight 0 excluded), "all" (loss on every token), "none" (RFT)
     expansion: str = "none"  # "none", "per-target", "per-target-if-tools"
     alternate: tuple[str, ...] = ()  # these roles must alternate (others are ignored)
+    adjacent: bool = False  # True: no two turns in a row share a role (Together's rule), other roles reset
     first_role: str | None = None
     last_role: str | None = None
     system_key: str | None = None  # a top-level system field counted with every record

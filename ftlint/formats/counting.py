@@ -8,6 +8,10 @@ extends it to what the cookbook leaves out, for every format of turns:
                 and arguments), tool_call_id, a legacy function_call, a refusal
   content       a string, or the sum of its parts: text and refusal parts by their text; an image
                 (or other media) 85 tokens, the fixed cost of a low-detail image
+  reasoning     an assistant message's `reasoning` or `reasoning_content` (Together, Fireworks) and
+                Nova 2's `reasoningContent` block: counted with what the turn says, so trainable
+                where the turn trains (Nova 2's guide says the loss covers it; Together's and
+                Fireworks' docs present it as what the model learns to think)
 Counts use tiktoken with the model's encoding.
 """
 
@@ -21,6 +25,7 @@ TOKENS_PER_TURN = 3
 TOKENS_PER_IMAGE = 85
 MEDIA_KEYS = ("image", "image_url", "inlineData", "fileData", "video")
 STRUCTURED_KEYS = ("functionCall", "functionResponse", "toolUse", "toolResult", "reasoningContent")
+REASONING_KEYS = ("reasoning", "reasoning_content")
 
 
 class Counting:
@@ -65,6 +70,9 @@ class Counting:
         n = self.content(content if content is not None or "content" in turn else turn.get("parts"))
         if "refusal" in turn:
             n += self.text(turn["refusal"])
+        for key in REASONING_KEYS:
+            if key in turn:
+                n += self.text(turn[key])
         calls = turn.get("tool_calls")
         if calls and isinstance(calls, list):
             for call in calls:

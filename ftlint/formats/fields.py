@@ -49,6 +49,7 @@ class PreferenceFormat(Format):
     """OpenAI-style DPO: the input conversation and two outputs, one pair per line."""
 
     alternate: tuple[str, ...] = ()
+    adjacent: bool = False  # as ChatFormat.adjacent, for the input conversation
     kind = "preference"
 
     def turns_path(self) -> tuple[str, ...]:

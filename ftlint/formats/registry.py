@@ -9,10 +9,18 @@ rejects otherwise than the registry's default severity is the format's `severiti
 
 from __future__ import annotations
 
-from ..diagnostics import OFF
+from ..diagnostics import ERROR, OFF, WARNING
 from . import Format
 from .chat import ChatFormat, OpenAIChat
 from .fields import FieldsFormat, PreferenceFormat
+
+# Together's file rules (docs.together.ai/docs/fine-tuning/data-preparation; the SDK's
+# together/utils/files.py, together==1.6.0, which mirrors the server): a byte-order mark makes line
+# 1 unreadable (FT004 is an error); empty content is not rejected (FT203 is a warning); no two
+# messages in a row share a role; a conversation starts with system or user ("must start with
+# system or user": data-preparation).
+TOGETHER: dict = {"severities": {"FT004": ERROR, "FT203": WARNING}, "adjacent": True,
+                  "alternate": ("system", "user", "assistant", "tool")}
 
 _ALL: list[Format] = [
     OpenAIChat(name="openai-chat", title="OpenAI supervised chat fine-tuning (messages)",
@@ -29,9 +37,9 @@ _ALL: list[Format] = [
         name="fireworks-chat", title="Fireworks supervised fine-tuning (messages with weight)",
         providers="Fireworks AI", min_examples=3),
     ChatFormat(
-        name="together-conversational", title="Together conversational (messages)", providers="Together AI",
+        name="together-conversational", title="Together conversational (messages, tools, reasoning, images)", providers="Together AI",
         record_rule="1 line = 1 record; assistant messages without weight 0 train (train_on_inputs=auto)",
-        schema="together-conversational", shape="messages", min_examples=1, alternate=("user", "assistant")),
+        schema="together-conversational", shape="messages", min_examples=1, family="together", first_role="user", **TOGETHER),
     ChatFormat(
         name="cohere-chat", title="Cohere chat fine-tuning (System/User/Chatbot; deprecated 2025-09-15)",
         providers="Cohere (fine-tuning deprecated 2025-09-15)",
@@ -81,8 +89,8 @@ _ALL: list[Format] = [
         schema="openai-preference", shape="preference-openai", min_examples=10),
     PreferenceFormat(
         name="together-preference", title="Together preference (OpenAI DPO shape, alternating input)",
-        providers="Together AI", record_rule="1 line = 1 preference pair", schema="openai-preference",
-        shape="preference-openai", min_examples=1, alternate=("user", "assistant")),
+        providers="Together AI", record_rule="1 line = 1 preference pair", schema="together-preference",
+        shape="preference-openai", min_examples=1, family="together", **TOGETHER),
     FieldsFormat(
         name="prompt-completion", title="Prompt and completion strings",
         providers="OpenAI legacy (babbage-002, davinci-002), Amazon Bedrock (Titan, Llama 3.1, Cohere Command), TRL standard",
@@ -92,7 +100,7 @@ _ALL: list[Format] = [
         name="together-instruction", title="Together instruction (prompt, optionally with images, and completion)",
         providers="Together AI", record_rule="1 line = 1 record; the completion is the target",
         schema="together-instruction", shape="prompt-completion-multimodal", also_shapes=("prompt-completion",), min_examples=1,
-        inputs=("prompt",), outputs=("completion",)),
+        inputs=("prompt",), outputs=("completion",), severities=TOGETHER["severities"]),
     FieldsFormat(
         name="trl-prompt-completion", title="Hugging Face TRL, conversational prompt-completion",
         providers="TRL SFTTrainer, GKD (self-hosted)", record_rule="1 row = 1 sequence; the completion carries the loss",

@@ -1,7 +1,9 @@
 """Content rules of chat formats (FT2xx): what a schema cannot say.
 
 FT201 and FT203 apply to every format of turns (and FT203 to text fields too); the others are
-OpenAI's chat format's, and apply to the formats that take it as it is (family "openai").
+OpenAI's chat format's, and apply to the formats that take it as it is (family "openai"); the
+tool-call and image rules also to Together's, which takes OpenAI's tool calls and image parts
+(family "together").
 Every rule reads the record defensively: the schema reports wrong types, so a rule simply skips
 what it cannot read.
 """
@@ -25,6 +27,11 @@ if TYPE_CHECKING:
 
 def openai(fmt: Format) -> bool:
     return fmt.family == "openai"
+
+
+def openai_messages(fmt: Format) -> bool:
+    """OpenAI's messages, tool calls and image parts: OpenAI's formats and Together's."""
+    return fmt.family in ("openai", "together")
 
 
 def role_targets(fmt: Format) -> bool:
@@ -78,7 +85,7 @@ def no_target(record: dict, ctx: RecordContext) -> Iterator[Hit]:
         yield Hit(f"every {roles} {word} has weight 0: the example has nothing to train on", where)
 
 
-@rule("FT202", "orphan-tool-message", scope=openai, needs=(b'"role":"tool"',))
+@rule("FT202", "orphan-tool-message", scope=openai_messages, needs=(b'"role":"tool"',))
 def orphan_tool_message(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     """A tool message answers no earlier tool call.
 
@@ -160,7 +167,7 @@ def assistant_without_content(record: dict, ctx: RecordContext) -> Iterator[Hit]
             yield Hit("assistant message has no content and makes no tool call", json_path(["messages", i]))
 
 
-@rule("FT205", "tool-arguments-not-json", WARNING, scope=openai, needs=(b'"tool_calls"', b'"function_call"'))
+@rule("FT205", "tool-arguments-not-json", WARNING, scope=openai_messages, needs=(b'"tool_calls"', b'"function_call"'))
 def tool_arguments_not_json(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     """A tool call's arguments string does not parse as a JSON object.
 
@@ -184,7 +191,7 @@ def tool_arguments_not_json(record: dict, ctx: RecordContext) -> Iterator[Hit]:
                 yield Hit("arguments are JSON but not an object", json_path(["messages", i, *where, "arguments"]))
 
 
-@rule("FT206", "duplicate-tool-call-id", WARNING, scope=openai, needs=(b'"tool_calls"',))
+@rule("FT206", "duplicate-tool-call-id", WARNING, scope=openai_messages, needs=(b'"tool_calls"',))
 def duplicate_tool_call_id(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     """Two tool calls in one example share an id.
 
@@ -222,7 +229,7 @@ def _defined_functions(record: dict) -> set[str] | None:
     return names if defined else None
 
 
-@rule("FT207", "undefined-tool", WARNING, scope=openai, needs=(b'"tools"', b'"functions"'))
+@rule("FT207", "undefined-tool", WARNING, scope=openai_messages, needs=(b'"tools"', b'"functions"'))
 def undefined_tool(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     """A tool call names a function the example's tools do not define.
 
@@ -244,7 +251,7 @@ def undefined_tool(record: dict, ctx: RecordContext) -> Iterator[Hit]:
                 )
 
 
-@rule("FT208", "untrained-tail", WARNING, scope=openai)
+@rule("FT208", "untrained-tail", WARNING, scope=openai_messages)
 def untrained_tail(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     """Messages after the last trained assistant message.
 
@@ -270,17 +277,20 @@ def untrained_tail(record: dict, ctx: RecordContext) -> Iterator[Hit]:
 MAX_IMAGES = 10
 
 
-@rule("FT217", "too-many-images", scope=openai, needs=(b'"image_url"',))
+@rule("FT217", "too-many-images", scope=openai_messages, needs=(b'"image_url"',))
 def too_many_images(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     """An example holds more than 10 images.
 
     Why: OpenAI's vision fine-tuning takes at most 10 images per example (Azure's table says 64,
-    its troubleshooting text 10; ftlint checks the stricter figure).
+    its troubleshooting text 10; ftlint checks the stricter figure). Together rejects more than
+    10 too (MAX_IMAGES_PER_EXAMPLE in its SDK's together/constants.py, together==1.6.0, and
+    docs.together.ai/docs/fine-tuning/vision, read 2026-12-01), counting a preference pair's input.
     """
     images = 0
-    for _, message in _messages(record):
+    for _, message in ctx.fmt.turns(record):
         content = message.get("content")
         if isinstance(content, list):
             images += sum(1 for part in content if isinstance(part, dict) and part.get("type") == "image_url")
     if images > MAX_IMAGES:
-        yield Hit(f"{images} images in one example; OpenAI takes at most {MAX_IMAGES}", "$.messages")
+        provider = "Together" if ctx.fmt.family == "together" else "OpenAI"
+        yield Hit(f"{images} images in one example; {provider} takes at most {MAX_IMAGES}", json_path(list(ctx.fmt.turns_path())))

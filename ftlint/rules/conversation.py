@@ -28,8 +28,11 @@ def named(*names: str) -> Callable[[Format], bool]:
 register("FT211", "roles-not-alternating", ERROR, """
     Two turns in a row have the same role where the format needs them to alternate.
 
-    Which roles must alternate depends on the format: user and assistant for Bedrock and
-    Together, user and model for Gemini. Why: the provider rejects the record.
+    Which roles must alternate depends on the format: user and assistant for Bedrock, user and
+    model for Gemini. Together rejects any two messages in a row with the same role, two system
+    messages or two tool results included ("After the optional system message, conversation roles
+    must alternate": _check_message_role in its SDK's together/utils/files.py, together==1.6.0 and
+    together-py 2.x). Why: the provider rejects the record.
     Example: [{"role": "user", ...}, {"role": "user", ...}, {"role": "assistant", ...}]
 """)
 
@@ -40,7 +43,8 @@ register("FT212", "wrong-first-turn", ERROR, """
 """)
 
 register("FT213", "wrong-last-turn", ERROR, """
-    The conversation ends with the wrong role (Bedrock: the assistant answers last).
+    The conversation ends with the wrong role (Bedrock: the assistant answers last; a Together
+    preference pair's input must not end with the assistant).
 
     Why: the provider rejects the record, or nothing after the last answer is trained on.
 """)
@@ -59,7 +63,11 @@ register("FT215", "tool-call-id-format", ERROR, """
 """)
 
 register("FT216", "media-outside-user-turn", ERROR, """
-    An image or video block sits in an assistant turn (Nova takes media in user turns only).
+    An image or video sits outside a user turn: Nova takes media in user turns only; Together
+    images in user messages only ("only user messages can contain images": its SDK's
+    together/utils/files.py, together==1.6.0; docs.together.ai/docs/fine-tuning/vision).
+
+    Why: the provider rejects the record.
 """)
 
 register("FT218", "rft-last-turn-not-user", WARNING, """
@@ -86,15 +94,18 @@ def alternation(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     fmt = ctx.fmt
     if not isinstance(fmt, (ChatFormat, PreferenceFormat)):
         return
-    alternate = fmt.alternate
+    alternate, adjacent = fmt.alternate, fmt.adjacent
     previous = None
     for i, turn in fmt.turns(record):
         role = turn.get("role")
         if not isinstance(role, str) or role.lower() not in alternate:
+            if adjacent:
+                previous = None
             continue
         if role.lower() == previous:
-            yield Hit(f"two {role} turns in a row: {' and '.join(alternate)} turns must alternate",
-                      json_path([*fmt.turns_path(), i, "role"]))
+            rule = ("no two turns in a row may have the same role" if adjacent
+                    else f"{' and '.join(alternate)} turns must alternate")
+            yield Hit(f"two {role} turns in a row: {rule}", json_path([*fmt.turns_path(), i, "role"]))
         previous = role.lower()
 
 

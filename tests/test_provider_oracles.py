@@ -1,0 +1,126 @@
+"""The providers' own checkers as oracles (issue 14).
+
+Together's SDK v1 file checker (`together.utils.check_file`, installed from PyPI as a test
+dependency; it mirrors the rules of Together's server) runs on every line of every fixture of the
+Together formats, each line alone in a file, and on every whole fixture file. ftlint's verdict on
+the same line (an error on that line or not) must be the checker's, unless the line is listed in
+the README's table "Where ftlint and the providers' checkers disagree", which gives Together's
+documentation as the source for ftlint's side. A listed line that comes to agree fails too, so the
+table stays exact.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from functools import cache
+from pathlib import Path
+
+import pytest
+from test_peer_cases import together_format
+
+from conftest import FIXTURES, ROOT, run
+
+os.environ.setdefault("TQDM_DISABLE", "1")
+files = pytest.importorskip("together.utils.files", reason="the test extra installs together<2")
+from together.utils import check_file  # noqa: E402
+
+TOGETHER_FORMATS = ("together-conversational", "together-preference", "together-instruction")
+
+
+def together_fixtures() -> list[tuple[Path, str]]:
+    out = []
+    for name in TOGETHER_FORMATS:
+        out += [(p, name) for p in sorted((FIXTURES / "formats" / name).glob("*.jsonl"))]
+    out += [(p, together_format(p)) for p in sorted((FIXTURES / "peer-cases" / "together").glob("*.jsonl"))]
+    out += [(p, "together-conversational") for p in sorted((FIXTURES / "provider-cases" / "together").glob("*.jsonl"))]
+    out += [(p, p.with_suffix(".args").read_text().split()[1]) for p in sorted((FIXTURES / "bad").glob("*together*.jsonl"))]
+    out.append((FIXTURES / "good" / "drone_training.jsonl", "together-conversational"))
+    return out
+
+
+def rel(p: Path) -> str:
+    return str(p.relative_to(ROOT))
+
+
+def lines_of(path: Path) -> list[bytes]:
+    raw = path.read_bytes()
+    lines = raw.split(b"\n")
+    return lines[:-1] if lines and lines[-1] == b"" else lines
+
+
+def together_verdict(data: bytes, tmp: Path) -> tuple[bool, str]:
+    probe = tmp / "probe.jsonl"
+    probe.write_bytes(data)
+    report = check_file(probe)
+    return bool(report["is_check_passed"]), str(report.get("message", ""))
+
+
+@cache
+def ftlint_errors(path: Path, fmt: str) -> dict[int, list[str]]:
+    """Lines with an error under ftlint (dataset-wide codes, plan advice and secrets aside: the
+    checker has none of them; FT106, a line of another format than the file's, is decided by the
+    whole file, below)."""
+    r = run("check", rel(path), "--format", fmt, "-o", "json", "--ignore", "FT4,FT5,FT6")
+    errors: dict[int, list[str]] = {}
+    for finding in json.loads(r.stdout):
+        if finding["severity"] == "error" and finding["code"] != "FT106":
+            errors.setdefault(finding["line"], []).append(finding["code"])
+    return errors
+
+
+README_ROW = re.compile(r"^\| `(?P<file>[^`:]+):(?P<first>\d+)(?:-(?P<last>\d+))?` \| (?P<checker>[^|]+) \|")
+
+
+@cache
+def documented() -> dict[str, str]:
+    """The README's disagreement table: `file:line` -> the checker it names (a row may give a
+    range of lines, `file:1-103`)."""
+    table: dict[str, str] = {}
+    text = (ROOT / "README.md").read_text()
+    start = text.index("### Where ftlint and the providers' checkers disagree")
+    for line in text[start:].splitlines()[1:]:
+        if line.startswith("#"):
+            break
+        m = README_ROW.match(line)
+        if m:
+            for n in range(int(m["first"]), int(m["last"] or m["first"]) + 1):
+                table[f"{m['file']}:{n}"] = m["checker"].strip()
+    return table
+
+
+CASES = [(path, fmt, n) for path, fmt in together_fixtures() for n in range(1, len(lines_of(path)) + 1)]
+
+
+@pytest.mark.parametrize(("path", "fmt", "n"), CASES, ids=[f"{rel(p)}:{n}" for p, _, n in CASES])
+def test_together_line_verdict(path: Path, fmt: str, n: int, tmp_path: Path) -> None:
+    line = lines_of(path)[n - 1]
+    theirs, message = together_verdict(line + b"\n", tmp_path)
+    ours = n not in ftlint_errors(path, fmt)
+    where = f"{rel(path)}:{n}"
+    if where in documented():
+        assert ours != theirs, f"{where} now agrees with Together's checker: remove it from the README's table"
+        assert documented()[where].startswith("together"), documented()[where]
+    else:
+        assert ours == theirs, (f"{where}: Together's checker says {'pass' if theirs else 'FAIL: ' + message}; "
+                                f"ftlint says {'pass' if ours else ftlint_errors(path, fmt)[n]}")
+
+
+@pytest.mark.parametrize(("path", "fmt"), together_fixtures(), ids=[rel(p) for p, _ in together_fixtures()])
+def test_together_file_verdict(path: Path, fmt: str, tmp_path: Path) -> None:
+    """The whole file: what the checker decides across lines (one format for all lines, an empty
+    file) is decided alike, unless a line of the file is a documented difference."""
+    theirs, message = together_verdict(path.read_bytes(), tmp_path)
+    r = run("check", rel(path), "--format", fmt, "--ignore", "FT402,FT403,FT5,FT6")
+    ours = r.exit_code == 0
+    if any(w.startswith(rel(path) + ":") for w in documented()):
+        return  # decided line by line above
+    assert ours == theirs, f"Together's checker: {message}\nftlint:\n{r.stdout}"
+
+
+def test_every_documented_difference_is_a_fixture_line() -> None:
+    known = {f"{rel(p)}:{n}" for p, _, n in CASES}
+    together_rows = {w for w, checker in documented().items() if checker.startswith("together")}
+    assert together_rows, "the README's table lists no difference with Together's checker"
+    assert together_rows <= known, sorted(together_rows - known)
