@@ -82,6 +82,11 @@ class Model:
     licence: Sourced | None = None
     defaults: tuple[tuple[str, Sourced], ...] = ()
     assumed: bool = False  # no model was named: the format's provider's default (or none)
+    # kinds of part (keys such as functionCall) the model's tuning rejects, comma-separated (FT223)
+    unsupported_parts: Sourced | None = None
+
+    def rejects_part(self, key: str) -> bool:
+        return self.unsupported_parts is not None and key in str(self.unsupported_parts.value).split(",")
 
     @property
     def encoding(self) -> str:
@@ -162,6 +167,7 @@ def all_models() -> dict[str, Model]:
                 last_training_date=_sourced(e.get("last_training_date")) or provider.last_training_date,
                 shutdown_date=_sourced(e.get("shutdown_date")), status=_sourced(e.get("status")),
                 licence=_sourced(e.get("licence")), defaults=provider.defaults,
+                unsupported_parts=_sourced(e.get("unsupported_parts")),
             )
     return out
 

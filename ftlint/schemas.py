@@ -124,6 +124,12 @@ def _explain(error: ValidationError) -> Iterator[tuple[str, str, str]]:
         yield code, f"must have at most {expected} items, has {len(value)}", json_path(path)
     elif keyword == "pattern":
         yield code, f"{short_json(value)} does not match the pattern {expected}", json_path(path)
+    elif keyword == "not" and isinstance(expected, dict) and list(expected) == ["required"] and isinstance(value, dict):
+        # "then": {"not": {"required": [KEY]}}: a key another key excludes (Nova's candidates replace content)
+        present = [k for k in expected["required"] if k in value]
+        others = sorted(k for k in value if k not in present)
+        with_ = f" beside {', '.join(repr(k) for k in others)}" if others else ""
+        yield "FT103", f"key {', '.join(repr(k) for k in present)} is not allowed{with_}", json_path([*path, *present[:1]])
     else:
         yield code, error.message, json_path(path)
 

@@ -50,6 +50,8 @@ def test_good_fixture_is_clean_under_its_format(d: Path) -> None:
 def test_detection_picks_the_format_of_the_shape(d: Path) -> None:
     detected = estimate(d / "good.jsonl")
     expected = BY_SHAPE[FORMATS[d.name].shape] if args(d) else d.name  # shared shapes need --format
+    if d.name == "bedrock-rft":
+        expected = "openai-rft"  # within the messages shape, prompts with grader fields are RFT: OpenAI's is the default
     assert detected["format"] == expected
     if FORMATS[d.name].shape == "messages" and args(d):  # the reason names the formats sharing the shape
         assert "name yours with --format" in detected["format_reason"]
@@ -75,8 +77,13 @@ def _turns_tokens(turns: list[dict], content_key: str = "content") -> list[tuple
     """(turn tokens with overhead, text tokens) by the documented convention."""
     out = []
     for t in turns:
-        body = n(t.get(content_key)) if isinstance(t.get(content_key), str) else sum(n(p.get("text")) for p in t.get(content_key, []))
-        out.append((3 + n(t["role"]) + body, body))
+        value = t.get(content_key)
+        if isinstance(value, str):
+            body = n(value)
+        else:  # text parts by their text; a Gemini function call or response by its compact JSON
+            body = sum(n(p["text"]) if "text" in p else sum(compact(p[k]) for k in ("functionCall", "functionResponse") if k in p)
+                       for p in value or [])
+        out.append((3 + n(t.get("role", "")) + body, body))  # a single turn may give no role (Gemini)
     return out
 
 
@@ -97,12 +104,17 @@ def test_cohere_expands_one_record_per_chatbot_turn() -> None:
 def test_vertex_expands_one_record_per_model_turn() -> None:
     path = FIXTURES / "formats" / "vertex-gemini" / "good.jsonl"
     tokens = 0
+    records = 0
     for rec in (json.loads(x) for x in path.read_text().splitlines()):
         sizes = _turns_tokens(rec["contents"], "parts")
-        base = 3 + compact(rec["systemInstruction"])
-        tokens += (base + sum(s for s, _ in sizes[:2])) + (base + sum(s for s, _ in sizes[:4]))
+        base = 3 + compact(rec.get("systemInstruction") or rec.get("system_instruction")) + compact(rec.get("tools"))  # both spellings
+        for k, turn in enumerate(rec["contents"]):
+            if turn.get("role") == "model":
+                tokens += base + sum(s for s, _ in sizes[: k + 1])
+                records += 1
     e = estimate(path)
-    assert (e["lines"], e["records"], e["targets"]) == (16, 32, 32)
+    # 16 lines of two model turns, one of two (a tool call, then the answer), one single turn without a user role
+    assert (e["lines"], e["records"], e["targets"]) == (18, records, records) == (18, 35, 35)
     assert e["tokens"] == tokens
 
 
@@ -163,3 +175,35 @@ def test_a_format_limit_applies_unless_context_is_given(tmp_path: Path) -> None:
     assert "FT301" not in run("check", str(path), "--context", "100000").stdout
     e = json.loads(run("estimate", str(path), "-e", "1", "-o", "json").stdout)
     assert (e["context_limit"], e["records_over_limit"], e["tokens"]) == (16_384, 2, 2 * 16_384)
+
+
+def test_nova_dpo_pair_counts_both_candidates_as_targets() -> None:
+    path = FIXTURES / "formats" / "bedrock-nova-dpo" / "good.jsonl"
+    tokens = trainable = 0
+    for rec in (json.loads(x) for x in path.read_text().splitlines()):
+        tokens += 3 + compact(rec["system"])
+        for turn in rec["messages"]:
+            if "candidates" in turn:
+                for cand in turn["candidates"]:
+                    body = sum(n(b["text"]) for b in cand["content"])
+                    tokens, trainable = tokens + 3 + n("assistant") + body, trainable + body
+            else:
+                tokens += 3 + n(turn["role"]) + sum(n(b["text"]) for b in turn["content"])
+    e = estimate(path)
+    assert e["format"] == "bedrock-nova-dpo"  # detected: the last turn holds candidates
+    assert (e["lines"], e["records"], e["tokens"], e["trainable_tokens"]) == (3, 3, tokens, trainable)
+
+
+def test_reasoning_fields_are_counted_as_what_the_turn_trains(tmp_path: Path) -> None:
+    """Together documents reasoning / reasoning_content on assistant messages: their tokens are the
+    assistant turn's, so trainable (a message without weight 0)."""
+    path = FIXTURES / "formats" / "together-conversational" / "good.jsonl"
+    lines = [json.loads(x) for x in path.read_text().splitlines()]
+    with_reasoning = [r for r in lines if any("reasoning" in m or "reasoning_content" in m for m in r["messages"])]
+    assert len(with_reasoning) == 2
+    expected = sum(n(m["content"]) + n(m.get("reasoning") or m.get("reasoning_content"))
+                   for r in with_reasoning for m in r["messages"] if m["role"] == "assistant")
+    data = tmp_path / "reasoning.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in with_reasoning))
+    r = run("estimate", str(data), "--format", "together-conversational", "-e", "1", "-o", "json")
+    assert json.loads(r.stdout)["trainable_tokens"] == expected

@@ -200,3 +200,20 @@ def test_estimate_is_frozen() -> None:
                  DatasetInfo((), "m", "o200k_base", None), price=None)
     with pytest.raises(dataclasses.FrozenInstanceError):
         e.epochs = 2  # type: ignore[misc]
+
+
+def formats_table() -> str:
+    """The README's table of formats, as the registry has them."""
+    from ftlint.formats.registry import BY_SHAPE, FORMATS
+
+    rows = ["| format | record rule | detected | for |", "|---|---|---|---|"]
+    for fmt in FORMATS.values():
+        detected = "yes" if BY_SHAPE.get(fmt.shape) == fmt.name else f"`--format` ({BY_SHAPE.get(fmt.shape)} shape)"
+        rows.append(f"| `{fmt.name}` | {fmt.record_rule} | {detected} | {fmt.providers} |")
+    return "\n".join(rows) + "\n"
+
+
+def test_the_readme_formats_table_is_the_registry() -> None:
+    readme = (ROOT / "README.md").read_text()
+    assert formats_table() in readme, "regenerate the README's formats table from tests/test_joints.py:formats_table"
+    assert f"It knows {len(__import__('ftlint.formats.registry', fromlist=['FORMATS']).FORMATS)} dataset formats" in readme

@@ -4,8 +4,9 @@ a reporter -> the exit code. Heavy imports stay inside commands, so `ftlint --he
 from __future__ import annotations
 
 import os
+import re
 import sys
-from typing import IO, Any, NoReturn
+from typing import IO, TYPE_CHECKING, Any, NoReturn
 
 import click
 
@@ -13,6 +14,9 @@ from .. import __version__, interrupt
 from ..diagnostics import ERROR, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, WARNING
 from ..selection import Selection
 from . import options as opt
+
+if TYPE_CHECKING:
+    from ..formats import Format
 
 
 class UsageFailure(click.ClickException):
@@ -360,11 +364,48 @@ def formats(name: str | None) -> None:
             lines.append("  severities  " + ", ".join(f"{code} {level}" for code, level in sorted(fmt.severities.items())))
         if fmt.notes:
             lines.append(f"  notes       {fmt.notes}")
+        lines += format_sources(fmt)
         click.echo("\n".join(lines))
         return
     for fmt in FORMATS.values():
         mark = "" if fmt.documented else "  [record rule undocumented: conservative reading]"
         click.echo(f"{fmt.name:<24} {fmt.title}\n{'':<24} record: {fmt.record_rule}{mark}\n{'':<24} for: {fmt.providers}")
+
+
+def format_sources(fmt: Format) -> list[str]:
+    """`ftlint formats NAME`: the catalog's models for the format, where its schema comes from, and
+    the rules made for it (scoped to it or to its family) with the sources their docs cite."""
+    from ..models import all_models, today_from
+    from ..rules import checks, registry
+    from ..schemas import load_schema
+
+    today = today_from(None)
+    lines: list[str] = []
+    for model in all_models().values():
+        if fmt.name in model.formats:
+            state = model.lifecycle(today)
+            status = f"  [{state[0]} for training: {state[1].value}]" if state else ""
+            methods = f"  ({', '.join(model.methods)})" if model.methods else ""
+            lines.append(f"{'  models' if not lines else '':<14}{model.name}{methods}{status}")
+    if not lines:
+        lines.append("  models      none in the catalog (self-hosted or any model: name yours with --model)")
+    description = load_schema(fmt.schema).get("description", "")
+    lines.append(f"  schema from {description}")
+    codes = sorted({code for c in checks("record") if c.scope is not None and c.applies(fmt) for code in c.codes})
+    rules = registry()
+    mine = re.compile(PROVIDER_SOURCES.get(fmt.name.split("-")[0], fmt.name.split("-")[0]))
+    for i, code in enumerate(codes):
+        cited = sorted({c for c in CITATION.findall(rules[code].doc) if mine.search(c)})
+        where = f" ({'; '.join(cited)})" if cited else ""
+        lines.append(f"{'  rules' if i == 0 else '':<14}{code} {rules[code].name}{where}")
+    return lines
+
+
+# which of a rule's citations are the format's provider's (by the format's first word)
+PROVIDER_SOURCES = {"together": "together", "vertex": "google", "bedrock": "aws|amazon", "azure": "microsoft|azure",
+                    "mistral": "mistral", "openai": "openai", "fireworks": "fireworks", "cohere": "cohere", "trl": "trl|huggingface"}
+# what a rule's doc cites: a web address or a file of a provider's repository or package
+CITATION = re.compile(r"\b(?:[a-z0-9-]+\.)+(?:com|ai|dev|org|io)(?:/[\w./#-]*[\w/])?|\b[\w-]+(?:/[\w.-]+)+\.py\b")
 
 
 @cli.command()

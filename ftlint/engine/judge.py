@@ -27,6 +27,7 @@ from .result import Columns, DatasetView, FileSummary
 if TYPE_CHECKING:
     from ..chat.tally import Tally
     from ..formats import Format, LineFigures
+    from ..models import Model
     from ..tokens import TokenCounter
 
 
@@ -47,6 +48,15 @@ class Settings:
     content_fingerprints: bool = True  # exact and near, for duplicates and leakage
     prompt_fingerprints: bool = False  # only `ftlint diff` pairs changed records by prompt
     labels: tuple[tuple[str, str], ...] = ()  # (path, the name findings give it)
+
+    def named_model(self) -> Model | None:
+        """The catalog's entry for --model (None: no model named, or a local template or model)."""
+        from ..models import UnknownModel, get_model
+
+        try:
+            return get_model(self.model_name) if self.model_name else None
+        except UnknownModel:
+            return None
 
     def limit_for(self, fmt: Format) -> tuple[int | None, str]:
         """Tokens per example and whose limit it is: --context, else the format's provider
@@ -73,6 +83,7 @@ class RecordContext:
     limit: int | None
     limit_owner: str  # the model, the format or --context
     enabled: Callable[[str], bool]  # whether a code is reported for this file
+    model: Model | None = None  # the model named with --model (None: none named, or not in the catalog)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +129,8 @@ class LineJudge:
         self.shown_path = redact(summary.path)
         self._blank: tuple[str, str] | bool | None = False  # (severity, message) of FT005, once known
         self._blank_fp: dict[bytes, str] = {}
-        self.context = RecordContext(fmt, frozenset(), None, self.limit, owner, lambda code: self.severity(code) is not None)
+        self.context = RecordContext(fmt, frozenset(), None, self.limit, owner, lambda code: self.severity(code) is not None,
+                                     settings.named_model())
 
     def blank(self, number: int, raw: bytes) -> list[Diagnostic]:
         """A blank line, without the general path: a file of millions of them stays fast."""

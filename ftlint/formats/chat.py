@@ -28,6 +28,8 @@ class ChatFormat(Format):
     first_role: str | None = None
     last_role: str | None = None
     system_key: str | None = None  # a top-level system field counted with every record
+    system_aliases: tuple[str, ...] = ()  # other spellings of it the provider accepts
+    default_role: str | None = None  # the role of a turn that gives none (Gemini: user)
     extra_fields_counted: tuple[str, ...] = ("tools", "functions")
     kind = "chat"
 
@@ -37,6 +39,17 @@ class ChatFormat(Format):
     def turns(self, record: dict) -> list[tuple[int, dict]]:
         turns = record.get(self.turns_key)
         return [(i, t) for i, t in enumerate(turns) if isinstance(t, dict)] if isinstance(turns, list) else []
+
+    def system(self, record: dict) -> object:
+        """The top-level system field, under its name or an alias (None: there is none)."""
+        if not self.system_key:
+            return None
+        value = record.get(self.system_key)
+        for alias in self.system_aliases:
+            if value is not None:
+                break
+            value = record.get(alias)
+        return value
 
     def is_target(self, turn: dict) -> bool:
         """A turn that carries loss: a target role without weight 0."""
@@ -49,7 +62,7 @@ class ChatFormat(Format):
             if self.is_target(turn):
                 break
             context.append(turn)
-        return [context, record.get("tools"), record.get(self.system_key) if self.system_key else None]
+        return [context, record.get("tools"), self.system(record)]
 
     def figures(self, record: dict, counter: TokenCounter, tally: Tally | None = None) -> LineFigures:
         if tally is not None and self.turns_key == "messages":
@@ -90,8 +103,8 @@ class ChatFormat(Format):
     def _convention(self, record: dict, counter: TokenCounter) -> LineFigures:
         c = Counting(counter)
         base = TOKENS_PER_RECORD + sum(c.json(record.get(k)) for k in self.extra_fields_counted)
-        if self.system_key:
-            system = record.get(self.system_key)
+        system = self.system(record)
+        if system is not None:
             base += c.text(system) if isinstance(system, str) else c.json(system)
         turns = self.turns(record)
         sizes = [(i, t, *c.turn(t)) for i, t in turns]
@@ -115,6 +128,31 @@ class ChatFormat(Format):
                 targets, trainable = len(chosen), sum(s[3] for s in chosen)
             records = [RecordFigures(len(sizes), targets, tokens, trainable)]
         return LineFigures(records, len(sizes))
+
+
+@dataclass(frozen=True)
+class NovaPreference(ChatFormat):
+    """Nova's DPO: the turns of its supervised format, the last an assistant turn holding two
+    candidates (one preferred, one not) instead of content. One line is one pair; the two
+    candidates carry the loss, every earlier turn is their shared prompt."""
+
+    def figures(self, record: dict, counter: TokenCounter, tally: Tally | None = None) -> LineFigures:
+        c = Counting(counter)
+        system = self.system(record)
+        tokens = TOKENS_PER_RECORD + (c.json(system) if system is not None else 0)
+        trainable = 0
+        turns = self.turns(record)
+        for _, turn in turns:
+            candidates = turn.get("candidates")
+            if not isinstance(candidates, list):
+                tokens += c.turn(turn)[0]
+                continue
+            for candidate in candidates:
+                if isinstance(candidate, dict):
+                    body = c.content(candidate.get("content"))
+                    tokens += TOKENS_PER_TURN + c.text(turn.get("role")) + body
+                    trainable += body
+        return LineFigures([RecordFigures(len(turns), 1, tokens, trainable)], len(turns))
 
 
 OPENAI_RECORD_RULE = "1 line = 1 record; every assistant message without weight 0 is a target (the conversation is not split)"

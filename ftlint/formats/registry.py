@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..diagnostics import ERROR, OFF, WARNING
 from . import Format
-from .chat import ChatFormat, OpenAIChat
+from .chat import ChatFormat, NovaPreference, OpenAIChat
 from .fields import FieldsFormat, PreferenceFormat
 
 # Together's file rules (docs.together.ai/docs/fine-tuning/data-preparation; the SDK's
@@ -24,10 +24,11 @@ TOGETHER: dict = {"severities": {"FT004": ERROR, "FT203": WARNING}, "adjacent": 
 
 _ALL: list[Format] = [
     OpenAIChat(name="openai-chat", title="OpenAI supervised chat fine-tuning (messages)",
-               providers="OpenAI: gpt-4.1, gpt-4.1-mini, gpt-4.1-nano, gpt-4o, gpt-4o-mini, gpt-3.5-turbo"),
+               providers="OpenAI (no new jobs after 2027-01-06): gpt-4.1, gpt-4.1-mini, gpt-4o, gpt-4o-mini"),
     OpenAIChat(
         name="azure-openai-chat", title="Azure OpenAI supervised chat fine-tuning (as OpenAI's)",
-        providers="Azure OpenAI (Microsoft Foundry): gpt-4.1 family, gpt-4o, gpt-4o-mini", severities={"FT004": OFF},
+        providers="Azure OpenAI (Microsoft Foundry): gpt-4.1, gpt-4.1-mini, gpt-4.1-nano, gpt-4o, gpt-4o-mini; Ministral-3B, "
+                  "Qwen-32B, Llama-3.3-70B-Instruct, gpt-oss-20b", severities={"FT004": OFF},
         notes="Azure documents that training files must be UTF-8 with a byte-order mark; ftlint accepts the "
               "BOM silently for this format (FT004 is not reported) and accepts files without one too."),
     OpenAIChat(
@@ -60,12 +61,39 @@ _ALL: list[Format] = [
         schema="bedrock-nova", shape="nova", alternate=("user", "assistant"), first_role="user", last_role="assistant",
         system_key="system", documented=False),
     ChatFormat(
+        name="bedrock-converse", title="Amazon Bedrock, Llama 3.2 and 3.3 (Converse messages, bedrock-conversation-2024)",
+        providers="Amazon Bedrock: meta.llama3-2-1b/3b/11b/90b-instruct, Llama 3.3 70B Instruct",
+        record_rule="1 line = 1 record; assistant turns train (undocumented: ftlint counts every assistant turn)",
+        schema="bedrock-converse", shape="nova", min_examples=100, alternate=("user", "assistant"), first_role="user",
+        last_role="assistant", system_key="system", documented=False,
+        notes="docs.aws.amazon.com/bedrock/latest/userguide/model-customization-prepare (read 2026-12-01) labels each Llama 3.2 "
+              "and 3.3 model 'Converse API format'; 100 to 10,000 records, 16,000 tokens per record (10,000 for 90B); images "
+              "(S3, user turns only) for 11B and 90B."),
+    NovaPreference(
+        name="bedrock-nova-dpo", title="Amazon Nova preference tuning, DPO (candidates in the last assistant turn)",
+        providers="Amazon Nova Micro, Lite, Pro (SageMaker recipes; not Nova 2 Lite)",
+        record_rule="1 line = 1 preference pair; the two candidates carry the loss", schema="bedrock-nova-dpo",
+        shape="nova-preference", alternate=("user", "assistant"), first_role="user", last_role="assistant", system_key="system",
+        notes="docs.aws.amazon.com/sagemaker nova-dpo (read 2026-12-01): exactly two candidates, one 'preferred' and one "
+              "'non-preferred'; AWS suggests at least 1,000 pairs; an AWS sample validator says Nova 2 Lite takes no DPO."),
+    ChatFormat(
+        name="bedrock-rft", title="Amazon Bedrock reinforcement fine-tuning (messages + reference_answer)",
+        providers="Amazon Bedrock: Nova 2 Lite RFT, open-weight RFT (OpenAI-compatible API)",
+        record_rule="1 line = 1 prompt; the model samples its answers and a reward function (Lambda) scores them against "
+                    "reference_answer, so no span is a fixed target",
+        schema="bedrock-rft", shape="messages", min_examples=100, targets="none",
+        notes="docs.aws.amazon.com/bedrock/latest/userguide/rft-prepare-data (read 2026-12-01): at least 100 records "
+              "(open-weight: 100 to 20,000); extra fields reach the reward function as metadata."),
+    ChatFormat(
         name="vertex-gemini", title="Google Vertex AI, Gemini supervised tuning (contents and parts)",
-        providers="Google Vertex AI: Gemini 2.x supervised tuning",
+        providers="Google Vertex AI: Gemini 3.5 Flash, 3.5 Flash-Lite, 3.1 Flash-Lite, 2.5 Pro supervised tuning",
         record_rule="one record per model turn, holding every earlier turn and the system instruction "
                     "(Google's token-count notebook bills that way; the docs do not say)",
-        schema="vertex-gemini", shape="contents", min_examples=16, token_limit=131_072, turns_key="contents", target_roles=("model",),
-        expansion="per-target", alternate=("user", "model"), system_key="systemInstruction", documented=False),
+        schema="vertex-gemini", shape="contents", token_limit=131_072, turns_key="contents", target_roles=("model",),
+        expansion="per-target", alternate=("user", "model"), system_key="systemInstruction", system_aliases=("system_instruction",),
+        default_role="user", documented=False,
+        notes="No minimum number of examples is enforced now (Google suggests starting with 100; the 16 of the Gemini 1.0 "
+              "page is gone). 131,072 tokens per example is the Gemini 2.5 Flash figure; the 3.x limits were not found."),
     ChatFormat(
         name="mistral-finetune", title="mistral-finetune instruct data (messages, optional tools)",
         providers="mistral-finetune (self-hosted; repository archived)",
@@ -79,12 +107,13 @@ _ALL: list[Format] = [
         schema="trl-messages", shape="messages", targets="all"),
     ChatFormat(
         name="openai-rft", title="OpenAI reinforcement fine-tuning (messages + grader fields)",
-        providers="OpenAI, Azure OpenAI: o4-mini (billed per training hour, not per token)",
+        providers="Azure OpenAI: o4-mini, gpt-5 (invitation only); billed per training hour (OpenAI's o4-mini shut down 2026-10-23)",
         record_rule="1 line = 1 prompt; the model samples its own answers, so no span is a fixed target",
         schema="openai-rft", shape="messages", targets="none"),
     PreferenceFormat(
         name="openai-preference", title="OpenAI preference fine-tuning, DPO (input, preferred and non-preferred output)",
-        providers="OpenAI (gpt-4.1 family), Azure OpenAI, Together (preference_openai), Fireworks DPO",
+        providers="OpenAI (gpt-4.1, gpt-4.1-mini, gpt-4o; until 2027-01-06), Azure OpenAI (gpt-4o, gpt-4.1, gpt-4.1-mini, "
+                  "gpt-4.1-nano), Fireworks DPO; Together: together-preference",
         record_rule="1 line = 1 preference pair; the two outputs carry the loss",
         schema="openai-preference", shape="preference-openai", min_examples=10),
     PreferenceFormat(
@@ -93,7 +122,7 @@ _ALL: list[Format] = [
         shape="preference-openai", min_examples=1, family="together", **TOGETHER),
     FieldsFormat(
         name="prompt-completion", title="Prompt and completion strings",
-        providers="OpenAI legacy (babbage-002, davinci-002), Amazon Bedrock (Titan, Llama 3.1, Cohere Command), TRL standard",
+        providers="OpenAI legacy (babbage-002, davinci-002), Amazon Bedrock (Llama 3.1 8B and 70B), TRL standard",
         record_rule="1 line = 1 record; the completion is the target", schema="prompt-completion",
         shape="prompt-completion", inputs=("prompt",), outputs=("completion",)),
     FieldsFormat(
@@ -123,7 +152,8 @@ FORMATS: dict[str, Format] = {f.name: f for f in _ALL}
 
 # What detection picks for each shape, and who else takes that shape.
 BY_SHAPE = {
-    "messages": "openai-chat", "cohere": "cohere-chat", "nova": "bedrock-nova", "contents": "vertex-gemini",
+    "messages": "openai-chat", "cohere": "cohere-chat", "nova": "bedrock-nova", "nova-preference": "bedrock-nova-dpo",
+    "contents": "vertex-gemini",
     "preference-openai": "openai-preference", "preference-trl": "trl-preference", "unpaired": "trl-unpaired",
     "prompt-completion": "prompt-completion", "prompt-completion-multimodal": "together-instruction",
     "prompt-completion-conversational": "trl-prompt-completion", "text": "text",

@@ -26,9 +26,11 @@ def shape(record: dict) -> str:
         return "unpaired"
     if "contents" in record:
         return "contents"
+    messages = record.get("messages")
+    if isinstance(messages, list) and messages and isinstance(messages[-1], dict) and "candidates" in messages[-1]:
+        return "nova-preference"
     if "schemaVersion" in record:
         return "nova"
-    messages = record.get("messages")
     if isinstance(messages, list):
         return _chat_shape(messages)
     if "messages" in record:
@@ -102,7 +104,8 @@ def _messages_format(records: list[dict], why: str) -> tuple[str, str]:
         return "bedrock-claude", why + " have messages and a top-level system string"
     if prompts_only * 2 >= len(chats) and (extra or developer * 2 >= len(chats)):
         fields = f"the grader fields {', '.join(sorted(extra))}" if extra else "a developer role"
-        return "openai-rft", why + f" have messages with {fields} and no assistant answer (prompts for reinforcement fine-tuning)"
+        return "openai-rft", why + (f" have messages with {fields} and no assistant answer (prompts for reinforcement "
+                                    "fine-tuning); Azure and Bedrock (bedrock-rft) take the same shape: name yours with --format")
     return "openai-chat", why + (" have OpenAI-style messages; Azure, Mistral, Fireworks, Together, mistral-finetune and TRL take "
                                  "the same shape: name yours with --format")
 

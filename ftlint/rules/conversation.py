@@ -15,6 +15,7 @@ from ..formats import Format
 from ..formats.chat import ChatFormat
 from ..formats.fields import PreferenceFormat
 from . import check, register
+from .together import images_in, together
 
 if TYPE_CHECKING:
     from ..engine.judge import RecordContext
@@ -63,7 +64,8 @@ register("FT215", "tool-call-id-format", ERROR, """
 """)
 
 register("FT216", "media-outside-user-turn", ERROR, """
-    An image or video sits outside a user turn: Nova takes media in user turns only; Together
+    An image or video sits outside a user turn: Nova and Llama 3.2 on Bedrock take media in user
+    turns only (docs.aws.amazon.com/bedrock/latest/userguide/model-customization-prepare); Together
     images in user messages only ("only user messages can contain images": its SDK's
     together/utils/files.py, together==1.6.0; docs.together.ai/docs/fine-tuning/vision).
 
@@ -85,6 +87,16 @@ register("FT220", "missing-user-turn", ERROR, """
     The conversation has no user turn (Cohere needs at least one User and one Chatbot turn).
 """)
 
+register("FT223", "part-not-supported", ERROR, """
+    A part of a kind the named model's tuning rejects (Gemini 2.5: functionCall parts).
+
+    Only with --model: the catalog says which kinds of part a model's tuning rejects
+    (`unsupported_parts`, with its source). Gemini 2.5 Flash tuning fails on function-call parts
+    ("unsupported modality [function call]"), where Gemini 2.0 Flash tuned the same data
+    (github.com/googleapis/python-aiplatform/issues/6127, 2025-11-14, a user's report).
+    Why: the tuning job fails at its start.
+""")
+
 NOVA_RESERVED = ("User:", "Bot:", "Assistant:", "System:", "<image>", "<video>", "[EOS]")
 MISTRAL_ID = re.compile(r"^[a-zA-Z0-9]{9}$")
 
@@ -97,7 +109,7 @@ def alternation(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     alternate, adjacent = fmt.alternate, fmt.adjacent
     previous = None
     for i, turn in fmt.turns(record):
-        role = turn.get("role")
+        role = turn.get("role", getattr(fmt, "default_role", None))
         if not isinstance(role, str) or role.lower() not in alternate:
             if adjacent:
                 previous = None
@@ -130,7 +142,7 @@ def first_and_last(record: dict, ctx: RecordContext) -> Iterator[Hit]:
                   json_path([*fmt.turns_path(), last_i, "role"]), code="FT213")
 
 
-@check("record", "FT214", scope=named("bedrock-nova"), needs=[s.encode() for s in NOVA_RESERVED])
+@check("record", "FT214", scope=named("bedrock-nova", "bedrock-nova-dpo"), needs=[s.encode() for s in NOVA_RESERVED])
 def nova_reserved(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     blocks = [(["system", j], b) for j, b in enumerate(as_list(record.get("system"))) if isinstance(b, dict)]
     for i, turn in ctx.fmt.turns(record):
@@ -143,14 +155,18 @@ def nova_reserved(record: dict, ctx: RecordContext) -> Iterator[Hit]:
                 yield Hit(f"text holds the reserved string {found[0]!r}", json_path([*where, "text"]))
 
 
-@check("record", "FT216", scope=named("bedrock-nova"))
+@check("record", "FT216", scope=named("bedrock-nova", "bedrock-converse", "bedrock-nova-dpo"))
 def nova_media(record: dict, ctx: RecordContext) -> Iterator[Hit]:
+    who = "Llama 3.2 on Bedrock takes images" if ctx.fmt.name == "bedrock-converse" else "Nova takes images and videos"
     for i, turn in ctx.fmt.turns(record):
         if turn.get("role") == "assistant":
-            for j, block in enumerate(as_list(turn.get("content"))):
+            blocks = [(["content", j], b) for j, b in enumerate(as_list(turn.get("content")))]
+            for k, candidate in enumerate(as_list(turn.get("candidates"))):
+                if isinstance(candidate, dict):
+                    blocks += [(["candidates", k, "content", j], b) for j, b in enumerate(as_list(candidate.get("content")))]
+            for where, block in blocks:
                 if isinstance(block, dict) and ("image" in block or "video" in block):
-                    yield Hit("media in an assistant turn: Nova takes images and videos in user turns only",
-                              json_path(["messages", i, "content", j]))
+                    yield Hit(f"media in an assistant turn: {who} in user turns only", json_path(["messages", i, *where]))
 
 
 @check("record", "FT215", scope=named("mistral-chat"), needs=(b'"tool_calls"', b'"tool_call_id"'))
@@ -186,3 +202,39 @@ def needs_user(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     turns = ctx.fmt.turns(record)
     if turns and not any(str(t.get("role", "")).lower() == "user" for _, t in turns):
         yield Hit("no user turn", json_path(list(ctx.fmt.turns_path())))
+
+
+@check("record", "FT216", scope=together, needs=(b'"image_url"',))
+def images_in_user_turns(record: dict, ctx: RecordContext) -> Iterator[Hit]:
+    """Only user messages may hold images ("only user messages can contain images":
+    _check_message_content in together/utils/files.py, together==1.6.0)."""
+    fmt = ctx.fmt
+    for i, turn in fmt.turns(record):
+        if turn.get("role") != "user" and images_in(turn.get("content")):
+            yield Hit(f"an image in the {turn.get('role')} message: Together takes images in user messages only",
+                      json_path([*fmt.turns_path(), i, "content"]))
+
+
+@check("record", "FT213", scope=lambda fmt: fmt.family == "together" and fmt.kind == "preference")
+def input_ends_before_the_answer(record: dict, ctx: RecordContext) -> Iterator[Hit]:
+    """A preference pair's input must not end with an assistant message ("The last message in the
+    input conversation must not be from the assistant": validate_preference_openai in
+    together/utils/files.py, together==1.6.0): the outputs are the answer to it."""
+    turns = ctx.fmt.turns(record)
+    if turns and turns[-1][1].get("role") == "assistant":
+        yield Hit("the input ends with an assistant message; the preferred and non-preferred outputs must answer "
+                  "the last user turn", json_path([*ctx.fmt.turns_path(), turns[-1][0], "role"]))
+
+
+@check("record", "FT223", scope=named("vertex-gemini"), needs=(b'"functionCall"', b'"functionResponse"'))
+def parts_the_model_rejects(record: dict, ctx: RecordContext) -> Iterator[Hit]:
+    model = ctx.model
+    if model is None or model.unsupported_parts is None:
+        return
+    fmt = ctx.fmt
+    for i, turn in fmt.turns(record):
+        for j, part in enumerate(as_list(turn.get("parts"))):
+            if isinstance(part, dict):
+                for key in sorted(k for k in part if model.rejects_part(k)):
+                    yield Hit(f"a {key} part: {model.name} tuning rejects it (reported: {model.unsupported_parts.source})",
+                              json_path([*fmt.turns_path(), i, "parts", j, key]))

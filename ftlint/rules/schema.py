@@ -21,7 +21,9 @@ register("FT101", "missing-key", ERROR, """
     A key the format requires is missing.
 
     Why: the provider rejects the record. For OpenAI chat, every line needs "messages", every
-    message a "role", system/user/tool messages a "content", tool messages a "tool_call_id".
+    message a "role", system/user/tool messages a "content", tool messages a "tool_call_id". For
+    Gemini, every turn of a multi-turn example needs a "role" (a single-turn example may leave it
+    out: the user's turn then).
     Example: {"messages": [{"role": "user"}]}  -> missing required key 'content'
 """)
 

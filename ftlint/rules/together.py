@@ -1,5 +1,6 @@
-"""Together's own rules (FT108, FT216, FT221, FT222, FT213 for preference pairs), as Together has
-them in December 2026.
+"""Together's own rules (FT108, FT221, FT222), as Together has them in December 2026; its other
+decisions sit with the codes they share with other providers (FT211, FT213, FT216, FT217: rules/
+conversation.py and rules/chat.py) and in its formats' schemas and severities.
 
 Sources, each read 2026-12-01: docs.together.ai/docs/fine-tuning/data-preparation, /function-calling,
 /reasoning, /vision and /preference-tuning; the SDK's file checker, together/utils/files.py of
@@ -65,7 +66,8 @@ register("FT222", "trained-image-turn", ERROR, """
 """)
 
 
-def _images(content: object) -> int:
+def images_in(content: object) -> int:
+    """How many image parts a message's content holds."""
     if not isinstance(content, list):
         return 0
     return sum(1 for part in content if isinstance(part, dict) and part.get("type") == "image_url")
@@ -90,17 +92,6 @@ def ignored_keys(record: dict, ctx: RecordContext) -> Iterator[Hit]:
                           json_path([*prefix, i, key]))
 
 
-@check("record", "FT216", scope=together, needs=(b'"image_url"',))
-def images_in_user_turns(record: dict, ctx: RecordContext) -> Iterator[Hit]:
-    """Only user messages may hold images ("only user messages can contain images":
-    _check_message_content in together/utils/files.py, together==1.6.0)."""
-    fmt = ctx.fmt
-    for i, turn in fmt.turns(record):
-        if turn.get("role") != "user" and _images(turn.get("content")):
-            yield Hit(f"an image in the {turn.get('role')} message: Together takes images in user messages only",
-                      json_path([*fmt.turns_path(), i, "content"]))
-
-
 @check("record", "FT221", "FT222", scope=together)
 def content_kinds(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     fmt = ctx.fmt
@@ -118,17 +109,6 @@ def content_kinds(record: dict, ctx: RecordContext) -> Iterator[Hit]:
                       "in one form", json_path([*fmt.turns_path(), i, "content"]), code="FT221")
             first = (i, parts)
         weight = turn.get("weight")
-        if parts and _images(content) and weight is not None and weight != 0:
+        if parts and images_in(content) and weight is not None and weight != 0:
             yield Hit(f"a message with an image has weight {weight!r}: Together trains no image message; "
                       "leave the weight out or set 0", json_path([*fmt.turns_path(), i, "weight"]), code="FT222")
-
-
-@check("record", "FT213", scope=lambda fmt: together(fmt) and fmt.kind == "preference")
-def input_ends_before_the_answer(record: dict, ctx: RecordContext) -> Iterator[Hit]:
-    """A preference pair's input must not end with an assistant message ("The last message in the
-    input conversation must not be from the assistant": validate_preference_openai in
-    together/utils/files.py, together==1.6.0): the outputs are the answer to it."""
-    turns = ctx.fmt.turns(record)
-    if turns and turns[-1][1].get("role") == "assistant":
-        yield Hit("the input ends with an assistant message; the preferred and non-preferred outputs must answer "
-                  "the last user turn", json_path([*ctx.fmt.turns_path(), turns[-1][0], "role"]))
