@@ -54,6 +54,11 @@ class Format:
     # codes whose severity this format's provider sets otherwise than the registry ("off": not made)
     severities: Mapping[str, str] = field(default_factory=dict)
     family: str = ""  # "openai": OpenAI's chat format as it is, with OpenAI's content rules
+    # the keys the provider reads, at the top of a record and on a message; a key its schema lets
+    # through that is not among them is an FT108 warning (empty: every key the schema allows is read)
+    reads_top: frozenset[str] = frozenset()
+    reads_message: frozenset[str] = frozenset()
+    weight_roles: tuple[str, ...] = ()  # the roles whose "weight" the provider reads (empty: all)
     kind = "format"
 
     def turns_path(self) -> tuple[str, ...]:

@@ -22,7 +22,7 @@ class ChatFormat(Format):
     turns_key: str = "messages"
     target_roles: tuple[str, ...] = ("assistant",)
     targets: str = "roles"  # "roles" (weight 0 excluded), "all" (loss on every token), "none" (RFT)
-    expansion: str = "none"  # "none", "per-target", "per-target-if-tools"
+    expansion: str = "none"  # "none", "per-target", "per-target-if-tools" (mistral-finetune's only_last)
     alternate: tuple[str, ...] = ()  # these roles must alternate (others are ignored)
     adjacent: bool = False  # True: no two turns in a row share a role (Together's rule), other roles reset
     first_role: str | None = None
@@ -30,7 +30,7 @@ class ChatFormat(Format):
     system_key: str | None = None  # a top-level system field counted with every record
     system_aliases: tuple[str, ...] = ()  # other spellings of it the provider accepts
     default_role: str | None = None  # the role of a turn that gives none (Gemini: user)
-    extra_fields_counted: tuple[str, ...] = ("tools", "functions")
+    extra_fields_counted: tuple[str, ...] = ("tools", "functions", "available_tools")
     kind = "chat"
 
     def turns_path(self) -> tuple[str, ...]:
@@ -50,6 +50,17 @@ class ChatFormat(Format):
                 break
             value = record.get(alias)
         return value
+
+    def expands(self, record: dict) -> bool:
+        """Whether the conversation becomes one record per target. mistral-finetune chunks it
+        when its sample trains only the last turn: `only_last = data.get("only_last") or
+        available_tools is not None`, where a non-empty tools list or an available_tools key (even
+        empty) gives available_tools (finetune/data/tokenize.py at 1943535)."""
+        if self.expansion == "per-target":
+            return True
+        if self.expansion == "per-target-if-tools":
+            return bool(record.get("tools")) or record.get("available_tools") is not None or bool(record.get("only_last"))
+        return False
 
     def is_target(self, turn: dict) -> bool:
         """A turn that carries loss: a target role without weight 0."""
@@ -78,7 +89,7 @@ class ChatFormat(Format):
         turns = self.turns(record)
         messages = [t for _, t in turns]
         tools = record.get("tools")
-        expand = self.expansion == "per-target" or (self.expansion == "per-target-if-tools" and bool(tools))
+        expand = self.expands(record)
         try:
             if expand:
                 records = [RecordFigures(k + 1, 1, tally.tokens(messages[: k + 1], tools), c.body(t))
@@ -108,7 +119,7 @@ class ChatFormat(Format):
             base += c.text(system) if isinstance(system, str) else c.json(system)
         turns = self.turns(record)
         sizes = [(i, t, *c.turn(t)) for i, t in turns]
-        expand = self.expansion == "per-target" or (self.expansion == "per-target-if-tools" and bool(record.get("tools")))
+        expand = self.expands(record)
         if expand:
             records, running = [], base
             for k, (_, turn, total, body) in enumerate(sizes):

@@ -67,7 +67,9 @@ class Counting:
     def body(self, turn: dict) -> int:
         """What a turn says: content or parts, tool calls, a refusal."""
         content = turn.get("content")
-        n = self.content(content if content is not None or "content" in turn else turn.get("parts"))
+        if content is None and "content" not in turn:  # Gemini's parts; mistral-finetune's "text"
+            content = turn.get("parts", turn.get("text"))
+        n = self.content(content)
         if "refusal" in turn:
             n += self.text(turn["refusal"])
         for key in REASONING_KEYS:

@@ -20,7 +20,9 @@ from .fields import FieldsFormat, PreferenceFormat
 # messages in a row share a role; a conversation starts with system or user ("must start with
 # system or user": data-preparation).
 TOGETHER: dict = {"severities": {"FT004": ERROR, "FT203": WARNING}, "adjacent": True,
-                  "alternate": ("system", "user", "assistant", "tool")}
+                  "alternate": ("system", "user", "assistant", "tool"),
+                  "reads_message": frozenset({"role", "content", "weight", "tool_calls", "tool_call_id", "reasoning",
+                                              "reasoning_content"})}
 
 _ALL: list[Format] = [
     OpenAIChat(name="openai-chat", title="OpenAI supervised chat fine-tuning (messages)",
@@ -40,7 +42,8 @@ _ALL: list[Format] = [
     ChatFormat(
         name="together-conversational", title="Together conversational (messages, tools, reasoning, images)", providers="Together AI",
         record_rule="1 line = 1 record; assistant messages without weight 0 train (train_on_inputs=auto)",
-        schema="together-conversational", shape="messages", min_examples=1, family="together", first_role="user", **TOGETHER),
+        schema="together-conversational", shape="messages", min_examples=1, family="together", first_role="user",
+        reads_top=frozenset({"messages", "tools", "weight"}), **TOGETHER),
     ChatFormat(
         name="cohere-chat", title="Cohere chat fine-tuning (System/User/Chatbot; deprecated 2025-09-15)",
         providers="Cohere (fine-tuning deprecated 2025-09-15)",
@@ -99,7 +102,13 @@ _ALL: list[Format] = [
         providers="mistral-finetune (self-hosted; repository archived)",
         record_rule="1 record, all assistant turns train; with tools, one record per assistant turn, only its "
                     "last assistant turn training (dynamic_chunk_fn_call)",
-        schema="openai-chat", shape="messages", min_examples=10, expansion="per-target-if-tools"),
+        schema="mistral-finetune", shape="messages", expansion="per-target-if-tools", last_role="assistant",
+        reads_top=frozenset({"messages", "tools", "available_tools", "system_prompt", "only_last"}),
+        reads_message=frozenset({"role", "content", "text", "tool_calls", "tool_call_id", "name", "weight"}),
+        weight_roles=("assistant",),
+        notes="Rules from mistralai/mistral-finetune at 1943535 (finetune/data/tokenize.py, utils/validate_data.py) and "
+              "mistral-common's MistralRequestValidatorV3 in finetuning mode; verdicts recorded from the real code in "
+              "fixtures/peer-cases/mistral-finetune/. No minimum is enforced (validate_data's size check is commented out)."),
     ChatFormat(
         name="trl-messages", title="Hugging Face TRL, conversational language modelling (messages)",
         providers="TRL SFTTrainer (self-hosted)",

@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING
 
 import orjson
 
-from ..diagnostics import WARNING, Hit, json_path
+from ..diagnostics import ERROR, WARNING, Hit, json_path
 from ..formats import Format
 from ..formats.chat import ChatFormat
 from ..formats.fields import FieldsFormat
-from . import rule
+from . import check, register, rule
 
 if TYPE_CHECKING:
     from ..engine.judge import RecordContext
@@ -150,16 +150,21 @@ def empty_content(record: dict, ctx: RecordContext) -> Iterator[Hit]:
                 yield Hit(f"{turn.get('role', 'turn')} {what} is {'empty' if not text else 'only white space'}", json_path(where))
 
 
-@rule("FT204", "assistant-without-content", scope=openai)
+def mistral(fmt: Format) -> bool:
+    return fmt.name == "mistral-finetune"
+
+
+@rule("FT204", "assistant-without-content", scope=lambda fmt: openai(fmt) or mistral(fmt))
 def assistant_without_content(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     """An assistant message has no content, no tool calls and no function call.
 
     Why: OpenAI requires content unless the message makes a tool call (or a legacy function
-    call); such a message is rejected.
+    call); such a message is rejected. So does mistral-common's validator in mistral-finetune
+    ("Assistant message must have either content or tool_calls": InvalidAssistantMessageException).
     Example: {"role": "assistant", "content": null}
     """
     for i, message in _messages(record):
-        if message.get("content") is not None or message.get("role") != "assistant":
+        if message.get("content", message.get("text")) is not None or message.get("role") != "assistant":
             continue
         if not message.get("tool_calls") and not message.get("function_call"):
             if message.get("refusal"):
@@ -294,3 +299,53 @@ def too_many_images(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     if images > MAX_IMAGES:
         provider = "Together" if ctx.fmt.family == "together" else "OpenAI"
         yield Hit(f"{images} images in one example; {provider} takes at most {MAX_IMAGES}", json_path(list(ctx.fmt.turns_path())))
+
+
+register("FT225", "content-and-tool-calls", ERROR, """
+    An assistant message has both content and tool calls, where the trainer takes one or the other.
+
+    Why: mistral-finetune rejects the example ("Assistant message must have either content or
+    tool_calls, but not both": mistral-common's MistralRequestValidatorV3, finetuning mode, which
+    mistral-finetune's build_instruct_sample runs). Split the text and the call into two messages
+    or drop the text.
+    Example: {"role": "assistant", "content": "Let me check.", "tool_calls": [...]}
+""")
+
+register("FT226", "tool-calls-unanswered", ERROR, """
+    An assistant's tool calls are not all answered by tool messages before the conversation goes on.
+
+    Why: mistral-finetune rejects the example ("Not the same number of function calls and
+    responses": mistral-common's validator in finetuning mode): each call needs its tool message,
+    in order, before the next user or assistant message. A last assistant message may end on
+    its calls. (A tool message that answers no call is FT202.)
+    Example: assistant calls two tools, one tool message answers, then the assistant speaks.
+""")
+
+
+@check("record", "FT225", scope=mistral, needs=(b'"tool_calls"',))
+def content_and_tool_calls(record: dict, ctx: RecordContext) -> Iterator[Hit]:
+    for i, message in _messages(record):
+        if message.get("role") == "assistant" and message.get("tool_calls") and message.get("content", message.get("text")):
+            yield Hit("assistant message has both content and tool calls: mistral-finetune takes one or the other",
+                      json_path(["messages", i]))
+
+
+@check("record", "FT202", "FT226", scope=mistral, needs=(b'"tool_calls"', b'"role":"tool"'))
+def tool_call_sequence(record: dict, ctx: RecordContext) -> Iterator[Hit]:
+    """Mistral matches tool messages to calls by count and order, not by id."""
+    owed, caller = 0, 0
+    for i, message in _messages(record):
+        role = message.get("role")
+        if role == "tool":
+            if owed == 0:
+                yield Hit("tool message answers no pending tool call", json_path(["messages", i]), code="FT202")
+            else:
+                owed -= 1
+            continue
+        if owed and role in ("user", "assistant", "system"):
+            yield Hit(f"{owed} tool call{'s' if owed > 1 else ''} of message {caller} not answered before this {role} message",
+                      json_path(["messages", i]), code="FT226")
+            owed = 0
+        if role == "assistant":
+            calls = message.get("tool_calls")
+            owed, caller = (len(calls), i) if isinstance(calls, list) else (0, i)

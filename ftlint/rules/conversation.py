@@ -57,7 +57,8 @@ register("FT214", "reserved-string", ERROR, """
 """)
 
 register("FT215", "tool-call-id-format", ERROR, """
-    A tool-call id is not 9 letters and digits, as Mistral requires.
+    A tool-call id is not 9 letters and digits, as Mistral requires (its API, and mistral-common's
+    validator, which mistral-finetune runs: "null" is accepted for the last message's calls only).
 
     Why: Mistral's fine-tuning API rejects other ids (OpenAI-style "call_abc123" ids must be
     rewritten).
@@ -95,6 +96,16 @@ register("FT223", "part-not-supported", ERROR, """
     ("unsupported modality [function call]"), where Gemini 2.0 Flash tuned the same data
     (github.com/googleapis/python-aiplatform/issues/6127, 2025-11-14, a user's report).
     Why: the tuning job fails at its start.
+""")
+
+register("FT224", "several-system-prompts", ERROR, """
+    More than one system prompt in an example (mistral-finetune: a second system message, or a
+    system_prompt key beside a system message).
+
+    Why: mistral-finetune rejects it (MessageFormatError in build_instruct_sample,
+    finetune/data/tokenize.py at 1943535): every system message becomes the one system prompt,
+    wherever it stands, so there can be only one.
+    Example: [{"role": "system", ...}, {"role": "user", ...}, {"role": "system", ...}, ...]
 """)
 
 NOVA_RESERVED = ("User:", "Bot:", "Assistant:", "System:", "<image>", "<video>", "[EOS]")
@@ -169,12 +180,20 @@ def nova_media(record: dict, ctx: RecordContext) -> Iterator[Hit]:
                     yield Hit(f"media in an assistant turn: {who} in user turns only", json_path(["messages", i, *where]))
 
 
-@check("record", "FT215", scope=named("mistral-chat"), needs=(b'"tool_calls"', b'"tool_call_id"'))
+@check("record", "FT215", scope=named("mistral-chat", "mistral-finetune"), needs=(b'"tool_calls"', b'"tool_call_id"'))
 def mistral_ids(record: dict, ctx: RecordContext) -> Iterator[Hit]:
-    for i, turn in ctx.fmt.turns(record):
+    turns = ctx.fmt.turns(record)
+    last = turns[-1][0] if turns else -1
+    for i, turn in turns:
         for j, call in enumerate(as_list(turn.get("tool_calls"))):
-            if isinstance(call, dict) and isinstance(call.get("id"), str) and not MISTRAL_ID.match(call["id"]):
-                yield Hit(f"tool-call id {call['id']!r} is not 9 letters and digits", json_path(["messages", i, "tool_calls", j, "id"]))
+            if not isinstance(call, dict) or not isinstance(call.get("id"), str) or MISTRAL_ID.match(call["id"]):
+                continue
+            if call["id"] == "null" and ctx.fmt.name == "mistral-finetune":
+                if i != last:  # mistral-common: only the last message's calls may go without an id
+                    yield Hit("tool-call id 'null' is allowed only in the last message",
+                              json_path(["messages", i, "tool_calls", j, "id"]))
+                continue
+            yield Hit(f"tool-call id {call['id']!r} is not 9 letters and digits", json_path(["messages", i, "tool_calls", j, "id"]))
         if isinstance(turn.get("tool_call_id"), str) and not MISTRAL_ID.match(turn["tool_call_id"]):
             yield Hit(f"tool_call_id {turn['tool_call_id']!r} is not 9 letters and digits", json_path(["messages", i, "tool_call_id"]))
 
@@ -238,3 +257,26 @@ def parts_the_model_rejects(record: dict, ctx: RecordContext) -> Iterator[Hit]:
                 for key in sorted(k for k in part if model.rejects_part(k)):
                     yield Hit(f"a {key} part: {model.name} tuning rejects it (reported: {model.unsupported_parts.source})",
                               json_path([*fmt.turns_path(), i, "parts", j, key]))
+
+
+@check("record", "FT224", "FT212", scope=named("mistral-finetune"))
+def mistral_structure(record: dict, ctx: RecordContext) -> Iterator[Hit]:
+    turns = ctx.fmt.turns(record)
+    systems = [i for i, t in turns if t.get("role") == "system"]
+    if isinstance(record.get("system_prompt"), str) and systems:
+        yield Hit("a system message beside the system_prompt key: mistral-finetune takes one system prompt",
+                  json_path(["messages", systems[0]]), code="FT224")
+    elif len(systems) > 1:
+        yield Hit(f"{len(systems)} system messages: mistral-finetune takes one system prompt",
+                  json_path(["messages", systems[1]]), code="FT224")
+    rest = [(i, t) for i, t in turns if t.get("role") != "system"]
+    if record.get("tools") and rest and rest[0][1].get("role") == "assistant" and len(rest) > 1:
+        # dynamic_chunk_fn_call (finetune/data/dataset.py) cuts a tool conversation after each
+        # assistant turn: the cut after this first turn is a lone assistant message, which the
+        # validator rejects when training reads it (validate_data.py does not chunk, so it passes)
+        yield Hit("a tool conversation starting with an assistant message: mistral-finetune's chunking makes a sample "
+                  "of that message alone, and training fails on it", json_path(["messages", rest[0][0], "role"]), code="FT212")
+    elif len(rest) == 1 and rest[0][1].get("role") not in ("user", None):
+        i, turn = rest[0]
+        yield Hit(f"the conversation is one {turn.get('role')} message (after the system prompt); mistral-finetune "
+                  "needs a user message before it", json_path(["messages", i, "role"]), code="FT212")

@@ -10,12 +10,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from ..diagnostics import ERROR, Hit
+from ..diagnostics import ERROR, WARNING, Hit, json_path
 from ..schemas import schema_findings
 from . import check, register
 
 if TYPE_CHECKING:
     from ..engine.judge import RecordContext
+    from ..formats import Format
 
 register("FT101", "missing-key", ERROR, """
     A key the format requires is missing.
@@ -86,3 +87,71 @@ def other_shape(record: dict, ctx: RecordContext) -> Iterator[Hit]:
         return
     like = BY_SHAPE[found]
     yield Hit(f"line has the shape of {like} ({FORMATS[like].title}); the file is {fmt.name}")
+
+
+register("FT108", "ignored-key", WARNING, """
+    A key the provider neither documents nor reads: the job runs, and the value is silently not
+    trained on.
+
+    Each format lists the keys its provider reads (`ftlint formats NAME`); a key its schema lets
+    through beside them is reported here. Together reads role, content, weight, tool_calls,
+    tool_call_id and reasoning / reasoning_content on messages (docs.together.ai/docs/fine-tuning/
+    data-preparation, read 2026-12-01): a message's name, refusal or thinking, and OpenAI's
+    top-level parallel_tool_calls, are not read (a reasoning trace under "thinking" is the usual
+    case: Together reads "reasoning"). mistral-finetune reads messages, tools, available_tools,
+    system_prompt and only_last at the top, and a weight on assistant messages only
+    (finetune/data/tokenize.py, mistralai/mistral-finetune at 1943535); an "id" or "source" column
+    is carried along unread.
+    Why: what you meant to train is dropped without a word.
+    Example: {"role": "assistant", "content": "42", "thinking": "6 x 7"}
+""")
+
+
+def _reads_keys(fmt: Format) -> bool:
+    return bool(fmt.reads_top or fmt.reads_message)
+
+
+@check("record", "FT108", scope=_reads_keys)
+def ignored_keys(record: dict, ctx: RecordContext) -> Iterator[Hit]:
+    fmt = ctx.fmt
+    provider = fmt.providers.split(":")[0].split(" (")[0]
+    if fmt.reads_top:
+        for key in sorted(k for k in record if k not in fmt.reads_top):
+            yield Hit(f"'{key}' is not read by {provider}: it does not reach training", json_path([key]))
+    if not fmt.reads_message:
+        return
+    where = [(list(fmt.turns_path()), fmt.turns(record))]
+    for key in ("preferred_output", "non_preferred_output"):
+        outputs = record.get(key)
+        if isinstance(outputs, list):
+            where.append(([key], [(j, m) for j, m in enumerate(outputs) if isinstance(m, dict)]))
+    for prefix, turns in where:
+        for i, turn in turns:
+            for key in sorted(turn):
+                if key not in fmt.reads_message:
+                    hint = "; it reads reasoning traces from 'reasoning' or 'reasoning_content'" if key == "thinking" else ""
+                    yield Hit(f"message key '{key}' is not read by {provider}: its value is not trained on{hint}",
+                              json_path([*prefix, i, key]))
+                elif key == "weight" and fmt.weight_roles and turn.get("role") not in fmt.weight_roles:
+                    yield Hit(f"a weight on a {turn.get('role')} message is not read by {provider}: only "
+                              f"{' and '.join(fmt.weight_roles)} messages are weighted", json_path([*prefix, i, key]))
+
+
+@check("record", "FT105", scope=lambda fmt: fmt.name == "mistral-finetune", needs=(b'"parameters"',))
+def tool_parameters_schema(record: dict, ctx: RecordContext) -> Iterator[Hit]:
+    """mistral-common checks each tool's parameters as a JSON Schema (Draft 7) before training
+    (InvalidToolSchemaException); a schema that is not one fails the example."""
+    from jsonschema import Draft7Validator
+    from jsonschema.exceptions import SchemaError
+
+    for key in ("tools", "available_tools"):
+        for j, tool in enumerate(record.get(key) or []):
+            function = tool.get("function") if isinstance(tool, dict) else None
+            parameters = function.get("parameters") if isinstance(function, dict) else None
+            if not isinstance(parameters, dict):
+                continue
+            try:
+                Draft7Validator.check_schema(parameters)
+            except SchemaError as exc:
+                yield Hit(f"parameters are not a valid JSON Schema: {exc.message[:120]}",
+                          json_path([key, j, "function", "parameters", *exc.path]))

@@ -1,6 +1,7 @@
-"""Together's own rules (FT108, FT221, FT222), as Together has them in December 2026; its other
-decisions sit with the codes they share with other providers (FT211, FT213, FT216, FT217: rules/
-conversation.py and rules/chat.py) and in its formats' schemas and severities.
+"""Together's own rules (FT221, FT222), as Together has them in December 2026; its other decisions
+sit with the codes they share with other providers (FT108, FT211, FT213, FT216, FT217: rules/
+schema.py, conversation.py and chat.py) and in its formats' schemas, severities and read keys
+(formats/registry.py).
 
 Sources, each read 2026-12-01: docs.together.ai/docs/fine-tuning/data-preparation, /function-calling,
 /reasoning, /vision and /preference-tuning; the SDK's file checker, together/utils/files.py of
@@ -15,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from ..diagnostics import ERROR, WARNING, Hit, json_path
+from ..diagnostics import ERROR, Hit, json_path
 from ..formats import Format
 from . import check, register
 
@@ -26,26 +27,6 @@ if TYPE_CHECKING:
 def together(fmt: Format) -> bool:
     return fmt.family == "together" and fmt.kind in ("chat", "preference")
 
-
-# The message keys Together documents; any other key is not read (the SDK checks role, content
-# and weight only, and renders messages with the model's chat template).
-MESSAGE_KEYS = frozenset({"role", "content", "weight", "tool_calls", "tool_call_id", "reasoning", "reasoning_content"})
-# Top-level keys of OpenAI's format that Together does not document: the schema lets them through
-# (files written for OpenAI carry them), and FT108 says they are not read.
-IGNORED_TOP = ("parallel_tool_calls",)
-
-register("FT108", "ignored-key", WARNING, """
-    A key the provider neither documents nor reads (Together: a message's name, refusal,
-    thinking, ...; OpenAI's top-level parallel_tool_calls).
-
-    Together documents role, content, weight, tool_calls and reasoning / reasoning_content on
-    messages (docs.together.ai/docs/fine-tuning/data-preparation, read 2026-12-01); its checker
-    does not look at other keys, so the job runs and the value is silently not trained on. A
-    reasoning trace under "thinking" is the usual case: Together reads "reasoning" or
-    "reasoning_content". tool_call_id is accepted as OpenAI writes it.
-    Why: what you meant to train is dropped without a word.
-    Example: {"role": "assistant", "content": "42", "thinking": "6 x 7"}
-""")
 
 register("FT221", "mixed-content-kinds", ERROR, """
     Some messages of a conversation have string content and others a list of parts.
@@ -71,25 +52,6 @@ def images_in(content: object) -> int:
     if not isinstance(content, list):
         return 0
     return sum(1 for part in content if isinstance(part, dict) and part.get("type") == "image_url")
-
-
-@check("record", "FT108", scope=together)
-def ignored_keys(record: dict, ctx: RecordContext) -> Iterator[Hit]:
-    fmt = ctx.fmt
-    for key in IGNORED_TOP:
-        if key in record:
-            yield Hit(f"'{key}' is OpenAI's; Together does not read it", json_path([key]))
-    where = [(list(fmt.turns_path()), fmt.turns(record))]
-    for key in ("preferred_output", "non_preferred_output"):
-        outputs = record.get(key)
-        if isinstance(outputs, list):
-            where.append(([key], [(j, m) for j, m in enumerate(outputs) if isinstance(m, dict)]))
-    for prefix, turns in where:
-        for i, turn in turns:
-            for key in sorted(k for k in turn if k not in MESSAGE_KEYS):
-                hint = "; Together reads reasoning traces from 'reasoning' or 'reasoning_content'" if key == "thinking" else ""
-                yield Hit(f"message key '{key}' is not read by Together: its value is not trained on{hint}",
-                          json_path([*prefix, i, key]))
 
 
 @check("record", "FT221", "FT222", scope=together)
