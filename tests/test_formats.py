@@ -130,11 +130,18 @@ def test_mistral_finetune_expands_only_with_tools() -> None:
 def test_multi_target_single_record_and_weights() -> None:
     path = FIXTURES / "formats" / "fireworks-chat" / "good.jsonl"
     e = estimate(path, "--format", "fireworks-chat")
-    # each line: user, assistant (weight 0), user, assistant: 1 record, 1 target
-    assert (e["lines"], e["records"], e["targets"], e["messages"]) == (3, 3, 3, 12)
+    # 3 lines of user, assistant (weight 0), user, assistant: 1 record, 1 target each; 1 line of
+    # user and an assistant tool call with reasoning_content (Fireworks documents both)
+    assert (e["lines"], e["records"], e["targets"], e["messages"]) == (4, 4, 4, 14)
     recs = [json.loads(x) for x in path.read_text().splitlines()]
-    assert e["trainable_tokens"] == sum(n(r["messages"][3]["content"]) for r in recs)
-    assert e["tokens"] == sum(3 + sum(3 + n(m["role"]) + n(m["content"]) for m in r["messages"]) for r in recs)
+    plain, tool = recs[:3], recs[3]["messages"][1]
+    call = tool["tool_calls"][0]["function"]
+    # the reasoning trace trains with its turn, as the call's name and arguments do
+    assert e["trainable_tokens"] == (sum(n(r["messages"][3]["content"]) for r in plain)
+                                     + n(tool["reasoning_content"]) + n(call["name"]) + n(call["arguments"]))
+    tools_line = 3 + compact(recs[3]["tools"]) + 3 + n("user") + n(recs[3]["messages"][0]["content"]) \
+        + 3 + n("assistant") + n(tool["reasoning_content"]) + n(call["name"]) + n(call["arguments"])
+    assert e["tokens"] == sum(3 + sum(3 + n(m["role"]) + n(m["content"]) for m in r["messages"]) for r in plain) + tools_line
 
 
 def test_preference_and_prompt_completion_counts() -> None:
@@ -207,3 +214,21 @@ def test_reasoning_fields_are_counted_as_what_the_turn_trains(tmp_path: Path) ->
     data.write_text("".join(json.dumps(r) + "\n" for r in with_reasoning))
     r = run("estimate", str(data), "--format", "together-conversational", "-e", "1", "-o", "json")
     assert json.loads(r.stdout)["trainable_tokens"] == expected
+
+
+@pytest.mark.parametrize("name", ["together-conversational", "vertex-gemini", "bedrock-converse", "azure-openai-chat", "trl-messages"])
+def test_formats_name_shows_the_catalogs_models_and_its_rules_sources(name: str) -> None:
+    from ftlint.models import all_models
+
+    out = run("formats", name).stdout
+    models = [m.name for m in all_models().values() if name in m.formats]
+    for model in models:
+        assert model in out
+    if not models:
+        assert "none in the catalog" in out
+    assert "schema from" in out
+    cited = {"together-conversational": ("FT221 mixed-content-kinds (together/utils/files.py)",),
+             "vertex-gemini": ("FT223 part-not-supported (github.com/googleapis/python-aiplatform/issues/6127)",),
+             "bedrock-converse": ("FT216 media-outside-user-turn (docs.aws.amazon.com/bedrock/latest/userguide/model-customization-prepare)",)}
+    for line in cited.get(name, ()):
+        assert line in out

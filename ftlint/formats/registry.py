@@ -37,8 +37,11 @@ _ALL: list[Format] = [
         name="mistral-chat", title="Mistral fine-tuning API (OpenAI-like messages)",
         providers="Mistral API (deprecated: docs marked no longer supported)", min_examples=None, notes="Tool-call ids must be 9 letters and digits (FT215)."),
     OpenAIChat(
-        name="fireworks-chat", title="Fireworks supervised fine-tuning (messages with weight)",
-        providers="Fireworks AI", min_examples=3),
+        name="fireworks-chat", title="Fireworks supervised fine-tuning (messages with weight, reasoning_content)",
+        providers="Fireworks AI", min_examples=3, schema="fireworks-chat",
+        notes="docs.fireworks.ai/fine-tuning/fine-tuning-models (read 2026-12-01): 3 to 3,000,000 examples; tools, tool_calls "
+              "and reasoning_content accepted; for some reasoning models (thinking-history modes) Fireworks unrolls a "
+              "conversation into one datum per user turn, which ftlint does not model: billed tokens can exceed the count."),
     ChatFormat(
         name="together-conversational", title="Together conversational (messages, tools, reasoning, images)", providers="Together AI",
         record_rule="1 line = 1 record; assistant messages without weight 0 train (train_on_inputs=auto)",
