@@ -232,3 +232,15 @@ def test_formats_name_shows_the_catalogs_models_and_its_rules_sources(name: str)
              "bedrock-converse": ("FT216 media-outside-user-turn (docs.aws.amazon.com/bedrock/latest/userguide/model-customization-prepare)",)}
     for line in cited.get(name, ()):
         assert line in out
+
+
+def test_nova2_reasoning_content_trains_with_its_turn(tmp_path: Path) -> None:
+    """Nova 2's guide: the loss covers reasoning and answer tokens when reasoning is present."""
+    path = FIXTURES / "formats" / "bedrock-nova" / "good.jsonl"
+    line = [x for x in path.read_text().splitlines() if "reasoningContent" in x]
+    assert len(line) == 1
+    data = tmp_path / "nova2.jsonl"
+    data.write_text(line[0] + "\n")
+    r = run("estimate", str(data), "-e", "1", "-o", "json")
+    blocks = json.loads(line[0])["messages"][1]["content"]
+    assert json.loads(r.stdout)["trainable_tokens"] == compact(blocks[0]["reasoningContent"]) + n(blocks[1]["text"])
