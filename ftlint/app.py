@@ -18,7 +18,7 @@ from .diagnostics import Diagnostic
 from .engine import Analysis, DatasetView, Settings, analyse, dataset_findings
 from .formats import Format, get_format
 from .models import Model, Sourced, default_model, get_model, today_from, user_value
-from .options import PlanOptions, RunOptions, StudyOptions
+from .options import Loss, PlanOptions, RunOptions, StudyOptions
 from .plan.estimate import DatasetInfo, Estimate, estimate
 from .plan.figures import DatasetFigures, ValidationFigures, dataset_figures
 from .rules.secrets import redact
@@ -104,13 +104,27 @@ def template_for(run: RunOptions, model: Model | None) -> str:
 def settings_for(run: RunOptions, model: Model | None, training: bool = True) -> Settings:
     """Judging settings: a named model's tokenizer, template and limit, or (none named) o200k_base
     and each format's provider's default model's limit."""
+    template = template_for(run, model)
+    if template.startswith("file:"):  # a user's template that cannot be read or compiled: one line, exit 2
+        from .chat.render import JinjaTemplate, TemplateFailure
+        from .chat.tally import _user_template
+
+        try:
+            JinjaTemplate(_user_template(template.removeprefix("file:")))
+        except TemplateFailure as exc:
+            message = str(exc)
+            raise UsageError(message if message.startswith("--chat-template") else f"--chat-template {run.chat_template}: {message}") from None
+    if run.assistant_only_loss and template == "openai":
+        raise UsageError("--assistant-only-loss needs the model's chat template: name a self-hosted model with --model, "
+                         "or give --chat-template FILE")
     return Settings(
-        encoding=tokenizer_for(run, model), model_name=model.name if model else "", template=template_for(run, model),
+        encoding=tokenizer_for(run, model), model_name=model.name if model else "", template=template,
         model_limit=int(model.context.value) if model and model.context else None, context=run.context,
         today=today_from(run.today).isoformat(),
         format_name=run.format_name, limits=run.limits, selection=run.selection, training=training,
         content_fingerprints=run.dataset_rules or run.prompt_fingerprints or run.validation is not None,
         prompt_fingerprints=run.prompt_fingerprints, labels=run.labels,
+        loss=Loss(run.assistant_only_loss, run.completion_only_loss, run.max_seq_len),
     )
 
 

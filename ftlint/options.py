@@ -20,6 +20,15 @@ class ReadLimits:
 
 
 @dataclass(frozen=True, slots=True)
+class Loss:
+    """What the trainer trains on (the trainers' own option names)."""
+
+    assistant_only: bool = False  # TRL assistant_only_loss
+    completion_only: bool = True  # TRL completion_only_loss (its None means on for prompt-completion rows)
+    max_seq_len: int | None = None  # TRL max_length: the sequence is cut here, keeping its start
+
+
+@dataclass(frozen=True, slots=True)
 class RunOptions:
     """What to read and how to judge it: everything `check`, `estimate`, `plan` and `diff` share."""
 
@@ -37,6 +46,9 @@ class RunOptions:
     dataset_rules: bool = True  # duplicates and leakage (estimate without --validation skips them)
     prompt_fingerprints: bool = False  # only `diff` pairs changed records by their prompt
     labels: tuple[tuple[str, str], ...] = ()  # (path, the name to show for it): a git revision's temporary copy
+    assistant_only_loss: bool = False  # TRL's assistant_only_loss: the template's generation spans train
+    completion_only_loss: bool = True  # TRL's completion_only_loss (on by default for prompt-completion rows)
+    max_seq_len: int | None = None  # TRL's max_length: targets past it are cut off (FT236)
 
 
 @dataclass(frozen=True, slots=True)

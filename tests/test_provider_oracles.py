@@ -25,9 +25,9 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from test_peer_cases import together_format
 
 from conftest import FIXTURES, ROOT, run
+from test_peer_cases import together_format
 
 os.environ.setdefault("TQDM_DISABLE", "1")
 files = pytest.importorskip("together.utils.files", reason="the test extra installs together<2")

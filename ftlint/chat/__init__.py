@@ -74,6 +74,17 @@ CHAT_TEMPLATES: dict[str, ChatTemplate] = {t.name: t for t in (
 )}
 
 
+# a --chat-template file names no tokenizer: its added tokens and end of turn are those of the
+# tokenizer family counting it (a tokenizer_config.json's own added tokens come first)
+FAMILY_TEMPLATE_DEFAULTS: dict[str, tuple[tuple[str, ...], str, str, str]] = {
+    "llama3": (LLAMA3_SPECIALS, "<|begin_of_text|>", "<|eot_id|>", r"<\|reserved_special_token_\d+\|>"),
+    "qwen2": (QWEN3_SPECIALS, "", "<|im_end|>", ""),
+    "qwen3_5": (QWEN3_SPECIALS, "", "<|im_end|>", ""),
+    "mistral-tekken": (TEKKEN_SPECIALS, "<s>", "</s>", r"<SPECIAL_\d+>"),
+    "o200k_harmony": (HARMONY_SPECIALS, "<|startoftext|>", "<|return|>", r"<\|reserved_\d+\|>"),
+}
+
+
 @cache
 def _splitter(specials: tuple[str, ...], extra: str) -> re.Pattern[str]:
     alternatives = [re.escape(s) for s in sorted(specials, key=len, reverse=True)]

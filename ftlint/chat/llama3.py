@@ -37,7 +37,7 @@ def _text(value: object) -> str:
     raise TemplateFailure(f"content of type {type(value).__name__} cannot be written by the Llama 3 template")
 
 
-def render(messages: Sequence[dict], tools: object = None, dated: str = "26 Jul 2024") -> Rendered:
+def render(messages: Sequence[dict], tools: object = None, dated: str = "26 Jul 2024", add_generation_prompt: bool = False) -> Rendered:
     out = ["<|begin_of_text|>"]
     rest = list(messages)
     system = ""
@@ -73,6 +73,8 @@ def render(messages: Sequence[dict], tools: object = None, dated: str = "26 Jul 
                        + '", "parameters": ' + arguments + "}<|eot_id|>")
         else:
             out.append(f"<|start_header_id|>{_text(role)}<|end_header_id|>\n\n{_text(message.get('content')).strip()}<|eot_id|>")
+    if add_generation_prompt:
+        out.append("<|start_header_id|>assistant<|end_header_id|>\n\n")
     return Rendered("".join(out))
 
 

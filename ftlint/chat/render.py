@@ -1,4 +1,5 @@
-"""Rendering a conversation through a chat template, as transformers' apply_chat_template does:
+"""Rendering a conversation through a chat template, as transformers' apply_chat_template does
+(5.x: null-valued keys dropped and reasoning fields aliased first, see `normalised`):
 Jinja2 in an immutable sandbox, with trim_blocks and lstrip_blocks, the loopcontrols extension,
 a `tojson` filter that keeps non-ASCII text (ensure_ascii off), the `raise_exception` and
 `strftime_now` globals, and the `{% generation %}` tag whose spans mark what TRL's
@@ -21,6 +22,25 @@ import jinja2.nodes
 import jinja2.sandbox
 
 START, END = "\ue000", "\ue001"  # private-use characters around a {% generation %} block while rendering
+
+
+REASONING_FIELDS = ("reasoning_content", "thinking", "reasoning")
+
+
+def normalised(messages: Sequence[dict]) -> list[dict]:
+    """The messages as transformers 5 hands them to a template (utils/chat_template_utils.py):
+    keys whose value is null dropped (`content: null` beside tool calls renders as nothing, not
+    "None"), and a message's reasoning, under any of its names, given as both reasoning_content
+    (what Qwen's and most templates read) and thinking (what gpt-oss's reads)."""
+    out = []
+    for message in messages:
+        if isinstance(message, dict):
+            message = {key: value for key, value in message.items() if value is not None}
+            reasoning = next((message[key] for key in REASONING_FIELDS if message.get(key) is not None), None)
+            if reasoning is not None:
+                message = {"thinking": reasoning, **message, "reasoning_content": reasoning}
+        out.append(message)
+    return out
 
 
 class TemplateFailure(Exception):
@@ -70,11 +90,12 @@ class JinjaTemplate:
             raise TemplateFailure(f"the chat template does not compile: {exc}") from None
         self.has_generation = "{% generation" in source or "{%- generation" in source
 
-    def render(self, messages: Sequence[dict], tools: object = None, bos: str = "", eos: str = "", **extra: object) -> Rendered:
+    def render(self, messages: Sequence[dict], tools: object = None, bos: str = "", eos: str = "",
+               add_generation_prompt: bool = False, **extra: object) -> Rendered:
         marked = START in str(messages) or END in str(messages)  # data holding our markers: no spans
         try:
-            text = self.template.render(messages=list(messages), tools=tools or None, bos_token=bos, eos_token=eos,
-                                        add_generation_prompt=False, **extra)
+            text = self.template.render(messages=normalised(messages), tools=tools or None, bos_token=bos, eos_token=eos,
+                                        add_generation_prompt=add_generation_prompt, **extra)
         except TemplateFailure:
             raise
         except Exception as exc:  # a template's error on a record's data (a KeyError, a TypeError, ...)

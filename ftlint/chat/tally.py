@@ -6,31 +6,93 @@ import datetime as dt
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..options import Loss
 from ..tokens import TokenCounter
-from . import CHAT_TEMPLATES, ChatTemplate, count_rendered, template_text
+from . import CHAT_TEMPLATES, FAMILY_TEMPLATE_DEFAULTS, ChatTemplate, count_rendered, template_text
+from .mask import Masked, Tokenizer, common_prefix, span_mask
 from .render import JinjaTemplate, Rendered, TemplateFailure
 
 
 class Tally:
     """Renders conversations with one template and counts their tokens with one tokenizer."""
 
-    def __init__(self, template: str, counter: TokenCounter, today: dt.date) -> None:
+    def __init__(self, template: str, counter: TokenCounter, today: dt.date, loss: Loss | None = None) -> None:
         self.counter, self.today = counter, today
+        self.loss = loss or Loss()
+        self._tokenizer: Tokenizer | None = None
         if template.startswith("file:"):
-            source = _user_template(template.removeprefix("file:"))
-            self.spec = ChatTemplate(template, f"--chat-template {template.removeprefix('file:')}", (), "", "", "file")
+            path = template.removeprefix("file:")
+            source = _user_template(path)
+            specials, bos, eos, pattern = FAMILY_TEMPLATE_DEFAULTS.get(counter.encoding_name, ((), "", "", ""))
+            added, config_bos, config_eos = _user_tokens(path)
+            if added:  # the tokenizer_config.json's own added tokens are the tokenizer's: they alone count
+                specials, pattern = added, ""
+            self.spec = ChatTemplate(template, f"--chat-template {path}", tuple(specials), config_bos or bos,
+                                     config_eos or eos, "file", pattern)
             self.jinja: JinjaTemplate | None = JinjaTemplate(source, today)
         else:
             self.spec = CHAT_TEMPLATES[template]
             self.jinja = JinjaTemplate(template_text(template), today) if self.spec.source != "python" else None
         self.name = template
 
-    def render(self, messages: Sequence[dict], tools: object = None) -> Rendered:
+    @property
+    def has_generation(self) -> bool:
+        """Whether the template marks the assistant's output ({% generation %} blocks)."""
+        return self.jinja is not None and self.jinja.has_generation
+
+    def render(self, messages: Sequence[dict], tools: object = None, add_generation_prompt: bool = False) -> Rendered:
         if self.jinja is None:
             from . import llama3
 
-            return llama3.render(messages, tools, llama3.dated(self.name, self.today))
-        return self.jinja.render(messages, tools, self.spec.bos, self.spec.eos)
+            return llama3.render(messages, tools, llama3.dated(self.name, self.today), add_generation_prompt)
+        return self.jinja.render(messages, tools, self.spec.bos, self.spec.eos, add_generation_prompt)
+
+    @property
+    def tokenizer(self) -> Tokenizer:
+        if self._tokenizer is None:
+            self._tokenizer = Tokenizer(self.counter.encoding_name, self.spec.splitter)
+        return self._tokenizer
+
+    def masked(self, messages: Sequence[dict], tools: object = None) -> Masked:
+        """A conversation as TRL trains it (language modelling on messages)."""
+        rendered = self.render(messages, tools)
+        if not self.loss.assistant_only:
+            tokens = count_rendered(rendered.text, self.spec.splitter, self.counter.count)
+            return self._cut(Masked(tokens, tokens, rendered.text, [], True, self.spec.eos), None)
+        encoded = self.tokenizer.encode(rendered.text)
+        mask = span_mask(encoded, rendered.spans)
+        return self._cut(Masked(len(encoded.ids), sum(mask), rendered.text, rendered.spans, False, self.spec.eos,
+                                not self.has_generation), mask)
+
+    def prompt_completion(self, prompt: Sequence[dict], completion: Sequence[dict], tools: object = None) -> Masked:
+        """A conversational prompt-completion row as TRL trains it: the completion starts where
+        the tokens of the prompt (with the generation prompt) and of the whole row part."""
+        whole = self.render([*prompt, *completion], tools)
+        encoded = self.tokenizer.encode(whole.text)
+        n = len(encoded.ids)
+        mask = [True] * n
+        if self.loss.completion_only:
+            head = self.tokenizer.encode(self.render(prompt, tools, add_generation_prompt=True).text)
+            start = common_prefix(head.ids, encoded.ids)
+            mask = [i >= start for i in range(n)]
+        spans: list[tuple[int, int]] = []
+        if self.loss.assistant_only:
+            marked = span_mask(encoded, whole.spans)
+            mask = [a and b for a, b in zip(mask, marked, strict=True)]
+            spans = whole.spans
+        elif self.loss.completion_only:
+            first = next((i for i, m in enumerate(mask) if m), n)
+            spans = [(encoded.starts[first], len(whole.text))] if first < n else []
+        all_trained = not self.loss.completion_only and not self.loss.assistant_only
+        return self._cut(Masked(n, sum(mask), whole.text, spans, all_trained, self.spec.eos,
+                                self.loss.assistant_only and not self.has_generation), mask)
+
+    def _cut(self, masked: Masked, mask: list[bool] | None) -> Masked:
+        """TRL's max_length, keep_start: trained tokens past it are lost."""
+        limit = self.loss.max_seq_len
+        if limit is not None and masked.tokens > limit:
+            masked.lost = masked.tokens - limit if mask is None else sum(mask[limit:])
+        return masked
 
     def tokens(self, messages: Sequence[dict], tools: object = None) -> int:
         """All tokens of the conversation as the template renders it. TemplateFailure if it cannot."""
@@ -62,3 +124,29 @@ def _user_template(path: str) -> str:
             raise TemplateFailure(f"--chat-template {path}: no chat_template in it")
         return template
     return text
+
+
+def _user_tokens(path: str) -> tuple[tuple[str, ...], str, str]:
+    """The added tokens, bos and eos a tokenizer_config.json (or a model folder's) declares, as
+    transformers reads them (added_tokens_decoder; bos_token and eos_token, strings or objects)."""
+    import json
+
+    p = Path(path)
+    config = p / "tokenizer_config.json" if p.is_dir() else p
+    if config.suffix != ".json" or not config.is_file():
+        return (), "", ""
+    try:
+        data = json.loads(config.read_text(encoding="utf-8"))
+    except (OSError, ValueError, UnicodeDecodeError):
+        return (), "", ""
+    if not isinstance(data, dict):
+        return (), "", ""
+
+    def token(value: object) -> str:
+        if isinstance(value, dict):
+            value = value.get("content")
+        return value if isinstance(value, str) else ""
+
+    decoder = data.get("added_tokens_decoder")
+    added = tuple(t for t in (token(v) for v in decoder.values()) if t) if isinstance(decoder, dict) else ()
+    return added, token(data.get("bos_token")), token(data.get("eos_token"))

@@ -118,6 +118,7 @@ def _io_errors(messages: list[str]) -> None:
 
 @cli.command()
 @opt.apply(opt.INPUTS)
+@opt.apply(opt.TRUNCATION)
 @opt.apply(opt.output_options())
 @click.option("--max-errors", type=opt.Count(0), metavar="N", help="Show at most N findings (all are still counted for the exit code).")
 @opt.FAIL_ON

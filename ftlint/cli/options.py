@@ -125,6 +125,12 @@ JUDGING = [
     click.option("--today", metavar="YYYY-MM-DD", help="Judge model lifecycles as of this date (default: the clock, or $FTLINT_TODAY)."),
     click.option("--tokenizer", metavar="NAME|PATH", help="Count with this tokenizer: a family (o200k_base, qwen2, llama3, ...) or a file: tokenizer.json, tekken.json, a tiktoken rank file, a model folder."),
     click.option("--chat-template", metavar="FILE", help="Render records with this Jinja chat template (or a tokenizer_config.json, or a model folder holding one)."),
+    click.option("--assistant-only-loss", is_flag=True, help="As TRL's assistant_only_loss: only the template's {% generation %} spans train (needs a chat template: --model of a self-hosted model, or --chat-template)."),
+    click.option("--completion-only-loss/--no-completion-only-loss", default=True, show_default=True, help="As TRL's completion_only_loss: a prompt-completion row trains on its completion only."),
+]
+# check's own: estimate and plan have --max-seq-len among the plan's options
+TRUNCATION = [
+    click.option("--max-seq-len", type=Count(1), metavar="TOKENS", help="Records are cut at this many tokens (TRL max_length, keep_start): targets cut off are reported (FT236)."),
 ]
 INPUTS = [
     click.argument("paths", nargs=-1, required=True, type=click.Path(dir_okay=True, allow_dash=True, readable=False)),
@@ -199,6 +205,8 @@ def run_options(params: dict[str, Any], paths: tuple[str, ...], selection_base: 
         limits=ReadLimits(params.pop("max_line_bytes"), params.pop("max_depth")), selection=selection,
         jobs=params.pop("jobs"), today=params.pop("today", None), tokenizer=params.pop("tokenizer", None),
         chat_template=params.pop("chat_template", None), dataset_rules=dataset_rules, prompt_fingerprints=prompts,
+        assistant_only_loss=params.pop("assistant_only_loss", False), completion_only_loss=params.pop("completion_only_loss", True),
+        max_seq_len=params.get("max_seq_len"),  # estimate's and plan's plan options take it too
     )
 
 

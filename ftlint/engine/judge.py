@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from ..dataset import fingerprint, fingerprints, hex_fingerprint
 from ..diagnostics import ERROR, OFF, Diagnostic, Hit, compact_json
 from ..literals import present as literals_in
-from ..options import ReadLimits
+from ..options import Loss, ReadLimits
 from ..read import BLANK, Line
 from ..rules import Check, checks, severity
 from ..rules.secrets import redact
@@ -48,6 +48,7 @@ class Settings:
     content_fingerprints: bool = True  # exact and near, for duplicates and leakage
     prompt_fingerprints: bool = False  # only `ftlint diff` pairs changed records by prompt
     labels: tuple[tuple[str, str], ...] = ()  # (path, the name findings give it)
+    loss: Loss = field(default_factory=Loss)  # what a self-hosted trainer trains on (with a chat template)
 
     def named_model(self) -> Model | None:
         """The catalog's entry for --model (None: no model named, or a local template or model)."""
@@ -90,6 +91,8 @@ class RecordContext:
 class FileContext:
     fmt: Format
     training: bool
+    loss: Loss = field(default_factory=Loss)
+    template: str = "openai"  # the chat template records were rendered with (Settings.template)
 
 
 class Severities:
@@ -181,6 +184,11 @@ class LineJudge:
                 hits.extend(gated)
                 return None
         ctx.figures = figures = self.fmt.figures(value, self.counter, self.tally)
+        if figures.rendered is not None:
+            summary = self.summary
+            summary.rendered += 1
+            summary.untrained += figures.rendered.trained == 0
+            summary.truncated += figures.rendered.lost > 0
         present = ctx.present
         for c in self.checks:
             if c.needs and present.isdisjoint(c.needs):
@@ -221,7 +229,7 @@ class LineJudge:
 def file_findings(summary: FileSummary, fmt: Format, settings: Settings) -> list[Diagnostic]:
     """The file-level checks (empty file, too few records) at the end of a file."""
     level = Severities(fmt, settings.selection.for_path(summary.path))
-    ctx = FileContext(fmt, settings.training)
+    ctx = FileContext(fmt, settings.training, settings.loss, settings.template)
     out = []
     for c in checks("file"):
         for hit in c.func(summary, ctx):

@@ -75,7 +75,7 @@ class Worker:
 
             from ..chat.tally import Tally
 
-            self.tally = Tally(settings.template, self.counter, dt.date.fromisoformat(settings.today))
+            self.tally = Tally(settings.template, self.counter, dt.date.fromisoformat(settings.today), settings.loss)
 
     def run(self, chunk: Chunk) -> ChunkResult:
         summary = FileSummary(chunk.path, format=chunk.format, format_reason=chunk.format_reason)

@@ -29,9 +29,12 @@ class FileSummary:
     messages: int = 0  # messages of the valid lines
     format: str = ""
     format_reason: str = ""
+    rendered: int = 0  # lines rendered through a chat template with the trainer's loss mask
+    untrained: int = 0  # ... of which no token trains
+    truncated: int = 0  # ... of which trained tokens fall past --max-seq-len
 
     def add(self, other: FileSummary) -> None:
-        for name in ("lines", "valid", "invalid", "blank", "records", "messages"):
+        for name in ("lines", "valid", "invalid", "blank", "records", "messages", "rendered", "untrained", "truncated"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from ..tokens import TokenCounter
 
 if TYPE_CHECKING:
+    from ..chat.mask import Masked
     from ..chat.tally import Tally
 
 
@@ -34,6 +35,7 @@ class LineFigures:
     records: list[RecordFigures]
     messages: int  # messages on the line (not per expanded record)
     failure: str | None = None  # the chat template could not render the record (counted by the convention)
+    rendered: Masked | None = None  # the record through the chat template, with the trainer's loss mask
 
 
 @dataclass(frozen=True)

@@ -95,11 +95,16 @@ class ChatFormat(Format):
                 records = [RecordFigures(k + 1, 1, tally.tokens(messages[: k + 1], tools), c.body(t))
                            for k, t in enumerate(messages) if self.is_target(t)]
                 records = records or [RecordFigures(len(messages), 0, tally.tokens(messages, tools), 0)]
+            elif tally.loss.assistant_only or self.targets == "all":
+                # the trainer's own mask: TRL trains every token, or the template's generation spans
+                masked = tally.masked(messages, tools)
+                assistants = sum(1 for t in messages if t.get("role") == "assistant")
+                records = [RecordFigures(len(messages), len(messages) if masked.all_trained else assistants,
+                                         masked.tokens, masked.trained)]
+                return LineFigures(records, len(messages), rendered=masked)
             else:
                 tokens = tally.tokens(messages, tools)
-                if self.targets == "all":
-                    targets, trainable = len(messages), tokens
-                elif self.targets == "none":
+                if self.targets == "none":
                     targets, trainable = 0, 0
                 else:
                     chosen = [t for t in messages if self.is_target(t)]

@@ -33,6 +33,10 @@ class FieldsFormat(Format):
         return n, n
 
     def figures(self, record: dict, counter: TokenCounter, tally: Tally | None = None) -> LineFigures:
+        if tally is not None and self.shape == "prompt-completion-conversational":
+            figures = self._templated(record, tally)
+            if figures is not None:
+                return figures
         c = Counting(counter)
         context = sum(self._field(c, record.get(k))[0] for k in self.inputs)
         outputs = [self._field(c, record.get(k)) for k in self.outputs]
@@ -42,6 +46,25 @@ class FieldsFormat(Format):
                        and record[k] and isinstance(record[k][0], dict) and "role" in record[k][0])
         return LineFigures([RecordFigures(messages, len(self.outputs) if self.outputs != ("text",) else 1, tokens, trainable)],
                            messages)
+
+
+    def _templated(self, record: dict, tally: Tally) -> LineFigures | None:
+        """A conversational prompt and completion through the chat template, masked as TRL
+        masks them (None: not lists of messages, counted by the convention)."""
+        from ..chat.render import TemplateFailure
+
+        prompt, completion = record.get(self.inputs[0]), record.get(self.outputs[0])
+        if not (isinstance(prompt, list) and isinstance(completion, list)
+                and all(isinstance(m, dict) for m in (*prompt, *completion))):
+            return None
+        try:
+            masked = tally.prompt_completion(prompt, completion, record.get("tools"))
+        except TemplateFailure as exc:
+            figures = self.figures(record, tally.counter)
+            figures.failure = str(exc)
+            return figures
+        n = len(prompt) + len(completion)
+        return LineFigures([RecordFigures(n, 1, masked.tokens, masked.trained)], n, rendered=masked)
 
 
 @dataclass(frozen=True)

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 
 # Every rule module, in the order `ftlint rules` groups them. Nothing registers by accident: a
 # module not listed here is not loaded, and a test asserts every module of this package is.
-MODULES = ("file", "schema", "chat", "conversation", "together", "tokens", "dataset", "secrets", "advice", "models", "gates")
+MODULES = ("file", "schema", "chat", "conversation", "together", "tokens", "template", "dataset", "secrets", "advice", "models", "gates")
 KINDS = ("line", "record", "file", "dataset", "split", "plan", "model")
 
 Scope = Callable[["Format"], bool]

@@ -1,0 +1,179 @@
+"""What rendering a record through its model's chat template shows (FT231-FT237): the silent
+failures of self-hosted SFT, found before the GPU is paid for.
+
+They apply when records are rendered (a self-hosted model's --model, or --chat-template) and
+read the rendered text and the trainer's loss mask (ftlint/chat/mask.py): TRL's
+assistant_only_loss and completion_only_loss, its max_length truncation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import cache
+from typing import TYPE_CHECKING
+
+from ..chat.mask import EMPTY_THINK
+from ..diagnostics import ERROR, WARNING, Hit, json_path
+from . import check, register
+
+if TYPE_CHECKING:
+    from ..chat.mask import Masked
+    from ..engine.judge import FileContext, RecordContext
+    from ..engine.result import FileSummary
+
+REASONING_KEYS = ("reasoning_content", "reasoning", "thinking")
+
+register("FT231", "no-trained-tokens", ERROR, """
+    No token of the record trains under the trainer's loss mask (or, at line 0, of the whole file).
+
+    With TRL's assistant_only_loss, a record trains on the tokens of its template's
+    {% generation %} blocks; with completion_only_loss, on those after the prompt. A record that
+    leaves none (no assistant turn rendered in a block, a completion the template drops) adds no
+    gradient. Why: TRL 1.x stops the run ("at least one example has no assistant tokens"); older
+    versions, and other trainers, train on nothing while the loss curve looks healthy
+    (marin-community/marin#7237, unsloth#2734).
+""")
+
+register("FT232", "template-without-generation", ERROR, """
+    --assistant-only-loss with a chat template that has no {% generation %} block: no record of
+    the file trains.
+
+    transformers' apply_chat_template(return_assistant_tokens_mask=True) marks nothing without
+    the block, so every label is masked. The stock templates of Llama 3.1, Qwen 2.5 and 3, Gemma 3
+    and gpt-oss have none; TRL ships training variants that do (trl/chat_templates/*_training.jinja),
+    or leave assistant_only_loss off. Why: the run trains on nothing, or TRL 1.x refuses it.
+""", kind="file")
+
+register("FT233", "end-of-turn-not-trained", WARNING, """
+    The end-of-turn token that closes an assistant turn lies outside the trained span.
+
+    Why: the model never learns to stop: it runs on past its answer at inference
+    (tatsu-lab/stanford_alpaca#126, unslothai/unsloth#416). The template's generation block
+    should enclose the end-of-turn token (<|im_end|>, <|eot_id|>, <end_of_turn>, ...).
+""")
+
+register("FT234", "dropped-by-template", WARNING, """
+    A reasoning trace or a tool call in the data does not appear in the rendered text: the
+    template drops it.
+
+    Qwen 3's template renders reasoning_content only for the turns after the last user message;
+    many templates read reasoning from one key only (reasoning_content, or thinking) and ignore
+    the other; some render no tool calls. Why: what you meant to train is silently not trained.
+""")
+
+register("FT235", "empty-think-trained", WARNING, """
+    An empty <think></think> block is inside the trained span.
+
+    Templates of reasoning models (Qwen 3, GLM, DeepSeek) insert an empty block into turns that
+    have no reasoning; trained, it teaches the model to skip thinking
+    (NVIDIA-NeMo/Automodel#3739). Give those turns their reasoning, or mask the block.
+""")
+
+register("FT236", "targets-truncated", WARNING, """
+    Trained tokens of the record fall past --max-seq-len and are cut off (TRL max_length, which
+    keeps the start; 1,024 by default in TRL).
+
+    Why: the end of the answer, often its conclusion and its end-of-turn token, is never
+    trained on (unslothai/unsloth#2904, allenai/open-instruct#806).
+""")
+
+register("FT237", "truncated-share", WARNING, """
+    A share of the file's records lose trained tokens to --max-seq-len (file level).
+
+    Why: a run whose records are cut this often trains on truncated answers; raise max_length or
+    shorten the records.
+""", kind="file")
+
+TRUNCATED_SHARE = 0.05  # FT237 from this share of rendered records
+
+
+@cache
+def template_marks(template: str) -> bool:
+    """Whether the chat template has {% generation %} blocks (ftlint's Llama renderer has none)."""
+    from ..chat import CHAT_TEMPLATES, template_text
+    from ..chat.tally import _user_template
+
+    if template.startswith("file:"):
+        source = _user_template(template.removeprefix("file:"))
+    elif template in CHAT_TEMPLATES and CHAT_TEMPLATES[template].source != "python":
+        source = template_text(template)
+    else:
+        return False
+    return "generation %}" in source or "generation -%}" in source
+
+
+def template_name(template: str) -> str:
+    """The template as the user named it: a path relative to here when it is under here."""
+    if not template.startswith("file:"):
+        return f"{template} (ftlint's copy of the model's own)"
+    import os
+
+    path = template.removeprefix("file:")
+    relative = os.path.relpath(path)
+    return path if relative.startswith("..") else relative
+
+
+def _rendered(ctx: RecordContext) -> Masked | None:
+    return ctx.figures.rendered if ctx.figures is not None else None
+
+
+@check("record", "FT231", "FT233", "FT235", "FT236")
+def loss_mask(record: dict, ctx: RecordContext) -> Iterator[Hit]:
+    masked = _rendered(ctx)
+    if masked is None:
+        return
+    if masked.trained == 0 and not masked.unmarked:  # unmarked: FT232 says it once for the file
+        yield Hit(f"no token of this record trains: of its {masked.tokens:,} tokens the loss mask keeps none")
+    if masked.spans and masked.eos:
+        open_turns = sum(1 for start, end in masked.spans if masked.eos not in masked.text[start:end])
+        if open_turns and masked.eos in masked.text:
+            yield Hit(f"{open_turns} trained span{'s' if open_turns > 1 else ''} end{'' if open_turns > 1 else 's'} before "
+                      f"the end-of-turn token {masked.eos}: the model is not taught to stop", code="FT233")
+    trained = [(0, len(masked.text))] if masked.all_trained else masked.spans
+    for start, end in trained:
+        if EMPTY_THINK.search(masked.text, start, end):
+            yield Hit("an empty <think></think> block is trained: the model learns to skip its reasoning", code="FT235")
+            break
+    if masked.lost:
+        every = " (all of them)" if masked.lost >= masked.trained else ""
+        yield Hit(f"{masked.lost:,} of {masked.trained:,} trained tokens fall past the {masked.tokens - masked.lost:,}"
+                  f"-token cut{every}: the record has {masked.tokens:,} tokens", code="FT236")
+
+
+@check("record", "FT234", needs=(b'"reasoning', b'"thinking"', b'"tool_calls"'))
+def dropped(record: dict, ctx: RecordContext) -> Iterator[Hit]:
+    masked = _rendered(ctx)
+    if masked is None:
+        return
+    fmt = ctx.fmt
+    text = masked.text
+    for i, turn in fmt.turns(record):
+        if turn.get("role") != "assistant":
+            continue
+        for key in REASONING_KEYS:
+            value = turn.get(key)
+            if isinstance(value, str) and value.strip() and value.strip() not in text:
+                yield Hit(f"the template drops this {key}: it is not in the rendered text", json_path([*fmt.turns_path(), i, key]))
+        calls = turn.get("tool_calls")
+        for j, call in enumerate(calls if isinstance(calls, list) else []):
+            function = call.get("function") if isinstance(call, dict) else None
+            name = function.get("name") if isinstance(function, dict) else None
+            if isinstance(name, str) and name and name not in text:
+                yield Hit(f"the template drops the tool call {name!r}: it is not in the rendered text",
+                          json_path([*fmt.turns_path(), i, "tool_calls", j]))
+
+
+@check("file", "FT232", "FT231", "FT237")
+def file_mask(summary: FileSummary, ctx: FileContext) -> Iterator[Hit]:
+    if not summary.rendered:
+        return
+    if ctx.loss.assistant_only and not template_marks(ctx.template):
+        yield Hit(f"--assistant-only-loss, but the chat template {template_name(ctx.template)} has no {{% generation %}} "
+                  "block: no token of any record trains (use a training variant of the template, or leave the option off)")
+        return
+    if summary.untrained == summary.rendered:
+        yield Hit(f"no token of any of the {summary.rendered:,} rendered records trains under the loss mask", code="FT231")
+    if ctx.loss.max_seq_len and summary.truncated and summary.truncated >= TRUNCATED_SHARE * summary.rendered:
+        share = summary.truncated / summary.rendered
+        yield Hit(f"{summary.truncated:,} of {summary.rendered:,} records ({share:.0%}) lose trained tokens past "
+                  f"--max-seq-len {ctx.loss.max_seq_len:,}", code="FT237")
