@@ -25,6 +25,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from generate import generate  # noqa: E402
 
+TEMPLATE = HERE.parent / "fixtures" / "templates" / "trl" / "qwen3_training.jinja"
+
 
 def _pss_kib(pid: int) -> int:
     """Proportional set size: pages shared by forked workers are split between them, not
@@ -106,6 +108,11 @@ def main() -> None:
             "cookbook-style script": [py, str(HERE / "cookbook.py"), str(path)],
             "ftlint check": [py, "-m", "ftlint", "check", str(path), *jobs],
             "ftlint estimate": [py, "-m", "ftlint", "estimate", str(path), *jobs],
+            # rendering on: each record through Qwen 3's own template, then TRL's training variant with
+            # assistant_only_loss (the loss mask: tokens with their offsets)
+            "ftlint estimate, rendered": [py, "-m", "ftlint", "estimate", str(path), "--model", "Qwen/Qwen3-8B", *jobs],
+            "ftlint estimate, masked": [py, "-m", "ftlint", "estimate", str(path), "--format", "trl-messages", "--tokenizer",
+                                        "qwen2", "--chat-template", str(TEMPLATE), "--assistant-only-loss", *jobs],
         }
         walls: dict[str, list[float]] = {name: [] for name in runs}
         peaks: dict[str, float] = dict.fromkeys(runs, 0.0)
@@ -117,9 +124,10 @@ def main() -> None:
         results = {name: (min(walls[name]), peaks[name]) for name in runs}
         bare, cookbook = results["bare tokenizer loop (1 core)"][0], results["cookbook-style script"][0]
         print(f"\n{path.name}: {size_mb:.1f} MB, {records:,} records (fastest of {args.rounds} rounds)")
-        print(f"  {'':30} {'wall s':>7} {'MB/s':>6} {'peak MiB':>9} {'/ bare':>7} {'cookbook /':>10}")
+        print(f"  {'':30} {'wall s':>7} {'MB/s':>6} {'rec/s':>8} {'peak MiB':>9} {'/ bare':>7} {'cookbook /':>10}")
         for name, (wall, peak) in results.items():
-            print(f"  {name:30} {wall:7.2f} {size_mb / wall:6.1f} {peak:9.0f} {wall / bare:7.2f} {cookbook / wall:10.2f}")
+            print(f"  {name:30} {wall:7.2f} {size_mb / wall:6.1f} {records / wall:8,.0f} {peak:9.0f} {wall / bare:7.2f} "
+                  f"{cookbook / wall:10.2f}")
 
 
 if __name__ == "__main__":

@@ -21,6 +21,8 @@ transformers' TikTokenConverter, so no model is downloaded:
                  </think>, <tool_response> and </tool_response> are plain text to Qwen 2.5);
   o200k_harmony  gpt-oss: o200k_base's ranks and tiktoken's o200k_harmony special tokens
                  (<|start|>, <|channel|>, ..., and the <|reserved_N|> ones) at their ids;
+  mistral-tekken Mistral Nemo: the Tekken ranks shipped in ftlint/tokenizers/, with its control tokens
+                 (ftlint.chat.TEKKEN_SPECIALS), for Nemo's own template as ftlint ships it;
   gemma3         NOT Gemma's tokenizer (Gemma's is SentencePiece, not shipped): an equivalent
                  tokenizer for mask tests, o200k_base's ranks with Gemma's <bos>, <eos>,
                  <start_of_turn> and <end_of_turn> (and <pad>, <start_of_image>) as added
@@ -52,7 +54,7 @@ CORPUS = ROOT / "fixtures" / "chat" / "mask_corpus.jsonl"
 
 GEMMA3_SPECIALS = ("<pad>", "<eos>", "<bos>", "<start_of_turn>", "<end_of_turn>", "<start_of_image>")
 ALIASES = {"qwen3": "qwen2", "o200k_base": "o200k_harmony", "harmony": "o200k_harmony"}
-FAMILIES = ("llama3", "qwen2", "qwen2.5", "o200k_harmony", "gemma3")
+FAMILIES = ("llama3", "qwen2", "qwen2.5", "o200k_harmony", "gemma3", "mistral-tekken")
 
 # template file (fixtures/templates/trl/) -> (tokenizer family, bos_token, eos_token) as the model's
 # tokenizer_config.json sets them ("" for Qwen: its bos_token is null, and no Qwen template prints it)
@@ -66,7 +68,15 @@ SETUP: dict[str, tuple[str, str, str]] = {
     "gptoss_training.jinja": ("o200k_harmony", "<|startoftext|>", "<|return|>"),
     "gemma3.jinja": ("gemma3", "<bos>", "<eos>"),
     "gemma3_training.jinja": ("gemma3", "<bos>", "<eos>"),
+    # Mistral Nemo's own template (Tekken), as ftlint ships it (ftlint/chat/templates/SOURCES.md); TRL has none
+    "mistral-v3-tekken.jinja": ("mistral-tekken", "<s>", "</s>"),
 }
+# templates that are not TRL's copies: where they are
+PATHS = {"mistral-v3-tekken.jinja": ROOT / "ftlint" / "chat" / "templates" / "mistral-v3-tekken.jinja"}
+
+
+def template_path(name: str) -> Path:
+    return PATHS.get(name, TEMPLATES / name)
 
 
 def _llama3_specials() -> list[str]:
@@ -136,6 +146,13 @@ def _tokenizer(family: str) -> PreTrainedTokenizerFast:
         pattern, specials, nfc = O200K_PATTERN, _harmony_specials(ranks), False
     elif family == "gemma3":
         ranks, pattern, specials, nfc = load_ranks("o200k_base"), O200K_PATTERN, list(GEMMA3_SPECIALS), False
+    elif family == "mistral-tekken":
+        from ftlint.chat import TEKKEN_SPECIALS
+        from ftlint.tokens import FAMILIES as TOKEN_FAMILIES
+
+        tekken = TOKEN_FAMILIES["mistral-tekken"]
+        assert tekken.pattern is not None
+        ranks, pattern, specials, nfc = load_ranks("mistral-tekken"), tekken.pattern, list(TEKKEN_SPECIALS), False
     else:
         raise ValueError(f"unknown family {family!r}; known: {', '.join(FAMILIES)} (aliases {', '.join(ALIASES)})")
     converted = _converted(ranks, pattern, specials, nfc)
@@ -213,4 +230,4 @@ def valid_templates(case: dict[str, Any]) -> list[str]:
 def reference(template: str, case: dict[str, Any]) -> tuple[int, int, list[int]]:
     """hf_masked for a template file name of SETUP and a corpus case."""
     family, bos, eos = SETUP[template]
-    return hf_masked(TEMPLATES / template, family, case["messages"], case.get("tools"), bos, eos)
+    return hf_masked(template_path(template), family, case["messages"], case.get("tools"), bos, eos)

@@ -22,10 +22,11 @@ from conftest import FIXTURES, run
 from ftlint.chat.tally import Tally
 from ftlint.options import Loss
 from ftlint.tokens import TokenCounter
-from mask_reference import SETUP, TEMPLATES, corpus, hf_masked, hf_tokenizer, valid_templates
+from mask_reference import SETUP, corpus, hf_masked, hf_tokenizer, template_path, valid_templates
 
 # the reference's tokenizer family -> ftlint's tokenizer with the same ranks
-ENCODING = {"llama3": "llama3", "qwen2": "qwen2", "qwen2.5": "qwen2", "o200k_harmony": "o200k_harmony", "gemma3": "o200k_base"}
+ENCODING = {"llama3": "llama3", "qwen2": "qwen2", "qwen2.5": "qwen2", "o200k_harmony": "o200k_harmony", "gemma3": "o200k_base",
+            "mistral-tekken": "mistral-tekken"}
 TODAY = dt.date(2026, 12, 1)
 CASES = [(template, case) for case in corpus() for template in valid_templates(case)]
 
@@ -36,7 +37,7 @@ def config(template: str, folder: Path) -> Path:
     family, bos, eos = SETUP[template]
     added = {str(i): {"content": t.content, "special": True} for i, t in hf_tokenizer(family).added_tokens_decoder.items()}
     path = folder / f"{template}.tokenizer_config.json"
-    path.write_text(json.dumps({"chat_template": (TEMPLATES / template).read_text(encoding="utf-8"),
+    path.write_text(json.dumps({"chat_template": (template_path(template)).read_text(encoding="utf-8"),
                                 "added_tokens_decoder": added, "bos_token": bos or None, "eos_token": eos}))
     return path
 
@@ -56,7 +57,7 @@ def ours(template: str, case: dict, folder: Path, assistant_only: bool) -> tuple
 @pytest.mark.parametrize(("template", "case"), CASES, ids=[f"{t}-{c['id']}" for t, c in CASES])
 def test_tokens_and_trainable_tokens_equal_transformers(template: str, case: dict, folder: Path) -> None:
     family, bos, eos = SETUP[template]
-    tokens, trainable, _ = hf_masked(TEMPLATES / template, family, case["messages"], case.get("tools"), bos, eos)
+    tokens, trainable, _ = hf_masked(template_path(template), family, case["messages"], case.get("tools"), bos, eos)
     assert ours(template, case, folder, assistant_only=True) == (tokens, trainable)
     assert ours(template, case, folder, assistant_only=False) == (tokens, tokens)  # TRL's default: every token
     if "_training" in template:
@@ -82,7 +83,7 @@ def test_estimate_reports_rendered_and_trainable_tokens(folder: Path, tmp_path: 
     data.write_text("".join(json.dumps({"messages": c["messages"], **({"tools": c["tools"]} if c.get("tools") else {})}) + "\n"
                             for c in cases))
     family, bos, eos = SETUP[template]
-    expected = [hf_masked(TEMPLATES / template, family, c["messages"], c.get("tools"), bos, eos)[:2] for c in cases]
+    expected = [hf_masked(template_path(template), family, c["messages"], c.get("tools"), bos, eos)[:2] for c in cases]
     r = run("estimate", str(data), "--format", "trl-messages", "--tokenizer", "qwen2", "--chat-template",
             str(config(template, folder)), "--assistant-only-loss", "-e", "1", "-o", "json")
     e = json.loads(r.stdout)
@@ -103,7 +104,7 @@ def hf_prompt_completion(template: str, prompt: list[dict], completion: list[dic
     family, bos, eos = SETUP[template]
     tok = hf_tokenizer(family)
     tok.bos_token, tok.eos_token = bos or None, eos
-    text = (TEMPLATES / template).read_text(encoding="utf-8")
+    text = (template_path(template)).read_text(encoding="utf-8")
     head = tok.apply_chat_template(prompt, chat_template=text, tokenize=True, return_dict=True, add_generation_prompt=True)["input_ids"]
     whole = tok.apply_chat_template(prompt + completion, chat_template=text, tokenize=True, return_dict=True)["input_ids"]
     start = next((i for i, (a, b) in enumerate(zip(head, whole, strict=False)) if a != b), min(len(head), len(whole)))
