@@ -79,7 +79,12 @@ def open_binary(path: str) -> BinaryIO:
         except OSError as exc:
             raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
         if stat.S_ISDIR(st.st_mode):
-            raise InputError(f"{path}: is a directory, not a JSONL file")
+            from .containers import open_folder
+
+            folder = open_folder(path)
+            if folder is None:
+                raise InputError(f"{path}: is a directory, not a JSONL file (nor a datasets.save_to_disk folder)")
+            return folder
         try:
             # a 1 MiB buffer: readline on the default 8 KiB one cost 3x the CPU on long lines
             raw = open(path, "rb", buffering=READ_BLOCK)  # noqa: SIM115 - closed by the caller
@@ -89,9 +94,18 @@ def open_binary(path: str) -> BinaryIO:
             raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
     buffered = raw if isinstance(raw, io.BufferedReader) else io.BufferedReader(raw)  # type: ignore[type-var]
     try:
-        head = buffered.peek(2)[:2]
+        head = buffered.peek(8)[:8]
     except OSError as exc:
         raise InputError(f"{display_name(path)}: cannot read: {exc.strerror or exc}") from None
+    if path != "-" and head[:2] != GZIP_MAGIC:
+        from .containers import kind_of, open_container
+
+        if kind_of(path, head) is not None:
+            try:
+                return open_container(path, head, buffered)  # type: ignore[return-value]
+            except Exception as exc:  # polars: not a readable Parquet or Arrow file
+                raise InputError(f"{path}: cannot read it as {kind_of(path, head)}: {str(exc).splitlines()[0][:200]}") from None
+    head = head[:2]
     if head == GZIP_MAGIC:
         return gzip.GzipFile(fileobj=buffered, mode="rb")  # type: ignore[return-value]
     return buffered

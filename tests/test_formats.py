@@ -244,3 +244,43 @@ def test_nova2_reasoning_content_trains_with_its_turn(tmp_path: Path) -> None:
     r = run("estimate", str(data), "-e", "1", "-o", "json")
     blocks = json.loads(line[0])["messages"][1]["content"]
     assert json.loads(r.stdout)["trainable_tokens"] == compact(blocks[0]["reasoningContent"]) + n(blocks[1]["text"])
+
+
+LF = FIXTURES / "datasets" / "llama-factory"
+
+
+def test_sharegpt_real_file_records_targets_and_tokens() -> None:
+    """LLaMA-Factory's glaive tool-call demo (a JSON array of ShareGPT conversations): one record per
+    conversation; gpt and function_call turns are the targets; tokens by the convention."""
+    data = json.loads((LF / "glaive_toolcall_en_demo.sample.json").read_text())
+    e = estimate(LF / "glaive_toolcall_en_demo.sample.json")
+    role = {"human": "user", "gpt": "assistant", "function_call": "assistant", "observation": "tool", "system": "system"}
+    tokens = trainable = targets = 0
+    for r in data:
+        tokens += 3 + compact(r.get("tools"))
+        for t in r["conversations"]:
+            tokens += 3 + n(role[t["from"]]) + n(t["value"])
+            if role[t["from"]] == "assistant":
+                targets, trainable = targets + 1, trainable + n(t["value"])
+    assert e["format"] == "sharegpt" and "sharegpt shape" in e["format_reason"]
+    assert (e["lines"], e["records"], e["targets"], e["tokens"], e["trainable_tokens"]) == (40, 40, targets, tokens, trainable)
+
+
+def test_alpaca_is_detected_as_alpaca_and_counted() -> None:
+    """An Alpaca `input` string is not a preference input (the misdetection of LLaMA-Factory#5503):
+    instruction and input make the user turn, output the target, history earlier turns."""
+    data = json.loads((LF / "identity.json").read_text())
+    e = estimate(LF / "identity.json")
+    tokens = sum(3 + (3 + n("user") + n("\n".join(t for t in (r["instruction"], r["input"]) if t)))
+                 + (3 + n("assistant") + n(r["output"])) for r in data)
+    assert e["format"] == "alpaca"
+    assert (e["records"], e["targets"], e["tokens"], e["trainable_tokens"]) == (91, 91, tokens, sum(n(r["output"]) for r in data))
+    hist = estimate(FIXTURES / "formats" / "alpaca" / "good.jsonl")
+    assert hist["targets"] == 5  # 4 outputs and the history answer, as LLaMA-Factory trains them (mask_history off)
+
+
+def test_sharegpt_weights_leave_turns_out() -> None:
+    e = estimate(FIXTURES / "formats" / "sharegpt" / "good.jsonl")
+    rows = [json.loads(x) for x in (FIXTURES / "formats" / "sharegpt" / "good.jsonl").read_text().splitlines()]
+    trained = [t for r in rows for t in r["conversations"] if t["from"] in ("gpt", "function_call") and t.get("weight") != 0]
+    assert e["targets"] == len(trained) and e["trainable_tokens"] == sum(n(t["value"]) for t in trained)

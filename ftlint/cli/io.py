@@ -98,7 +98,8 @@ class ProgressBar:
 
         self.safe = terminal_safe
         # a compressed file's size says nothing of how much text it holds: no share for those
-        self.sizes = {p: os.stat(p).st_size for p in paths if p != "-" and not p.endswith(".gz") and os.path.isfile(p)}
+        self.sizes = {p: os.stat(p).st_size for p in paths if p != "-" and not p.endswith((".gz", ".parquet", ".arrow", ".json"))
+                      and os.path.isfile(p)}
         self.last = 0.0
         self.drawn = False
 

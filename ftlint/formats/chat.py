@@ -30,6 +30,7 @@ class ChatFormat(Format):
     system_key: str | None = None  # a top-level system field counted with every record
     system_aliases: tuple[str, ...] = ()  # other spellings of it the provider accepts
     default_role: str | None = None  # the role of a turn that gives none (Gemini: user)
+    role_key: str = "role"  # where a turn says who speaks (ShareGPT: "from"), for JSON paths
     extra_fields_counted: tuple[str, ...] = ("tools", "functions", "available_tools")
     kind = "chat"
 
@@ -169,6 +170,54 @@ class NovaPreference(ChatFormat):
                     tokens += TOKENS_PER_TURN + c.text(turn.get("role")) + body
                     trainable += body
         return LineFigures([RecordFigures(len(turns), 1, tokens, trainable)], len(turns))
+
+
+# ShareGPT's speakers (FastChat, axolotl, LLaMA-Factory's sharegpt formatting), as roles
+SHAREGPT_ROLES = {"human": "user", "user": "user", "gpt": "assistant", "assistant": "assistant", "chatgpt": "assistant",
+                  "bing": "assistant", "bard": "assistant", "model": "assistant", "system": "system", "function_call": "assistant",
+                  "observation": "tool", "tool": "tool"}
+
+
+@dataclass(frozen=True)
+class ShareGPT(ChatFormat):
+    """ShareGPT: {"conversations": [{"from": "human", "value": ...}, {"from": "gpt", ...}]}, with an
+    optional top-level system and per-turn weight (OpenHermes-2.5 writes 0.0/1.0 or null). Each
+    turn is read as a message: its speaker mapped to a role, its value as content, so every rule
+    of turns applies; JSON paths name ShareGPT's own keys."""
+
+    def turns(self, record: dict) -> list[tuple[int, dict]]:
+        turns = record.get(self.turns_key)
+        if not isinstance(turns, list):
+            return []
+        out = []
+        for i, turn in enumerate(turns):
+            if not isinstance(turn, dict):
+                continue
+            speaker = turn.get("from")
+            message: dict = {"role": SHAREGPT_ROLES.get(speaker.lower(), speaker) if isinstance(speaker, str) else speaker,
+                             "content": turn.get("value")}
+            weight = turn.get("weight")
+            if weight is not None:
+                message["weight"] = weight
+            out.append((i, message))
+        return out
+
+    def _convention(self, record: dict, counter: TokenCounter) -> LineFigures:
+        system = record.get("system")
+        normalised = {"messages": ([{"role": "system", "content": system}] if isinstance(system, str) and system else [])
+                      + [m for _, m in self.turns(record)], "tools": record.get("tools")}
+        return ChatFormat._convention(_AS_MESSAGES, normalised, counter)
+
+    def figures(self, record: dict, counter: TokenCounter, tally: Tally | None = None) -> LineFigures:
+        if tally is not None:
+            system = record.get("system")
+            messages = ([{"role": "system", "content": system}] if isinstance(system, str) and system else []) \
+                + [m for _, m in self.turns(record)]
+            return _AS_MESSAGES.figures({"messages": messages, "tools": record.get("tools")}, counter, tally)
+        return self._convention(record, counter)
+
+
+_AS_MESSAGES = ChatFormat(name="(sharegpt as messages)", title="", providers="", record_rule="", schema="", shape="")
 
 
 OPENAI_RECORD_RULE = "1 line = 1 record; every assistant message without weight 0 is a target (the conversation is not split)"

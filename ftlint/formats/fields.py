@@ -68,6 +68,34 @@ class FieldsFormat(Format):
 
 
 @dataclass(frozen=True)
+class Alpaca(FieldsFormat):
+    """Alpaca: instruction, an optional input (appended to it), output; LLaMA-Factory adds system
+    and history ([[instruction, answer], ...] turns before this one). One line is one record; the
+    output and, as LLaMA-Factory trains by default (mask_history off), each history answer carry
+    the loss."""
+
+    def _messages(self, record: dict) -> list[dict]:
+        messages: list[dict] = []
+        system = record.get("system")
+        if isinstance(system, str) and system:
+            messages.append({"role": "system", "content": system})
+        history = record.get("history")
+        for pair in history if isinstance(history, list) else []:
+            if isinstance(pair, list) and len(pair) == 2:
+                messages += [{"role": "user", "content": pair[0]}, {"role": "assistant", "content": pair[1]}]
+        instruction, given = record.get("instruction"), record.get("input")
+        prompt = "\n".join(t for t in (instruction, given) if isinstance(t, str) and t)
+        messages += [{"role": "user", "content": prompt}, {"role": "assistant", "content": record.get("output")}]
+        return messages
+
+    def figures(self, record: dict, counter: TokenCounter, tally: Tally | None = None) -> LineFigures:
+        from .chat import ChatFormat
+
+        as_chat = ChatFormat(name="(alpaca as messages)", title="", providers="", record_rule="", schema="", shape="")
+        return as_chat.figures({"messages": self._messages(record)}, counter, tally)
+
+
+@dataclass(frozen=True)
 class PreferenceFormat(Format):
     """OpenAI-style DPO: the input conversation and two outputs, one pair per line."""
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from ..diagnostics import ERROR, OFF, WARNING
 from . import Format
-from .chat import ChatFormat, NovaPreference, OpenAIChat
-from .fields import FieldsFormat, PreferenceFormat
+from .chat import ChatFormat, NovaPreference, OpenAIChat, ShareGPT
+from .fields import Alpaca, FieldsFormat, PreferenceFormat
 
 # Together's file rules (docs.together.ai/docs/fine-tuning/data-preparation; the SDK's
 # together/utils/files.py, together==1.6.0, which mirrors the server): a byte-order mark makes line
@@ -117,6 +117,16 @@ _ALL: list[Format] = [
         providers="TRL SFTTrainer (self-hosted)",
         record_rule="1 row = 1 sequence; by default the loss covers every token (assistant_only_loss=False)",
         schema="trl-messages", shape="messages", targets="all"),
+    ShareGPT(
+        name="sharegpt", title="ShareGPT conversations (from/value; axolotl, LLaMA-Factory, Hub datasets)",
+        providers="axolotl, LLaMA-Factory (formatting: sharegpt), unsloth, TRL users (self-hosted)",
+        record_rule="1 line = 1 record; gpt turns without weight 0 train (LLaMA-Factory and axolotl's defaults)",
+        schema="sharegpt", shape="sharegpt", turns_key="conversations", role_key="from"),
+    Alpaca(
+        name="alpaca", title="Alpaca instructions (instruction, input, output; system and history)",
+        providers="LLaMA-Factory (formatting: alpaca), axolotl (type: alpaca), unsloth (self-hosted)",
+        record_rule="1 line = 1 record; the output trains, and each history answer (LLaMA-Factory's mask_history off)",
+        schema="alpaca", shape="alpaca", inputs=("instruction",), outputs=("output",)),
     ChatFormat(
         name="openai-rft", title="OpenAI reinforcement fine-tuning (messages + grader fields)",
         providers="Azure OpenAI: o4-mini, gpt-5 (invitation only); billed per training hour (OpenAI's o4-mini shut down 2026-10-23)",
@@ -165,7 +175,7 @@ FORMATS: dict[str, Format] = {f.name: f for f in _ALL}
 # What detection picks for each shape, and who else takes that shape.
 BY_SHAPE = {
     "messages": "openai-chat", "cohere": "cohere-chat", "nova": "bedrock-nova", "nova-preference": "bedrock-nova-dpo",
-    "contents": "vertex-gemini",
+    "contents": "vertex-gemini", "sharegpt": "sharegpt", "alpaca": "alpaca",
     "preference-openai": "openai-preference", "preference-trl": "trl-preference", "unpaired": "trl-unpaired",
     "prompt-completion": "prompt-completion", "prompt-completion-multimodal": "together-instruction",
     "prompt-completion-conversational": "trl-prompt-completion", "text": "text",

@@ -19,6 +19,10 @@ def shape(record: dict) -> str:
     record: membership tests only, no sets built."""
     if "preferred_output" in record or "non_preferred_output" in record or isinstance(record.get("input"), dict):
         return "preference-openai"
+    if "conversations" in record:
+        return "sharegpt"
+    if "instruction" in record and "output" in record:  # Alpaca (its "input" is a string, not a preference input)
+        return "alpaca"
     if "chosen" in record and "rejected" in record:
         return "preference-trl"
     pair = "prompt" in record and "completion" in record

@@ -128,7 +128,7 @@ def alternation(record: dict, ctx: RecordContext) -> Iterator[Hit]:
         if role.lower() == previous:
             rule = ("no two turns in a row may have the same role" if adjacent
                     else f"{' and '.join(alternate)} turns must alternate")
-            yield Hit(f"two {role} turns in a row: {rule}", json_path([*fmt.turns_path(), i, "role"]))
+            yield Hit(f"two {role} turns in a row: {rule}", json_path([*fmt.turns_path(), i, getattr(fmt, "role_key", "role")]))
         previous = role.lower()
 
 
@@ -147,10 +147,10 @@ def first_and_last(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     first_role, last_role = fmt.first_role, fmt.last_role
     if first_role and str(first.get("role", "")).lower() != first_role:
         yield Hit(f"the conversation starts with {first.get('role')!r}; {fmt.name} needs {first_role!r} first",
-                  json_path([*fmt.turns_path(), first_i, "role"]), code="FT212")
+                  json_path([*fmt.turns_path(), first_i, getattr(fmt, "role_key", "role")]), code="FT212")
     if last_role and str(last.get("role", "")).lower() != last_role:
         yield Hit(f"the conversation ends with {last.get('role')!r}; {fmt.name} needs {last_role!r} last",
-                  json_path([*fmt.turns_path(), last_i, "role"]), code="FT213")
+                  json_path([*fmt.turns_path(), last_i, getattr(fmt, "role_key", "role")]), code="FT213")
 
 
 @check("record", "FT214", scope=named("bedrock-nova", "bedrock-nova-dpo"), needs=[s.encode() for s in NOVA_RESERVED])

@@ -1,0 +1,86 @@
+"""Parquet, Arrow (files and datasets.save_to_disk folders) and top-level JSON arrays read as
+JSONL (issue 16): the same findings, located by row, and the same figures."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from conftest import FIXTURES, run
+
+DRONE = FIXTURES / "good" / "drone_training.jsonl"
+BAD = [{"messages": [{"role": "user", "content": "hi"}]},  # FT201 on row 2 (no assistant message)
+       {"messages": [{"role": "user", "content": "Capital of Peru?"}, {"role": "assistant", "content": "Lima."}]}]
+
+
+def rows(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def containers(records: list[dict], folder: Path) -> dict[str, Path]:
+    frame = pl.DataFrame(records, infer_schema_length=None)
+    out = {"parquet": folder / "data.parquet", "arrow": folder / "data.arrow", "json": folder / "data.json",
+           "save_to_disk": folder / "saved"}
+    frame.write_parquet(out["parquet"])
+    frame.write_ipc(out["arrow"])
+    out["json"].write_text(json.dumps(records, indent=2, ensure_ascii=False))
+    out["save_to_disk"].mkdir()
+    half = frame.height // 2
+    for i, part in enumerate((frame.slice(0, half), frame.slice(half))):
+        part.write_ipc_stream(out["save_to_disk"] / f"data-0000{i}-of-00002.arrow")
+    (out["save_to_disk"] / "state.json").write_text(json.dumps(
+        {"_data_files": [{"filename": f"data-0000{i}-of-00002.arrow"} for i in range(2)]}))
+    return out
+
+
+def figures(path: Path) -> tuple:
+    e = json.loads(run("estimate", str(path), "-o", "json").stdout)
+    return e["lines"], e["records"], e["tokens"], e["trainable_tokens"], e["format"]
+
+
+@pytest.mark.parametrize("kind", ["parquet", "arrow", "json", "save_to_disk"])
+def test_a_container_has_the_figures_of_its_jsonl(kind: str, tmp_path: Path) -> None:
+    """Rows with differing message keys (tool calls without content): a column's struct gives
+    every row every key, null where absent; nulls are read as absent, as trainers read them."""
+    path = containers(rows(DRONE), tmp_path)[kind]
+    assert figures(path) == figures(DRONE)
+    assert run("check", str(path)).exit_code == 0
+
+
+@pytest.mark.parametrize("kind", ["parquet", "json", "save_to_disk"])
+def test_findings_are_located_by_row(kind: str, tmp_path: Path) -> None:
+    path = containers(BAD * 6, tmp_path)[kind]
+    out = run("check", str(path), "--ignore", "FT4").stdout
+    located = [line.split(": ")[0] for line in out.splitlines() if ": FT201 " in line]
+    assert [loc.split(":")[-2] for loc in located] == ["1", "3", "5", "7", "9", "11"]
+
+
+def test_a_json_array_loses_nothing(tmp_path: Path) -> None:
+    """A broken element, an element that is not an object, text after the array: each is a
+    finding, never a dropped line."""
+    path = tmp_path / "a.json"
+    path.write_text('[\n  {"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]},\n'
+                    '  "just a string",\n  {"messages": [}\n]\n')
+    out = run("check", str(path), "--ignore", "FT4").stdout
+    assert ":2:1: FT002 " in out and re.search(r":3:\d+: FT001 ", out)
+    trailing = tmp_path / "b.json"
+    trailing.write_text('[{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]}]\n{"x": 1}\n')
+    assert ":2:1: " in run("check", str(trailing), "--ignore", "FT4").stdout
+
+
+def test_a_jsonl_file_whose_first_line_is_an_array_stays_jsonl(tmp_path: Path) -> None:
+    path = tmp_path / "d.jsonl"
+    path.write_text('[1, 2]\n{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "yo"}]}\n')
+    out = run("check", str(path), "--ignore", "FT4").stdout
+    assert ":1:1: FT002 " in out and "2 lines" in out
+
+
+def test_a_broken_parquet_file_is_a_one_line_error(tmp_path: Path) -> None:
+    path = tmp_path / "x.parquet"
+    path.write_bytes(b"PAR1 this is not really parquet")
+    r = run("check", str(path))
+    assert r.exit_code == 2 and "cannot read it as parquet" in r.stderr and "Traceback" not in r.stderr
