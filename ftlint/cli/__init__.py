@@ -373,6 +373,119 @@ def formats(name: str | None) -> None:
         click.echo(f"{fmt.name:<24} {fmt.title}\n{'':<24} record: {fmt.record_rule}{mark}\n{'':<24} for: {fmt.providers}")
 
 
+@cli.command()
+@click.argument("path", type=click.Path(dir_okay=True, allow_dash=False, readable=False))
+@click.option("--to", "target", required=True, type=click.Choice(sorted(__import__("ftlint.convert", fromlist=["TARGETS"]).TARGETS)),
+              help="The format to write.")
+@click.option("-o", "--output", "output", required=True, type=click.Path(dir_okay=False), metavar="OUT",
+              help="The file to write: JSONL, or Parquet if it ends in .parquet (written atomically, never over an input).")
+@click.option("--format", "source", default="auto", show_default=True, metavar="NAME", help="The input's format (auto: detected).")
+@click.option("--drop-invalid", is_flag=True, help="Leave out records the target's rules reject or that cannot be converted.")
+def convert(path: str, target: str, output: str, source: str, drop_invalid: bool) -> None:
+    """Convert PATH (JSONL, Parquet, Arrow, a JSON array) from one chat format to another.
+
+    What the target cannot hold is reported (FT801), records it cannot hold at all (FT802) and
+    records its own rules reject are reported with their codes; the exit code is 1 if any of them
+    is written or left out without --drop-invalid.
+    """
+    from collections.abc import Iterator
+
+    import orjson
+
+    from ..convert import READERS, convert_lines
+    from ..formats.shape import DETECT_RECORDS, detect
+    from ..read import InputError, read_lines
+    from .io import OutputRefused, check_target
+
+    try:
+        check_target(output, (path,))
+    except OutputRefused as exc:
+        raise UsageFailure(str(exc).replace("--output-file", "-o")) from None
+    try:
+        if source == "auto":
+            head = [line.value for _, line in zip(range(DETECT_RECORDS), read_lines(path), strict=False) if line.value is not None]
+            source = detect(head).name
+        if source not in READERS:
+            raise UsageFailure(f"cannot convert from {source!r}; ftlint converts from {', '.join(sorted(READERS))} (give --format)")
+        records = ((line.number, line) for line in read_lines(path))
+        written = dropped = failing = 0
+        report = []
+
+        def good() -> Iterator[tuple[int, dict]]:
+            nonlocal failing
+            for number, line in records:
+                if line.value is None:
+                    if not line.blank:
+                        for problem in line.problems:
+                            report.append(f"{path}:{number}:{problem.col}: {problem.code} {problem.message}")
+                        failing += 1
+                    continue
+                yield number, line.value
+
+        rows = []
+        for item in convert_lines(good(), source, target):
+            for where, what in item.lost:
+                report.append(f"{path}:{item.number}:1: FT801 {what} ({where})")
+            if item.failure is not None:
+                report.append(f"{path}:{item.number}:1: FT802 {item.failure}")
+                failing += 1
+                dropped += 1
+                continue
+            for code, message, pointer in item.rejected:
+                report.append(f"{path}:{item.number}:1: {code} in the {target} record: {message}" + (f" ({pointer})" if pointer else ""))
+            if item.rejected:
+                failing += 1
+                if drop_invalid:
+                    dropped += 1
+                    continue
+            rows.append(orjson.dumps(item.record))
+            written += 1
+        _write_converted(output, rows)
+    except InputError as exc:
+        raise UsageFailure(str(exc)) from None
+    from ..report.escape import terminal_safe
+    from ..rules.secrets import redact
+
+    for line in report:
+        click.echo(terminal_safe(redact(line)))
+    left = f"; {dropped:,} left out" if dropped else ""
+    click.echo(f"converted {path} ({source}) to {output} ({target}): {written:,} records written{left}")
+    sys.exit(EXIT_FINDINGS if failing and not drop_invalid else EXIT_OK)
+
+
+def _write_converted(output: str, rows: list[bytes]) -> None:
+    """JSONL, or Parquet for a .parquet name, by a temporary file renamed into place."""
+    import contextlib
+    import tempfile
+
+    from ..atomic import atomic_text_writer
+
+    if not output.endswith(".parquet"):
+        with atomic_text_writer(output) as fh:
+            for row in rows:
+                fh.write(row.decode("utf-8", "surrogateescape") + "\n")
+        return
+    import polars as pl
+
+    directory = os.path.dirname(os.path.abspath(output))
+    fd, tmp = tempfile.mkstemp(prefix=".ftlint-", suffix=".parquet", dir=directory)
+    os.close(fd)
+    try:
+        frame = pl.DataFrame([orjson_loads(r) for r in rows], infer_schema_length=None) if rows else pl.DataFrame()
+        frame.write_parquet(tmp)
+        os.replace(tmp, output)
+    except Exception as exc:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise UsageFailure(f"-o {output}: cannot write the records as Parquet ({str(exc).splitlines()[0][:200]}); write JSONL") from None
+
+
+def orjson_loads(raw: bytes) -> object:
+    import orjson
+
+    return orjson.loads(raw)
+
+
 def format_sources(fmt: Format) -> list[str]:
     """`ftlint formats NAME`: the catalog's models for the format, where its schema comes from, and
     the rules made for it (scoped to it or to its family) with the sources their docs cite."""

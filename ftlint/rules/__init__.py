@@ -4,6 +4,7 @@ Codes are letters + 3 digits; the hundreds digit is the family:
   FT0xx file and JSON        FT1xx structure (schema)     FT2xx content and conversation
   FT3xx tokens               FT4xx dataset-wide           FT5xx training-plan advice
   FT6xx secrets and personal data                         FT7xx CI gates
+  FT8xx conversion (`ftlint convert`)
 Codes are never reused. A rule's docstring is its documentation (`ftlint rules CODE`): the first
 line is the summary; then what it checks, why it matters for training, and an example.
 
@@ -40,7 +41,7 @@ if TYPE_CHECKING:
 
 # Every rule module, in the order `ftlint rules` groups them. Nothing registers by accident: a
 # module not listed here is not loaded, and a test asserts every module of this package is.
-MODULES = ("file", "schema", "chat", "conversation", "together", "tokens", "template", "dataset", "secrets", "advice", "models", "gates")
+MODULES = ("file", "schema", "chat", "conversation", "together", "tokens", "template", "dataset", "secrets", "advice", "models", "gates", "convert")
 KINDS = ("line", "record", "file", "dataset", "split", "plan", "model")
 
 Scope = Callable[["Format"], bool]

@@ -1,0 +1,110 @@
+"""`ftlint convert` (issue 16): round trips keep every message, a converted file checks clean
+under its target, what a target cannot hold is a finding, and nothing is written over an input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import FIXTURES, run
+from ftlint.convert import convert_record
+
+words = st.text(alphabet="abcdefghij klmnopé中", min_size=1, max_size=30).map(lambda t: t.strip() or "x")
+
+
+@st.composite
+def conversations(draw: st.DrawFn) -> dict:
+    messages: list[dict] = []
+    if draw(st.booleans()):
+        messages.append({"role": "system", "content": draw(words)})
+    tools = None
+    for turn in range(draw(st.integers(1, 3))):
+        messages.append({"role": "user", "content": draw(words)})
+        if draw(st.booleans()) and turn == 0:
+            name = draw(st.sampled_from(["get_time", "lookup"]))
+            messages.append({"role": "assistant", "content": None, "tool_calls": [
+                {"id": f"call_{turn}", "type": "function", "function": {"name": name, "arguments": json.dumps({"q": draw(words)})}}]})
+            messages.append({"role": "tool", "tool_call_id": f"call_{turn}", "content": json.dumps({"answer": draw(words)})})
+            tools = [{"type": "function", "function": {"name": n, "description": "d", "parameters": {"type": "object", "properties": {}}}}
+                     for n in ("get_time", "lookup")]
+        answer: dict = {"role": "assistant", "content": draw(words)}
+        if draw(st.booleans()):
+            answer["weight"] = draw(st.sampled_from([0, 1]))
+        messages.append(answer)
+    if all(m.get("weight") == 0 for m in messages if m["role"] == "assistant" and "tool_calls" not in m):
+        messages[-1]["weight"] = 1
+    return {"messages": messages, **({"tools": tools} if tools else {})}
+
+
+def essence(record: dict) -> list[tuple]:
+    """What a conversation says: roles, text, tool calls (name and arguments), tool results, weights."""
+    out = []
+    for m in record["messages"]:
+        calls = tuple((c["function"]["name"], json.loads(c["function"]["arguments"])) for c in m.get("tool_calls") or [])
+        content = m.get("content") or ""
+        if m["role"] == "tool":  # Gemini holds a tool's result as an object: the same JSON value comes back
+            content = json.loads(content)
+        out.append((m["role"], content, calls, m.get("weight", 1)))
+    return out
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(conversations(), st.sampled_from(["sharegpt", "vertex-gemini"]))
+def test_round_trips_keep_every_message(record: dict, middle: str) -> None:
+    there, lost, failure = convert_record(record, "openai-chat", middle)
+    assert failure is None and there is not None
+    back, lost_back, failure = convert_record(there, middle, "openai-chat")
+    assert failure is None and back is not None
+    weights_lost = [w for w in lost if "weight" in w[0]]  # Gemini has no weights: said, never silent
+    expected = essence(record)
+    if middle == "vertex-gemini":
+        expected = [(r, c, calls, 1) for r, c, calls, _ in expected]
+        assert len(weights_lost) == sum(1 for m in record["messages"] if m.get("weight") == 0)
+    assert essence(back) == expected
+    assert not lost_back
+
+
+def test_a_converted_file_checks_clean_under_its_target(tmp_path: Path) -> None:
+    source = FIXTURES / "good" / "drone_training.jsonl"
+    for target in ("sharegpt", "vertex-gemini", "together-conversational", "trl-messages", "openai-chat"):
+        out = tmp_path / f"{target}.jsonl"
+        r = run("convert", str(source), "--to", target, "-o", str(out))
+        assert r.exit_code == 0, r.stdout
+        assert "103 records written" in r.stdout
+        check = run("check", str(out), "--format", target, "--ignore", "FT4")
+        assert check.exit_code == 0, (target, check.stdout)
+
+
+def test_what_the_target_cannot_hold_is_said(tmp_path: Path) -> None:
+    data = tmp_path / "d.jsonl"
+    data.write_text(json.dumps({"messages": [
+        {"role": "user", "content": "Hi"}, {"role": "assistant", "content": "draft", "weight": 0},
+        {"role": "user", "content": "Again"}, {"role": "assistant", "content": "Hello.", "reasoning_content": "be kind"}]}) + "\n")
+    r = run("convert", str(data), "--to", "trl-messages", "-o", str(tmp_path / "t.jsonl"))
+    assert ":1:1: FT801 a weight (0) on an assistant message: trl-messages cannot hold it" in r.stdout
+    r = run("convert", str(data), "--format", "fireworks-chat", "--to", "sharegpt", "-o", str(tmp_path / "s.jsonl"))
+    assert "FT801 reasoning: ShareGPT has no field for it" in r.stdout
+
+
+def test_records_the_target_cannot_take_fail_unless_dropped(tmp_path: Path) -> None:
+    source = FIXTURES / "good" / "drone_training.jsonl"
+    r = run("convert", str(source), "--to", "alpaca", "-o", str(tmp_path / "a.jsonl"))
+    assert r.exit_code == 1 and "FT802" in r.stdout
+    r = run("convert", str(source), "--to", "alpaca", "-o", str(tmp_path / "a.jsonl"), "--drop-invalid")
+    assert r.exit_code == 0 and "103 left out" in r.stdout
+
+
+def test_never_over_an_input_and_parquet_out(tmp_path: Path) -> None:
+    data = tmp_path / "d.jsonl"
+    data.write_text((FIXTURES / "good" / "drone_training.jsonl").read_text())
+    before = data.read_bytes()
+    r = run("convert", str(data), "--to", "sharegpt", "-o", str(data))
+    assert r.exit_code == 2 and data.read_bytes() == before
+    out = tmp_path / "d.parquet"
+    assert run("convert", str(data), "--to", "sharegpt", "-o", str(out)).exit_code == 0
+    check = run("estimate", str(out), "-o", "json")
+    e = json.loads(check.stdout)
+    assert (e["format"], e["records"]) == ("sharegpt", 103)
