@@ -284,3 +284,14 @@ def test_sharegpt_weights_leave_turns_out() -> None:
     rows = [json.loads(x) for x in (FIXTURES / "formats" / "sharegpt" / "good.jsonl").read_text().splitlines()]
     trained = [t for r in rows for t in r["conversations"] if t["from"] in ("gpt", "function_call") and t.get("weight") != 0]
     assert e["targets"] == len(trained) and e["trainable_tokens"] == sum(n(t["value"]) for t in trained)
+
+
+def test_stepwise_counts_each_step_and_prompt_only_trains_no_span() -> None:
+    path = FIXTURES / "formats" / "trl-stepwise" / "good.jsonl"
+    rows = [json.loads(x) for x in path.read_text().splitlines()]
+    e = estimate(path)
+    steps = sum(n(s) for r in rows for s in r["completions"])
+    assert (e["records"], e["targets"], e["trainable_tokens"]) == (3, 6, steps)
+    assert e["tokens"] == sum(3 + n(r["prompt"]) for r in rows) + steps
+    po = estimate(FIXTURES / "formats" / "trl-prompt-only" / "good.jsonl")
+    assert (po["format"], po["records"], po["targets"], po["trainable_tokens"]) == ("trl-prompt-only", 4, 0, 0)

@@ -68,6 +68,18 @@ class FieldsFormat(Format):
 
 
 @dataclass(frozen=True)
+class Stepwise(FieldsFormat):
+    """TRL's stepwise supervision (PRMTrainer): a prompt, the steps of one completion, and a
+    label per step. One row is one record; the steps carry the loss (a label at each step's end)."""
+
+    def figures(self, record: dict, counter: TokenCounter, tally: Tally | None = None) -> LineFigures:
+        c = Counting(counter)
+        prompt = self._field(c, record.get("prompt"))[0]
+        steps = [c.text(step) for step in record.get("completions") or [] if isinstance(step, str)]
+        return LineFigures([RecordFigures(0, len(steps), TOKENS_PER_RECORD + prompt + sum(steps), sum(steps))], 0)
+
+
+@dataclass(frozen=True)
 class Alpaca(FieldsFormat):
     """Alpaca: instruction, an optional input (appended to it), output; LLaMA-Factory adds system
     and history ([[instruction, answer], ...] turns before this one). One line is one record; the

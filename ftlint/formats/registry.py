@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..diagnostics import ERROR, OFF, WARNING
 from . import Format
 from .chat import ChatFormat, NovaPreference, OpenAIChat, ShareGPT
-from .fields import Alpaca, FieldsFormat, PreferenceFormat
+from .fields import Alpaca, FieldsFormat, PreferenceFormat, Stepwise
 
 # Together's file rules (docs.together.ai/docs/fine-tuning/data-preparation; the SDK's
 # together/utils/files.py, together==1.6.0, which mirrors the server): a byte-order mark makes line
@@ -166,6 +166,15 @@ _ALL: list[Format] = [
         record_rule="1 row = 1 pair: prompt + chosen and prompt + rejected", schema="trl-preference",
         shape="preference-trl", inputs=("prompt",), outputs=("chosen", "rejected")),
     FieldsFormat(
+        name="trl-prompt-only", title="Hugging Face TRL prompt-only rows (GRPO, RLOO, Online DPO)",
+        providers="TRL GRPOTrainer, RLOOTrainer, OnlineDPOTrainer (self-hosted)",
+        record_rule="1 row = 1 prompt; the model generates its completions while training, so no span is a fixed target",
+        schema="trl-prompt-only", shape="prompt-only", inputs=("prompt",), outputs=()),
+    Stepwise(
+        name="trl-stepwise", title="Hugging Face TRL stepwise supervision (prompt, completions, labels)",
+        providers="TRL PRMTrainer (self-hosted)", record_rule="1 row = 1 record; each step of the completion is labelled",
+        schema="trl-stepwise", shape="stepwise", inputs=("prompt",), outputs=()),
+    FieldsFormat(
         name="trl-unpaired", title="Hugging Face TRL unpaired preference (prompt, completion, label)",
         providers="TRL KTOTrainer (self-hosted)", record_rule="1 row = 1 labelled completion",
         schema="trl-unpaired", shape="unpaired", inputs=("prompt",), outputs=("completion",)),
@@ -176,6 +185,7 @@ FORMATS: dict[str, Format] = {f.name: f for f in _ALL}
 BY_SHAPE = {
     "messages": "openai-chat", "cohere": "cohere-chat", "nova": "bedrock-nova", "nova-preference": "bedrock-nova-dpo",
     "contents": "vertex-gemini", "sharegpt": "sharegpt", "alpaca": "alpaca",
+    "prompt-only": "trl-prompt-only", "stepwise": "trl-stepwise",
     "preference-openai": "openai-preference", "preference-trl": "trl-preference", "unpaired": "trl-unpaired",
     "prompt-completion": "prompt-completion", "prompt-completion-multimodal": "together-instruction",
     "prompt-completion-conversational": "trl-prompt-completion", "text": "text",

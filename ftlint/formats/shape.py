@@ -46,6 +46,8 @@ def shape(record: dict) -> str:
         return "prompt-completion"
     if "text" in record:
         return "text"
+    if "prompt" in record:  # a prompt alone: the model writes the completions (RL), or labelled steps (PRM)
+        return "stepwise" if "completions" in record and "labels" in record else "prompt-only"
     return "unknown"
 
 

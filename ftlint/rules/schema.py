@@ -155,3 +155,11 @@ def tool_parameters_schema(record: dict, ctx: RecordContext) -> Iterator[Hit]:
             except SchemaError as exc:
                 yield Hit(f"parameters are not a valid JSON Schema: {exc.message[:120]}",
                           json_path([key, j, "function", "parameters", *exc.path]))
+
+
+@check("record", "FT105", scope=lambda fmt: fmt.name == "trl-stepwise")
+def one_label_per_step(record: dict, ctx: RecordContext) -> Iterator[Hit]:
+    """TRL's stepwise supervision labels each step: as many labels as completions."""
+    steps, labels = record.get("completions"), record.get("labels")
+    if isinstance(steps, list) and isinstance(labels, list) and steps and labels and len(steps) != len(labels):
+        yield Hit(f"{len(labels)} label{'s' if len(labels) != 1 else ''} for {len(steps)} steps: TRL needs one label per step", json_path(["labels"]))
