@@ -124,7 +124,7 @@ def settings_for(run: RunOptions, model: Model | None, training: bool = True) ->
         format_name=run.format_name, limits=run.limits, selection=run.selection, training=training,
         content_fingerprints=run.dataset_rules or run.prompt_fingerprints or run.validation is not None,
         prompt_fingerprints=run.prompt_fingerprints, labels=run.labels,
-        loss=Loss(run.assistant_only_loss, run.completion_only_loss, run.max_seq_len),
+        loss=Loss(run.assistant_only_loss, run.completion_only_loss, run.max_seq_len), bound_tokens=run.bound_tokens,
     )
 
 

@@ -31,8 +31,14 @@ BATCH_ROWS = 8192
 ARRAY_BLOCK = 1 << 20
 
 
+JSONL_NAMES = (".jsonl", ".ndjson", ".jsonl.gz")
+
+
 def kind_of(path: str, head: bytes) -> str | None:
-    """'parquet', 'arrow', 'arrow-stream', 'json-array', or None (JSONL) from a file's first bytes."""
+    """'parquet', 'arrow', 'arrow-stream', 'json-array', or None (JSONL) from a file's first bytes.
+    A file named as JSONL is JSONL whatever its bytes: they are findings of its lines."""
+    if path.lower().endswith(JSONL_NAMES):
+        return None
     if head.startswith(PARQUET_MAGIC):
         return "parquet"
     if head.startswith(ARROW_FILE_MAGIC):

@@ -61,6 +61,14 @@ def _text(content: object) -> str | None:
     return "" if content is None else None
 
 
+def _list(value: object) -> list:
+    return value if isinstance(value, list) else []
+
+
+def _dict(value: object) -> dict:
+    return value if isinstance(value, dict) else {}
+
+
 def _arguments(value: object) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
@@ -69,15 +77,15 @@ def _arguments(value: object) -> str:
 
 def from_messages(record: dict) -> Conversation:
     messages = []
-    for m in record.get("messages") or []:
+    for m in _list(record.get("messages")):
         if not isinstance(m, dict):
             continue
-        calls = [{"id": c.get("id"), "name": (c.get("function") or {}).get("name"), "arguments": _arguments((c.get("function") or {}).get("arguments"))}
-                 for c in m.get("tool_calls") or [] if isinstance(c, dict)]
+        calls = [{"id": c.get("id"), "name": _dict(c.get("function")).get("name"), "arguments": _arguments(_dict(c.get("function")).get("arguments"))}
+                 for c in _list(m.get("tool_calls")) if isinstance(c, dict)]
         reasoning = next((m[k] for k in ("reasoning_content", "reasoning", "thinking") if isinstance(m.get(k), str)), None)
         messages.append(Message(str(m.get("role")), m.get("content") if m.get("content") is not None else "", calls,
                                 m.get("tool_call_id"), m.get("name"), m.get("weight"), reasoning))
-    return Conversation(messages, record.get("tools"))
+    return Conversation(messages, [t for t in _list(record.get("tools")) if isinstance(t, dict)] or None)
 
 
 SHAREGPT_IN = {"human": "user", "user": "user", "gpt": "assistant", "assistant": "assistant", "system": "system",
@@ -89,7 +97,7 @@ def from_sharegpt(record: dict) -> Conversation:
     system = record.get("system")
     if isinstance(system, str) and system:
         messages.append(Message("system", system))
-    for turn in record.get("conversations") or []:
+    for turn in _list(record.get("conversations")):
         if not isinstance(turn, dict):
             continue
         speaker, value = turn.get("from"), turn.get("value")
@@ -110,16 +118,16 @@ def from_sharegpt(record: dict) -> Conversation:
             tools = json.loads(tools)
         except ValueError:
             tools = None
-    if isinstance(tools, list):  # LLaMA-Factory writes bare function definitions
-        tools = [t if "function" in t else {"type": "function", "function": t} for t in tools if isinstance(t, dict)]
-    return Conversation(messages, tools or None)
+    # LLaMA-Factory writes bare function definitions
+    listed = [t if "function" in t else {"type": "function", "function": t} for t in _list(tools) if isinstance(t, dict)]
+    return Conversation(messages, listed or None)
 
 
 def from_alpaca(record: dict) -> Conversation:
     messages = []
     if isinstance(record.get("system"), str) and record["system"]:
         messages.append(Message("system", record["system"]))
-    for pair in record.get("history") or []:
+    for pair in _list(record.get("history")):
         if isinstance(pair, list) and len(pair) == 2:
             messages += [Message("user", pair[0]), Message("assistant", pair[1])]
     prompt = "\n".join(t for t in (record.get("instruction"), record.get("input")) if isinstance(t, str) and t)
@@ -131,22 +139,22 @@ def from_gemini(record: dict) -> Conversation:
     messages = []
     system = record.get("systemInstruction") or record.get("system_instruction")
     if isinstance(system, dict):
-        messages.append(Message("system", "".join(p.get("text", "") for p in system.get("parts") or [] if isinstance(p, dict))))
-    for turn in record.get("contents") or []:
+        messages.append(Message("system", "".join(str(p.get("text", "")) for p in _list(system.get("parts")) if isinstance(p, dict))))
+    for turn in _list(record.get("contents")):
         if not isinstance(turn, dict):
             continue
         role = {"model": "assistant", "function": "tool"}.get(str(turn.get("role", "user")), str(turn.get("role", "user")))
         texts, calls = [], []
-        for part in turn.get("parts") or []:
+        for part in _list(turn.get("parts")):
             if not isinstance(part, dict):
                 continue
             if "text" in part:
                 texts.append(str(part["text"]))
             elif "functionCall" in part:
-                call = part["functionCall"]
+                call = _dict(part["functionCall"])
                 calls.append({"id": None, "name": call.get("name"), "arguments": _arguments(call.get("args", {}))})
             elif "functionResponse" in part:
-                response = part["functionResponse"]
+                response = _dict(part["functionResponse"])
                 messages.append(Message("tool", _arguments(response.get("response")), name=response.get("name")))
         if texts or calls:
             messages.append(Message(role, "".join(texts), calls))
@@ -156,8 +164,9 @@ def from_gemini(record: dict) -> Conversation:
 def _from_gemini_tools(tools: object) -> list | None:
     out = []
     for tool in tools if isinstance(tools, list) else []:
-        for declaration in (tool.get("functionDeclarations") or []) if isinstance(tool, dict) else []:
-            out.append({"type": "function", "function": declaration})
+        for declaration in _list(tool.get("functionDeclarations")) if isinstance(tool, dict) else []:
+            if isinstance(declaration, dict):
+                out.append({"type": "function", "function": declaration})
     return out or None
 
 
@@ -165,16 +174,16 @@ def from_nova(record: dict) -> Conversation:
     messages = []
     system = record.get("system")
     if isinstance(system, list):
-        messages.append(Message("system", "".join(b.get("text", "") for b in system if isinstance(b, dict))))
-    for turn in record.get("messages") or []:
+        messages.append(Message("system", "".join(str(b.get("text", "")) for b in system if isinstance(b, dict))))
+    for turn in _list(record.get("messages")):
         if not isinstance(turn, dict):
             continue
         texts, reasoning = [], None
-        for block in turn.get("content") or []:
+        for block in _list(turn.get("content")):
             if isinstance(block, dict) and "text" in block:
                 texts.append(str(block["text"]))
             elif isinstance(block, dict) and "reasoningContent" in block:
-                reasoning = ((block["reasoningContent"] or {}).get("reasoningText") or {}).get("text")
+                reasoning = _dict(_dict(block["reasoningContent"]).get("reasoningText")).get("text")
         messages.append(Message(str(turn.get("role")), "".join(texts), reasoning=reasoning))
     return Conversation(messages)
 
@@ -253,7 +262,7 @@ def to_sharegpt(conv: Conversation, target: str, lost: Lost) -> dict:
             lost.append((f"$.messages[{i}]", "reasoning: ShareGPT has no field for it"))
     record: dict = {"conversations": turns}
     if conv.tools:
-        record["tools"] = json.dumps([t.get("function", t) for t in conv.tools], ensure_ascii=False)
+        record["tools"] = json.dumps([t.get("function", t) for t in conv.tools if isinstance(t, dict)], ensure_ascii=False)
     return record
 
 
@@ -318,7 +327,7 @@ def to_gemini(conv: Conversation, target: str, lost: Lost) -> dict:
         contents.append({"role": "model" if m.role == "assistant" else "user", "parts": parts or [{"text": ""}]})
     record["contents"] = contents
     if conv.tools:
-        record["tools"] = [{"functionDeclarations": [t.get("function", t) for t in conv.tools]}]
+        record["tools"] = [{"functionDeclarations": [t.get("function", t) for t in conv.tools if isinstance(t, dict)]}]
     return record
 
 
@@ -379,7 +388,7 @@ READ_MESSAGE = ("role", "content", "tool_calls", "tool_call_id", "name", "weight
 def _not_carried(record: dict, source: str) -> Lost:
     lost = [(f"$.{key}", f"'{key}' is not carried into the converted record") for key in record if key not in READ_TOP[source]]
     if source in MESSAGES_FORMATS:
-        for i, message in enumerate(record.get("messages") or []):
+        for i, message in enumerate(_list(record.get("messages"))):
             if isinstance(message, dict):
                 lost += [(f"$.messages[{i}].{key}", f"message key '{key}' is not carried") for key in message
                          if key not in READ_MESSAGE or (key == "name" and message.get("role") != "tool")]

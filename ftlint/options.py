@@ -49,6 +49,7 @@ class RunOptions:
     assistant_only_loss: bool = False  # TRL's assistant_only_loss: the template's generation spans train
     completion_only_loss: bool = True  # TRL's completion_only_loss (on by default for prompt-completion rows)
     max_seq_len: int | None = None  # TRL's max_length: targets past it are cut off (FT236)
+    bound_tokens: bool = False  # check: token counts only decide FT301, so a byte bound clears most records
 
 
 @dataclass(frozen=True, slots=True)

@@ -290,3 +290,29 @@ class TokenCounter:
 
     def _long(self, text: str) -> int:
         return sum(self._length(piece) for piece in segments(text))
+
+
+class ByteBound(TokenCounter):
+    """An upper bound of a text's tokens that needs no tokenizer: every token of a byte-level BPE
+    (each family ftlint ships is one) spells at least one byte, so a text has at most as many
+    tokens as its UTF-8 bytes (after NFC, for a tokenizer that normalises first). `check` counts
+    with it, and counts exactly only the records whose bound reaches the limit (FT301): the
+    tokenizer is not even loaded when none does. tests/test_tokens.py proves bound >= exact for
+    every family on a multilingual corpus."""
+
+    def __init__(self, encoding_name: str) -> None:  # not super().__init__: that loads the tokenizer
+        self.encoding_name = encoding_name
+        self.nfc = normalises_nfc(encoding_name)
+
+    def count(self, text: str) -> int:
+        if self.nfc:
+            import unicodedata
+
+            text = unicodedata.normalize("NFC", text)
+        return len(text.encode("utf-8", "surrogatepass"))
+
+
+def bounds_tokens(encoding_name: str) -> bool:
+    """Whether ByteBound is a bound for this tokenizer: a family ftlint knows (a user's
+    tokenizer.json may normalise otherwise)."""
+    return encoding_name in FAMILIES

@@ -108,3 +108,20 @@ def test_never_over_an_input_and_parquet_out(tmp_path: Path) -> None:
     check = run("estimate", str(out), "-o", "json")
     e = json.loads(check.stdout)
     assert (e["format"], e["records"]) == ("sharegpt", 103)
+
+
+json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+                           lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(
+                               ["messages", "role", "content", "tool_calls", "function", "name", "arguments", "conversations", "from",
+                                "value", "weight", "contents", "parts", "text", "functionCall", "system", "history", "instruction",
+                                "output", "tools", "reasoning_content", "candidates"]), inner, max_size=4), max_leaves=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.sampled_from(["messages", "conversations", "contents", "instruction", "output", "system", "tools", "history"]),
+                       json_values, max_size=4),
+       st.sampled_from(sorted(__import__("ftlint.convert", fromlist=["READERS"]).READERS)), st.sampled_from(["sharegpt", "openai-chat",
+       "alpaca", "vertex-gemini", "bedrock-nova"]))
+def test_any_record_converts_or_says_why_never_raises(record: dict, source: str, target: str) -> None:
+    converted, _, failure = convert_record(record, source, target)
+    assert (converted is None) == (failure is not None)

@@ -163,3 +163,40 @@ def test_the_count_cache_is_bounded() -> None:
     assert 0 < counter._cache_cost <= 2_000
     assert sum(len(t) + counter.ENTRY_COST for t in counter._cache) == counter._cache_cost
     assert len(counter._cache) <= 2_000 // counter.ENTRY_COST
+
+
+@pytest.mark.parametrize("family", ["o200k_base", "cl100k_base", "qwen2", "mistral-tekken"])
+def test_the_byte_bound_is_never_below_the_exact_count(family: str) -> None:
+    """check decides FT301 with ByteBound and counts exactly only where the bound reaches the
+    limit: the bound must hold for every text of every family (each byte-level BPE token spells
+    at least one byte). Texts: eight scripts, code, emoji, combining marks, lone surrogates."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from ftlint.tokens import ByteBound, TokenCounter
+
+    exact, bound = TokenCounter(family), ByteBound(family)
+    corpus = ["Hello, world!", "Réponds en français : « très bien ».", "非常感谢你的帮助。", "Привет, как дела?", "مرحبا بالعالم",
+              "नमस्ते दुनिया", "こんにちは世界", "안녕하세요", "def f(x):\n    return x ** 2\n", "🙏🏽👩‍👩‍👧", "e\u0301\u0344 Å", "\ud800 alone",
+              "<|endoftext|> <|im_start|>", " " * 300, "a" * 5000]
+    for text in corpus:
+        assert bound.count(text) >= exact.count(text), text
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.text(max_size=200))
+    def holds(text: str) -> None:
+        assert bound.count(text) >= exact.count(text)
+
+    holds()
+
+
+def test_check_loads_no_tokenizer_when_no_record_comes_near_the_limit(tmp_path: Path) -> None:
+    """The same findings with and without the bound, and FT301 found exactly (the bound is only a
+    first pass)."""
+    small = FIXTURES / "good" / "openai_chat_basic.jsonl"
+    big = tmp_path / "big.jsonl"
+    big.write_text(json.dumps({"messages": [{"role": "user", "content": "word " * 70_000}, {"role": "assistant", "content": "ok"}]}) + "\n"
+                   + json.dumps({"messages": [{"role": "user", "content": "é" * 40_000}, {"role": "assistant", "content": "ok"}]}) + "\n")
+    out = run("check", str(big), "--ignore", "FT4").stdout
+    assert ":1:1: FT301 example has 70," in out and ":2:1: FT301" not in out  # 80,000 bytes but fewer tokens than the limit
+    assert run("check", str(small)).stdout == run("check", str(small), "--context", "1000000").stdout

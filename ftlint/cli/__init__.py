@@ -135,7 +135,7 @@ def check(paths: tuple[str, ...], output_file: str | None, output_format: str, m
     from ..report import CHECK_REPORTERS
     from .io import OutputRefused, destination, expand, progress_for
 
-    run = _analyse_or_fail(lambda: opt.run_options(params, expand(paths), _base_selection()))
+    run = _analyse_or_fail(lambda: opt.run_options(params, expand(paths), _base_selection(), bound_tokens=True))
     try:
         known = Baseline.load(baseline) if baseline else None
     except BaselineError as exc:

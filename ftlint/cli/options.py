@@ -195,7 +195,7 @@ THRESHOLD_KEYS = ("min_total_steps", "small_dataset", "max_epochs_small", "max_e
 
 
 def run_options(params: dict[str, Any], paths: tuple[str, ...], selection_base: Selection, *,
-                dataset_rules: bool = True, prompts: bool = False) -> RunOptions:
+                dataset_rules: bool = True, prompts: bool = False, bound_tokens: bool = False) -> RunOptions:
     """The judging options of a command, popped from its parameters."""
     selection = Selection(params.pop("select", ()) or (), params.pop("ignore", ()) or (), selection_base.per_file,
                           selection_base.base_dir)
@@ -207,6 +207,7 @@ def run_options(params: dict[str, Any], paths: tuple[str, ...], selection_base: 
         chat_template=params.pop("chat_template", None), dataset_rules=dataset_rules, prompt_fingerprints=prompts,
         assistant_only_loss=params.pop("assistant_only_loss", False), completion_only_loss=params.pop("completion_only_loss", True),
         max_seq_len=params.get("max_seq_len"),  # estimate's and plan's plan options take it too
+        bound_tokens=bound_tokens,
     )
 
 

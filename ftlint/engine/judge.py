@@ -49,6 +49,13 @@ class Settings:
     prompt_fingerprints: bool = False  # only `ftlint diff` pairs changed records by prompt
     labels: tuple[tuple[str, str], ...] = ()  # (path, the name findings give it)
     loss: Loss = field(default_factory=Loss)  # what a self-hosted trainer trains on (with a chat template)
+    bound_tokens: bool = False  # check: count by the byte bound, exactly only where it reaches a limit
+
+    @property
+    def uses_bound(self) -> bool:
+        from ..tokens import bounds_tokens
+
+        return self.bound_tokens and self.template == "openai" and bounds_tokens(self.encoding)
 
     def named_model(self) -> Model | None:
         """The catalog's entry for --model (None: no model named, or a local template or model)."""
@@ -85,6 +92,7 @@ class RecordContext:
     limit_owner: str  # the model, the format or --context
     enabled: Callable[[str], bool]  # whether a code is reported for this file
     model: Model | None = None  # the model named with --model (None: none named, or not in the catalog)
+    recount: Callable[[], LineFigures] | None = None  # the exact figures, where `figures` holds the byte bound
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,9 +127,11 @@ class LineJudge:
     """Judges the lines of one chunk (one file, one format): findings, figures, fingerprints."""
 
     def __init__(self, fmt: Format, counter: TokenCounter, settings: Settings, summary: FileSummary,
-                 columns: Columns, file_index: int, tally: Tally | None = None) -> None:
+                 columns: Columns, file_index: int, tally: Tally | None = None,
+                 exact: Callable[[], TokenCounter] | None = None) -> None:
         self.fmt, self.counter, self.settings, self.summary, self.columns = fmt, counter, settings, summary, columns
         self.tally = tally
+        self.exact = exact  # the tokenizer, when `counter` is the byte bound
         self.file_index = file_index
         allowed = settings.selection.for_path(summary.path)
         self.severity = Severities(fmt, allowed)
@@ -184,6 +194,9 @@ class LineJudge:
                 hits.extend(gated)
                 return None
         ctx.figures = figures = self.fmt.figures(value, self.counter, self.tally)
+        if self.exact is not None:
+            exact, fmt = self.exact, self.fmt
+            ctx.recount = lambda: fmt.figures(value, exact(), None)
         if figures.rendered is not None:
             summary = self.summary
             summary.rendered += 1

@@ -23,7 +23,7 @@ from .. import interrupt
 from ..diagnostics import Diagnostic
 from ..formats import get_format
 from ..read import READ_BLOCK, InputError, Line, LineBlock, display_name, parse_line, read_runs
-from ..tokens import TokenCounter, get_encoding
+from ..tokens import ByteBound, TokenCounter, get_encoding
 from .judge import LineJudge, Settings, file_findings
 from .result import CHUNK_RECORDS, Analysis, Columns, FileSummary
 
@@ -68,20 +68,33 @@ class Worker:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.counter = TokenCounter(settings.encoding)
+        self._exact: TokenCounter | None = None
+        self.counter: TokenCounter | ByteBound
+        if settings.uses_bound:
+            self.counter = ByteBound(settings.encoding)  # the tokenizer is loaded only if a record needs it
+        else:
+            self.counter = self._exact = TokenCounter(settings.encoding)
         self.tally = None
         if settings.template != "openai":
             import datetime as dt
 
             from ..chat.tally import Tally
 
-            self.tally = Tally(settings.template, self.counter, dt.date.fromisoformat(settings.today), settings.loss)
+            assert self._exact is not None
+            self.tally = Tally(settings.template, self._exact, dt.date.fromisoformat(settings.today), settings.loss)
+
+    def exact(self) -> TokenCounter:
+        """The tokenizer itself, loaded the first time a record's bound reaches its limit."""
+        if self._exact is None:
+            self._exact = TokenCounter(self.settings.encoding)
+        return self._exact
 
     def run(self, chunk: Chunk) -> ChunkResult:
         summary = FileSummary(chunk.path, format=chunk.format, format_reason=chunk.format_reason)
         columns = Columns()
         found: list[Diagnostic] = []
-        judge = LineJudge(get_format(chunk.format), self.counter, self.settings, summary, columns, chunk.file_index, self.tally)
+        judge = LineJudge(get_format(chunk.format), self.counter, self.settings, summary, columns, chunk.file_index, self.tally,
+                          self.exact if isinstance(self.counter, ByteBound) else None)
         max_depth = self.settings.limits.max_depth
         for number, raw in _lines(chunk.items):
             if isinstance(raw, Line):
@@ -236,7 +249,8 @@ def analyse(paths: Iterable[str], settings: Settings, emit: Emit, jobs: int | No
     import multiprocessing
 
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    get_encoding(settings.encoding)  # loaded once here; forked workers share it
+    if not settings.uses_bound:
+        get_encoding(settings.encoding)  # loaded once here; forked workers share it
     pool = concurrent.futures.ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_process, initargs=(settings,))
     try:
         _merge(_bounded_map(pool, queued, jobs * INFLIGHT_PER_WORKER), result, settings, emit)

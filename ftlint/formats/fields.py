@@ -75,7 +75,8 @@ class Stepwise(FieldsFormat):
     def figures(self, record: dict, counter: TokenCounter, tally: Tally | None = None) -> LineFigures:
         c = Counting(counter)
         prompt = self._field(c, record.get("prompt"))[0]
-        steps = [c.text(step) for step in record.get("completions") or [] if isinstance(step, str)]
+        given = record.get("completions")
+        steps = [c.text(step) for step in given if isinstance(step, str)] if isinstance(given, list) else []
         return LineFigures([RecordFigures(0, len(steps), TOKENS_PER_RECORD + prompt + sum(steps), sum(steps))], 0)
 
 

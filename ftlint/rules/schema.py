@@ -83,6 +83,8 @@ def other_shape(record: dict, ctx: RecordContext) -> Iterator[Hit]:
 
     fmt = ctx.fmt
     found = shape(record)
+    if found == "prompt-only" and "prompt" in getattr(fmt, "inputs", ()):
+        return  # a prompt without its completion: the format's schema says what is missing (FT101)
     if found == "unknown" or found == fmt.shape or found in fmt.also_shapes:
         return
     like = BY_SHAPE[found]
