@@ -105,6 +105,16 @@ def settings_for(run: RunOptions, model: Model | None, training: bool = True) ->
     """Judging settings: a named model's tokenizer, template and limit, or (none named) o200k_base
     and each format's provider's default model's limit."""
     template = template_for(run, model)
+    mapping = None
+    if run.mapping is not None:
+        from .mapping import MappingError, load_mapping
+
+        try:
+            mapping = load_mapping(run.mapping, run.paths)
+        except MappingError as exc:
+            raise UsageError(str(exc)) from None
+        if run.format_name not in ("auto", mapping.formatting):
+            raise UsageError(f"--mapping {run.mapping} reads the data as {mapping.formatting}, not as --format {run.format_name}")
     if template.startswith("file:"):  # a user's template that cannot be read or compiled: one line, exit 2
         from .chat.render import JinjaTemplate, TemplateFailure
         from .chat.tally import _user_template
@@ -121,10 +131,11 @@ def settings_for(run: RunOptions, model: Model | None, training: bool = True) ->
         encoding=tokenizer_for(run, model), model_name=model.name if model else "", template=template,
         model_limit=int(model.context.value) if model and model.context else None, context=run.context,
         today=today_from(run.today).isoformat(),
-        format_name=run.format_name, limits=run.limits, selection=run.selection, training=training,
+        format_name=mapping.formatting if mapping else run.format_name, limits=run.limits, selection=run.selection, training=training,
         content_fingerprints=run.dataset_rules or run.prompt_fingerprints or run.validation is not None,
         prompt_fingerprints=run.prompt_fingerprints, labels=run.labels,
         loss=Loss(run.assistant_only_loss, run.completion_only_loss, run.max_seq_len), bound_tokens=run.bound_tokens,
+        mapping=mapping,
     )
 
 

@@ -50,6 +50,7 @@ class RunOptions:
     completion_only_loss: bool = True  # TRL's completion_only_loss (on by default for prompt-completion rows)
     max_seq_len: int | None = None  # TRL's max_length: targets past it are cut off (FT236)
     bound_tokens: bool = False  # check: token counts only decide FT301, so a byte bound clears most records
+    mapping: str | None = None  # --mapping dataset_info.json[:NAME]: read records as LLaMA-Factory does
 
 
 @dataclass(frozen=True, slots=True)

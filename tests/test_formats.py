@@ -295,3 +295,23 @@ def test_stepwise_counts_each_step_and_prompt_only_trains_no_span() -> None:
     assert e["tokens"] == sum(3 + n(r["prompt"]) for r in rows) + steps
     po = estimate(FIXTURES / "formats" / "trl-prompt-only" / "good.jsonl")
     assert (po["format"], po["records"], po["targets"], po["trainable_tokens"]) == ("trl-prompt-only", 4, 0, 0)
+
+
+MAPPING = FIXTURES / "mapping"
+
+
+def test_llama_factory_mapping_reads_the_data_as_llama_factory_does() -> None:
+    """--mapping dataset_info.json: renamed Alpaca columns and ShareGPT tags are read through the
+    entry whose file_name is the input; a required column the record lacks is FT109."""
+    info = str(MAPPING / "dataset_info.json")
+    qa = run("check", str(MAPPING / "qa.json"), "--mapping", info, "--ignore", "FT4")
+    assert "qa.json:2:1: FT109 the mapping qa reads the output from column 'answer'" in qa.stdout
+    assert "qa.json:1:1" not in qa.stdout  # context (the query) and sys are read as Alpaca's input and system
+    e = json.loads(run("estimate", str(MAPPING / "qa.json"), "--mapping", info, "-o", "json").stdout)
+    rec = json.loads((MAPPING / "qa.json").read_text())[0]
+    assert (e["format"], e["records"]) == ("alpaca", 1)
+    assert e["tokens"] == 3 + (3 + n("system") + n(rec["sys"])) + (3 + n("user") + n(rec["question"])) + (3 + n("assistant") + n(rec["answer"]))
+    chats = run("check", str(MAPPING / "chats.jsonl"), "--mapping", info, "--ignore", "FT4")
+    assert "chats.jsonl:1:" not in chats.stdout and ':2:1: FT104 from "bot" is not allowed' in chats.stdout
+    assert run("check", str(MAPPING / "chats.jsonl"), "--mapping", info, "--format", "openai-chat").exit_code == 2
+    assert "no dataset 'nope'" in run("check", str(MAPPING / "qa.json"), "--mapping", info + ":nope").stderr

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..dataset import fingerprint, fingerprints, hex_fingerprint
-from ..diagnostics import ERROR, OFF, Diagnostic, Hit, compact_json
+from ..diagnostics import ERROR, OFF, Diagnostic, Hit, compact_json, json_path
 from ..literals import present as literals_in
 from ..options import Loss, ReadLimits
 from ..read import BLANK, Line
@@ -27,6 +27,7 @@ from .result import Columns, DatasetView, FileSummary
 if TYPE_CHECKING:
     from ..chat.tally import Tally
     from ..formats import Format, LineFigures
+    from ..mapping import Mapping
     from ..models import Model
     from ..tokens import TokenCounter
 
@@ -50,6 +51,7 @@ class Settings:
     labels: tuple[tuple[str, str], ...] = ()  # (path, the name findings give it)
     loss: Loss = field(default_factory=Loss)  # what a self-hosted trainer trains on (with a chat template)
     bound_tokens: bool = False  # check: count by the byte bound, exactly only where it reaches a limit
+    mapping: Mapping | None = None  # --mapping: records are read through a trainer's column mapping first
 
     @property
     def uses_bound(self) -> bool:
@@ -185,6 +187,12 @@ class LineJudge:
 
     def _judge(self, line: Line, value: dict, hits: list[tuple[str, Hit]]) -> LineFigures | None:
         ctx = self.context
+        mapping = self.settings.mapping
+        if mapping is not None:
+            value, missing = mapping.apply(value)
+            for canonical, column in missing:
+                hits.append(("FT109", Hit(f"the mapping {mapping.name} reads the {canonical} from column '{column}', which "
+                                          "this record lacks", json_path([column]))))
         compact = line.compact if line.compact is not None else compact_json(value)
         ctx.present = literals_in(compact)
         ctx.figures = None

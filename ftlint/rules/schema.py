@@ -165,3 +165,14 @@ def one_label_per_step(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     steps, labels = record.get("completions"), record.get("labels")
     if isinstance(steps, list) and isinstance(labels, list) and steps and labels and len(steps) != len(labels):
         yield Hit(f"{len(labels)} label{'s' if len(labels) != 1 else ''} for {len(steps)} steps: TRL needs one label per step", json_path(["labels"]))
+
+
+register("FT109", "mapped-column-missing", ERROR, """
+    A column the trainer's mapping (--mapping: LLaMA-Factory's dataset_info.json) names is not in
+    the record.
+
+    Why: LLaMA-Factory reads the dataset through that mapping; a record without the column has
+    no prompt, answer or conversation to train on (or the dataset fails to load). The finding
+    names the record's own column and the part the mapping reads from it.
+    Example: "columns": {"response": "answer"} on a record that has "output"
+""")
