@@ -31,7 +31,7 @@ BATCH_ROWS = 8192
 ARRAY_BLOCK = 1 << 20
 
 
-JSONL_NAMES = (".jsonl", ".ndjson", ".jsonl.gz")
+JSONL_NAMES = (".jsonl", ".ndjson", ".jsonl.gz", ".jsonl.zst")
 
 
 def kind_of(path: str, head: bytes) -> str | None:

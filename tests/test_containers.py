@@ -84,3 +84,19 @@ def test_a_broken_parquet_file_is_a_one_line_error(tmp_path: Path) -> None:
     path.write_bytes(b"PAR1 this is not really parquet")
     r = run("check", str(path))
     assert r.exit_code == 2 and "cannot read it as parquet" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_zstd_files_read_like_gzip_and_their_damage_is_ft009(tmp_path: Path) -> None:
+    import zstandard
+
+    source = DRONE.read_bytes()
+    half = len(source) // 2
+    cut = source.index(b"\n", half) + 1
+    whole = zstandard.ZstdCompressor().compress(source[:cut]) + zstandard.ZstdCompressor().compress(source[cut:])  # two frames
+    path = tmp_path / "d.jsonl.zst"
+    path.write_bytes(whole)
+    assert figures(path) == figures(DRONE)
+    truncated = tmp_path / "t.jsonl.zst"
+    truncated.write_bytes(whole[: len(whole) - 40])
+    out = run("check", str(truncated)).stdout
+    assert "FT009 read failed: zstd stream is truncated" in out
