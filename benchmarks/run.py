@@ -103,6 +103,13 @@ def main() -> None:
         size_mb = path.stat().st_size / 1e6
         with open(path, "rb") as fh:
             records = sum(1 for _ in fh)
+        # the same conversations as ShareGPT, in JSONL and in Parquet (a Parquet column holds one type,
+        # so the data goes through `ftlint convert`: text parts become text, images are dropped)
+        sharegpt = {ext: data / f"{path.stem}.sharegpt.{ext}" for ext in ("jsonl", "parquet")}
+        for out in sharegpt.values():
+            if not out.exists():
+                subprocess.run([py, "-m", "ftlint", "convert", str(path), "--to", "sharegpt", "-o", str(out)],
+                               check=False, stdout=subprocess.DEVNULL)
         runs = {
             "bare tokenizer loop (1 core)": [py, str(HERE / "bare.py"), str(path)],
             "cookbook-style script": [py, str(HERE / "cookbook.py"), str(path)],
@@ -111,6 +118,8 @@ def main() -> None:
             # rendering on: each record through Qwen 3's own template, then TRL's training variant with
             # assistant_only_loss (the loss mask: tokens with their offsets)
             "ftlint estimate, rendered": [py, "-m", "ftlint", "estimate", str(path), "--model", "Qwen/Qwen3-8B", *jobs],
+            "estimate, sharegpt JSONL": [py, "-m", "ftlint", "estimate", str(sharegpt["jsonl"]), *jobs],
+            "estimate, sharegpt Parquet": [py, "-m", "ftlint", "estimate", str(sharegpt["parquet"]), *jobs],
             "ftlint estimate, masked": [py, "-m", "ftlint", "estimate", str(path), "--format", "trl-messages", "--tokenizer",
                                         "qwen2", "--chat-template", str(TEMPLATE), "--assistant-only-loss", *jobs],
         }

@@ -458,7 +458,7 @@ def _write_converted(output: str, rows: list[bytes]) -> None:
     import contextlib
     import tempfile
 
-    from ..atomic import atomic_text_writer
+    from ..atomic import _mode_for, atomic_text_writer
 
     if not output.endswith(".parquet"):
         with atomic_text_writer(output) as fh:
@@ -473,6 +473,7 @@ def _write_converted(output: str, rows: list[bytes]) -> None:
     try:
         frame = pl.DataFrame([orjson_loads(r) for r in rows], infer_schema_length=None) if rows else pl.DataFrame()
         frame.write_parquet(tmp)
+        os.chmod(tmp, _mode_for(output))  # as a new file would have it (mkstemp's is 0600)
         os.replace(tmp, output)
     except Exception as exc:
         with contextlib.suppress(FileNotFoundError):
