@@ -69,6 +69,16 @@ def _dict(value: object) -> dict:
     return value if isinstance(value, dict) else {}
 
 
+def _text_of(m: Message, i: int, lost: Lost, why: str) -> str:
+    """A message's text; media parts it holds are left out, and said (`why`: what the target takes)."""
+    text = _text(m.content)
+    if text is not None:
+        return text
+    lost.append((f"$.messages[{i}].content", f"an image or other media: {why}"))
+    parts = m.content if isinstance(m.content, list) else []
+    return _text([p for p in parts if isinstance(p, dict) and p.get("type", "text") == "text"]) or ""
+
+
 def _arguments(value: object) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
@@ -243,11 +253,7 @@ def to_sharegpt(conv: Conversation, target: str, lost: Lost) -> dict:
     turns: list[dict] = []
     role_out = {"system": "system", "user": "human", "assistant": "gpt", "tool": "observation"}
     for i, m in enumerate(conv.messages):
-        text = _text(m.content)
-        if text is None:
-            lost.append((f"$.messages[{i}].content", "an image or other media: ShareGPT holds text"))
-            text = _text([p for p in m.content if isinstance(p, dict) and p.get("type", "text") == "text"]) or "" \
-                if isinstance(m.content, list) else ""
+        text = _text_of(m, i, lost, "ShareGPT holds text")
         if m.tool_calls:
             if text:
                 turns.append({"from": "gpt", "value": text})
@@ -301,10 +307,7 @@ def to_gemini(conv: Conversation, target: str, lost: Lost) -> dict:
     record: dict = {}
     contents = []
     for i, m in enumerate(conv.messages):
-        text = _text(m.content)
-        if text is None:
-            lost.append((f"$.messages[{i}].content", "an image given as a URL part: write it as a Gemini fileData part"))
-            text = ""
+        text = _text_of(m, i, lost, "write an image as a Gemini fileData part")
         if m.role == "system" and i == 0:
             record["systemInstruction"] = {"parts": [{"text": text}]}
             continue
@@ -342,10 +345,7 @@ def to_nova(conv: Conversation, target: str, lost: Lost) -> dict:
     record: dict = {"schemaVersion": "bedrock-conversation-2024"}
     messages = []
     for i, m in enumerate(conv.messages):
-        text = _text(m.content)
-        if text is None:
-            lost.append((f"$.messages[{i}].content", "an image given as a URL part: Nova takes images from S3"))
-            text = ""
+        text = _text_of(m, i, lost, "Nova takes images from S3")
         if m.role == "system":
             record["system"] = [{"text": text}]
             continue

@@ -125,3 +125,14 @@ json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.text(m
 def test_any_record_converts_or_says_why_never_raises(record: dict, source: str, target: str) -> None:
     converted, _, failure = convert_record(record, source, target)
     assert (converted is None) == (failure is not None)
+
+
+def test_an_image_is_said_and_the_text_beside_it_kept() -> None:
+    record = {"messages": [{"role": "user", "content": [{"type": "text", "text": "What is this?"},
+                                                       {"type": "image_url", "image_url": {"url": "https://x/y.png"}}]},
+                           {"role": "assistant", "content": "A cat."}]}
+    for target in ("sharegpt", "vertex-gemini", "bedrock-nova"):
+        converted, lost, failure = convert_record(record, "openai-chat", target)
+        assert failure is None and converted is not None
+        assert any("an image or other media" in what for _, what in lost), target
+        assert "What is this?" in json.dumps(converted), target
