@@ -36,6 +36,7 @@ class Mapping:
     columns: dict[str, str] = field(default_factory=dict)  # canonical key -> the data's column
     required: tuple[str, ...] = ()  # canonical keys whose column a record must have
     tags: dict[str, str] = field(default_factory=dict)
+    speakers: dict[str, str] = field(default_factory=dict)  # a speaker value -> ShareGPT's (axolotl's `roles` lists)
 
     def apply(self, record: dict) -> tuple[dict, list[tuple[str, str]]]:
         """The record in the canonical shape, and (canonical key, the data's column) of each
@@ -55,7 +56,7 @@ class Mapping:
         if not isinstance(turn, dict):
             return turn
         role_key, content_key = self.tags["role_tag"], self.tags["content_tag"]
-        speakers = {self.tags[tag]: canonical for tag, canonical in CANONICAL_SPEAKER.items()}
+        speakers = self.speakers or {self.tags[tag]: canonical for tag, canonical in CANONICAL_SPEAKER.items()}
         mapped = {k: v for k, v in turn.items() if k not in (role_key, content_key)}
         if role_key in turn:
             speaker = turn[role_key]
@@ -67,8 +68,10 @@ class Mapping:
 
 def load_mapping(spec: str, paths: tuple[str, ...]) -> Mapping:
     """`FILE[:NAME]`: the entry NAME, else the one whose file_name is an input's name, else the
-    only entry."""
+    only entry. A .yml or .yaml FILE is an axolotl config (see `axolotl_mapping`)."""
     file, _, name = spec.partition(":") if not Path(spec).is_file() else (spec, "", "")
+    if file.endswith((".yml", ".yaml")):
+        return axolotl_mapping(file, name, paths)
     try:
         info = json.loads(Path(file).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
@@ -107,3 +110,56 @@ def load_mapping(spec: str, paths: tuple[str, ...]) -> Mapping:
     required = ("instruction", "output") if formatting == "alpaca" else ("conversations",)
     tags = {**SHAREGPT_TAGS, **{k: v for k, v in (entry.get("tags") or {}).items() if isinstance(v, str)}}
     return Mapping(name, formatting, columns, required, tags)
+
+
+AXOLOTL_ROLES = {"user": "human", "assistant": "gpt", "system": "system", "tool": "observation"}
+# axolotl's default `roles` for chat_template data (src/axolotl/prompt_strategies/chat_template.py)
+AXOLOTL_DEFAULT_ROLES = {"user": ["user", "human"], "assistant": ["assistant", "gpt"], "system": ["system"], "tool": ["tool"]}
+
+
+def axolotl_mapping(file: str, index: str, paths: tuple[str, ...]) -> Mapping:
+    """An axolotl config's `datasets:` entry (docs.axolotl.ai/docs/dataset-formats, read
+    2026-12-01): `type: alpaca` reads instruction, input, output; `type: chat_template` (and the
+    deprecated sharegpt) reads `field_messages` (default messages) whose messages have their role
+    and content under `message_property_mappings` (or the older message_field_role /
+    message_field_content), the role names under `roles`. Checked as ShareGPT, whose targets are
+    the assistant's turns: axolotl's default roles_to_train."""
+    import yaml
+
+    try:
+        config = yaml.safe_load(Path(file).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise MappingError(f"--mapping {file}: cannot read it ({exc})") from None
+    except yaml.YAMLError as exc:
+        raise MappingError(f"--mapping {file}: not YAML ({str(exc).splitlines()[0]})") from None
+    entries = config.get("datasets") if isinstance(config, dict) else None
+    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries) or not entries:
+        raise MappingError(f"--mapping {file}: no `datasets:` list of entries (an axolotl config has one)")
+    if index:
+        if not index.isdigit() or int(index) >= len(entries):
+            raise MappingError(f"--mapping {file}:{index}: give the entry's index, 0 to {len(entries) - 1}")
+        entry = entries[int(index)]
+    else:
+        names = {Path(p).name for p in paths}
+        chosen = [e for e in entries if Path(str(e.get("path", ""))).name in names]
+        if len(chosen) != 1 and len(entries) != 1:
+            raise MappingError(f"--mapping {file}: say which dataset with {file}:INDEX ({len(entries)} entries)")
+        entry = chosen[0] if len(chosen) == 1 else entries[0]
+    kind = str(entry.get("type", "chat_template"))
+    label = f"{Path(file).name}:{entry.get('path', '?')}"
+    if kind == "alpaca":
+        return Mapping(label, "alpaca", {"instruction": "instruction", "input": "input", "output": "output"}, ("instruction", "output"))
+    if kind not in ("chat_template", "sharegpt"):
+        raise MappingError(f"--mapping {file}: dataset type {kind!r} is not read yet (alpaca and chat_template are)")
+    trained = entry.get("roles_to_train", ["assistant"])
+    if trained not in (["assistant"], ["gpt"]):
+        raise MappingError(f"--mapping {file}: roles_to_train {trained} is not modelled yet (only the assistant's turns)")
+    props = entry.get("message_property_mappings") or {}
+    role_key = str(props.get("role", entry.get("message_field_role", "role")))
+    content_key = str(props.get("content", entry.get("message_field_content", "content")))
+    roles = entry.get("roles") or AXOLOTL_DEFAULT_ROLES
+    speakers = {str(name): AXOLOTL_ROLES.get(str(role), str(role)) for role, names in roles.items()
+                for name in (names if isinstance(names, list) else [names])}
+    messages = str(entry.get("field_messages", "messages" if kind == "chat_template" else "conversations"))
+    return Mapping(label, "sharegpt", {"conversations": messages}, ("conversations",),
+                   {**SHAREGPT_TAGS, "role_tag": role_key, "content_tag": content_key}, speakers)

@@ -315,3 +315,14 @@ def test_llama_factory_mapping_reads_the_data_as_llama_factory_does() -> None:
     assert "chats.jsonl:1:" not in chats.stdout and ':2:1: FT104 from "bot" is not allowed' in chats.stdout
     assert run("check", str(MAPPING / "chats.jsonl"), "--mapping", info, "--format", "openai-chat").exit_code == 2
     assert "no dataset 'nope'" in run("check", str(MAPPING / "qa.json"), "--mapping", info + ":nope").stderr
+
+
+def test_axolotl_config_reads_field_messages_property_mappings_and_roles() -> None:
+    config = str(MAPPING / "axolotl.yaml")
+    out = run("check", str(MAPPING / "turns.jsonl"), "--mapping", config, "--ignore", "FT4").stdout
+    assert "turns.jsonl:1:" not in out  # client/agent under speaker/text, in dialogue: read as user and assistant
+    assert ":3:1: FT109 the mapping axolotl.yaml:turns.jsonl reads the conversations from column 'dialogue'" in out
+    rows = [json.loads(x) for x in (MAPPING / "turns.jsonl").read_text().splitlines()]
+    e = json.loads(run("estimate", str(MAPPING / "turns.jsonl"), "--mapping", config, "-o", "json").stdout)
+    assert (e["format"], e["records"], e["trainable_tokens"]) == ("sharegpt", 1, n(rows[0]["dialogue"][1]["text"]))
+    assert "index" in run("check", str(MAPPING / "qa.json"), "--mapping", config + ":7").stderr
