@@ -94,7 +94,7 @@ class RecordContext:
     limit_owner: str  # the model, the format or --context
     enabled: Callable[[str], bool]  # whether a code is reported for this file
     model: Model | None = None  # the model named with --model (None: none named, or not in the catalog)
-    recount: Callable[[], LineFigures] | None = None  # the exact figures, where `figures` holds the byte bound
+    recount: Callable[[dict], LineFigures] | None = None  # a record's exact figures, where `figures` holds the byte bound
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +146,8 @@ class LineJudge:
         self._blank_fp: dict[bytes, str] = {}
         self.context = RecordContext(fmt, frozenset(), None, self.limit, owner, lambda code: self.severity(code) is not None,
                                      settings.named_model())
+        if exact is not None:  # the byte bound counts; a record whose bound reaches its limit is counted again, exactly
+            self.context.recount = lambda record: fmt.figures(record, exact(), None)
 
     def blank(self, number: int, raw: bytes) -> list[Diagnostic]:
         """A blank line, without the general path: a file of millions of them stays fast."""
@@ -202,9 +204,6 @@ class LineJudge:
                 hits.extend(gated)
                 return None
         ctx.figures = figures = self.fmt.figures(value, self.counter, self.tally)
-        if self.exact is not None:
-            exact, fmt = self.exact, self.fmt
-            ctx.recount = lambda: fmt.figures(value, exact(), None)
         if figures.rendered is not None:
             summary = self.summary
             summary.rendered += 1

@@ -45,7 +45,7 @@ def over_limit(record: dict, ctx: RecordContext) -> Iterator[Hit]:
         return
     line = ctx.figures
     if ctx.recount is not None and any(figures.tokens > limit for figures in line.records):
-        line = ctx.recount()  # the byte bound reached the limit: count exactly
+        line = ctx.recount(record)  # the byte bound reached the limit: count exactly
     for figures in line.records:
         if figures.tokens > limit:
             yield Hit(f"example has {figures.tokens:,} tokens, over the {limit:,}-token limit of {ctx.limit_owner}; "
