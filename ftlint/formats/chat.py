@@ -206,18 +206,19 @@ class ShareGPT(ChatFormat):
         system = record.get("system")
         normalised = {"messages": ([{"role": "system", "content": system}] if isinstance(system, str) and system else [])
                       + [m for _, m in self.turns(record)], "tools": record.get("tools")}
-        return ChatFormat._convention(_AS_MESSAGES, normalised, counter)
+        return ChatFormat._convention(AS_MESSAGES, normalised, counter)
 
     def figures(self, record: dict, counter: TokenCounter, tally: Tally | None = None) -> LineFigures:
         if tally is not None:
             system = record.get("system")
             messages = ([{"role": "system", "content": system}] if isinstance(system, str) and system else []) \
                 + [m for _, m in self.turns(record)]
-            return _AS_MESSAGES.figures({"messages": messages, "tools": record.get("tools")}, counter, tally)
+            return AS_MESSAGES.figures({"messages": messages, "tools": record.get("tools")}, counter, tally)
         return self._convention(record, counter)
 
 
-_AS_MESSAGES = ChatFormat(name="(sharegpt as messages)", title="", providers="", record_rule="", schema="", shape="")
+# how a shape read as plain messages (ShareGPT, Alpaca) is counted: assistant turns without weight 0 train
+AS_MESSAGES = ChatFormat(name="(as messages)", title="", providers="", record_rule="", schema="", shape="")
 
 
 OPENAI_RECORD_RULE = "1 line = 1 record; every assistant message without weight 0 is a target (the conversation is not split)"

@@ -102,10 +102,9 @@ class Alpaca(FieldsFormat):
         return messages
 
     def figures(self, record: dict, counter: TokenCounter, tally: Tally | None = None) -> LineFigures:
-        from .chat import ChatFormat
+        from .chat import AS_MESSAGES
 
-        as_chat = ChatFormat(name="(alpaca as messages)", title="", providers="", record_rule="", schema="", shape="")
-        return as_chat.figures({"messages": self._messages(record)}, counter, tally)
+        return AS_MESSAGES.figures({"messages": self._messages(record)}, counter, tally)
 
 
 @dataclass(frozen=True)
