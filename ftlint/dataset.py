@@ -1,4 +1,4 @@
-"""Dataset-wide findings, computed once over the frame of per-record figures (polars).
+"""Dataset-wide findings, computed once over the fingerprint rows of the valid lines (polars).
 
 Each record carries two 64-bit fingerprints, made in the workers:
   exact  the record's compact JSON with sorted keys (key order and white space outside strings

@@ -24,12 +24,16 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .app import Data, analyse_data, estimate_data, resolve_model, settings_for
 from .diagnostics import ERROR, Diagnostic
 from .engine import Analysis
 from .models import default_model, today_from
 from .options import PlanOptions, RunOptions
+
+if TYPE_CHECKING:
+    import polars as pl
 
 GIT_TIMEOUT = 300
 
@@ -131,12 +135,16 @@ def run_diff(base: str, head: str, run: RunOptions, plan: PlanOptions) -> DiffRe
                 side_run = dataclasses.replace(run, paths=(path,), labels=((path, spec),))
                 data = analyse_data(side_run, found.append)
             io_errors += data.io_errors
-            frame = data.train.frame()
-            sides.append(Side(spec, found, frame["exact"].to_list(), frame["prompt"].to_list()))
+            prints = data.train.fingerprints()  # a line's records repeat its fingerprints
+            sides.append(Side(spec, found, _per_record(prints, "exact"), _per_record(prints, "prompt")))
             estimates[label] = estimate_data(data, plan, run).estimate.to_dict()
     outcome = compare(*sides)
     outcome.estimates, outcome.io_errors, outcome.notes = estimates, io_errors, notes
     return outcome
+
+
+def _per_record(prints: pl.DataFrame, column: str) -> list[int]:
+    return [value for value, n in zip(prints[column].to_list(), prints["records"].to_list(), strict=True) for _ in range(n)]
 
 
 def compare(base: Side, head: Side) -> DiffResult:

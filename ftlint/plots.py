@@ -7,20 +7,20 @@ from itertools import pairwise
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    import polars as pl
+    from .engine.result import Lengths
 
 BLOCKS = " ▁▂▃▄▅▆▇█"
 
 
-def length_histogram(tokens: pl.Series, limit: int | None, width: int = 40) -> str:
+def length_histogram(tokens: Lengths, limit: int | None, width: int = 40) -> str:
     """Records per token-length bin, bins doubling in size (long tails stay readable)."""
-    if tokens.len() == 0:
+    if not tokens.counts:
         return "tokens per record: no records"
-    top = int(tokens.max())  # type: ignore[arg-type]
+    top = max(tokens.counts)
     edges = [0] + [2**k for k in range(4, max(5, math.ceil(math.log2(top + 1)) + 1))]
     counts = []
     for low, high in pairwise(edges):
-        counts.append(((low, high), int(((tokens >= low) & (tokens < high)).sum())))
+        counts.append(((low, high), tokens.in_range(low, high)))
     counts = [c for c in counts if c[1]] or counts[:1]
     peak = max(n for _, n in counts) or 1
     label_width = max(len(f"{lo:,}-{hi - 1:,}") for (lo, hi), _ in counts)

@@ -123,7 +123,7 @@ def test_n_valid_records_count_n(tmp_path_factory, pairs: list[tuple[str, str]])
     lines = [json.dumps({"messages": [{"role": "user", "content": q}, {"role": "assistant", "content": a}]}) for q, a in pairs]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     found, result = _check(path)
-    frame = result.frame()  # type: ignore[attr-defined]
-    assert frame.height == len(pairs)
+    assert result.records == len(pairs)  # type: ignore[attr-defined]
+    assert result.fingerprints().height == len(pairs)  # type: ignore[attr-defined]
     assert result.lines == len(pairs)  # type: ignore[attr-defined]
     assert not [d for d in found if d.code < "FT200"]  # no file, JSON or schema findings

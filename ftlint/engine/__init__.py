@@ -2,7 +2,7 @@
 
 pipeline.py  chunks, worker processes, the ordered merge (no codes, no messages)
 judge.py     per line, per file and per dataset: the rules, their severities, the selection
-result.py    FileSummary, Analysis, Columns, DatasetView
+result.py    the mergeable summary: FileSummary, Lengths, Analysis (merge), Columns, DatasetView
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ one the user sees. The engine itself emits no code: every code belongs to a rule
 
 from __future__ import annotations
 
+from array import array
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -22,7 +23,7 @@ from ..read import BLANK, Line
 from ..rules import Check, checks, severity
 from ..rules.secrets import redact
 from ..selection import Selection
-from .result import Columns, DatasetView, FileSummary
+from .result import Columns, DatasetView, FileSummary, Lengths
 
 if TYPE_CHECKING:
     from ..chat.tally import Tally
@@ -52,6 +53,11 @@ class Settings:
     loss: Loss = field(default_factory=Loss)  # what a self-hosted trainer trains on (with a chat template)
     bound_tokens: bool = False  # check: count by the byte bound, exactly only where it reaches a limit
     mapping: Mapping | None = None  # --mapping: records are read through a trainer's column mapping first
+    keep_order: bool = False  # keep each record's tokens in order (--packing's batches follow it)
+
+    @property
+    def keeps_prints(self) -> bool:
+        return self.content_fingerprints or self.prompt_fingerprints
 
     @property
     def uses_bound(self) -> bool:
@@ -130,8 +136,11 @@ class LineJudge:
 
     def __init__(self, fmt: Format, counter: TokenCounter, settings: Settings, summary: FileSummary,
                  columns: Columns, file_index: int, tally: Tally | None = None,
-                 exact: Callable[[], TokenCounter] | None = None) -> None:
+                 exact: Callable[[], TokenCounter] | None = None, lengths: Lengths | None = None,
+                 ordered: array | None = None) -> None:
         self.fmt, self.counter, self.settings, self.summary, self.columns = fmt, counter, settings, summary, columns
+        self.lengths = lengths if lengths is not None else Lengths()
+        self.ordered = ordered
         self.tally = tally
         self.exact = exact  # the tokenizer, when `counter` is the byte bound
         self.file_index = file_index
@@ -220,16 +229,24 @@ class LineJudge:
 
     def _count(self, line: Line, value: dict, figures: LineFigures) -> None:
         settings, summary = self.settings, self.summary
-        exact = near = prompt = 0
-        if settings.content_fingerprints:
-            exact, near = fingerprints(line.compact if line.compact is not None else compact_json(value))
-        if settings.prompt_fingerprints:
-            prompt = fingerprint(compact_json(self.fmt.prompt(value), sort_keys=False))
         summary.messages += figures.messages
-        number, index, add = line.number, self.file_index, self.columns.add
-        for record in figures.records:
-            summary.records += 1
-            add((index, number, record.messages, record.targets, record.tokens, record.trainable, exact, near, prompt))
+        records = figures.records
+        add, ordered = self.lengths.add, self.ordered
+        for record in records:
+            add(record.tokens)
+            summary.targets += record.targets
+            summary.tokens += record.tokens
+            summary.trainable += record.trainable
+            if ordered is not None:
+                ordered.append(record.tokens)
+        summary.records += len(records)
+        if records and (settings.content_fingerprints or settings.prompt_fingerprints):
+            exact = near = prompt = 0
+            if settings.content_fingerprints:
+                exact, near = fingerprints(line.compact if line.compact is not None else compact_json(value))
+            if settings.prompt_fingerprints:
+                prompt = fingerprint(compact_json(self.fmt.prompt(value), sort_keys=False))
+            self.columns.add((self.file_index, line.number, len(records), exact, near, prompt))
 
     def _diagnostics(self, line: Line, hits: list[tuple[str, Hit]], raw: bytes | None) -> list[Diagnostic]:
         path, number, level = self.shown_path, line.number, self.severity

@@ -1,9 +1,10 @@
 """The pipeline: read -> chunks -> judge (in worker processes) -> ordered merge.
 
 Streaming: findings reach a callback in file and line order as they are made, whatever the
-number of workers, and per-record figures are kept as compact polars chunks, so memory does not
-grow with the size of the lines, only (slightly) with the number of records. This module makes
-no finding of its own and knows no code: judge.py applies the rules.
+number of workers, and the figures are kept as a mergeable summary (result.py): sums, the exact
+distribution of token counts, and (only where dataset rules need them) compact fingerprint rows,
+so memory does not grow with the size of the lines. This module makes no finding of its own and
+knows no code: judge.py applies the rules.
 
 Workers: at most as many as the machine has cores and the input has chunks, started only once
 a second chunk exists; each dies with the main process (Linux: the parent-death signal).
@@ -25,7 +26,7 @@ from ..formats import get_format
 from ..read import READ_BLOCK, InputError, Line, LineBlock, display_name, parse_line, read_runs
 from ..tokens import ByteBound, TokenCounter, get_encoding
 from .judge import LineJudge, Settings, file_findings
-from .result import CHUNK_RECORDS, Analysis, Columns, FileSummary
+from .result import CHUNK_ROWS, Analysis, Columns, FileSummary, Lengths
 
 # A chunk of lines travels to a worker as one task: big enough that task overhead vanishes,
 # small enough that only a few megabytes are in flight per worker. Lines mostly come in blocks
@@ -59,8 +60,10 @@ class ChunkResult:
     file_index: int
     last: bool
     diagnostics: list[tuple]  # Diagnostic fields: tuples pickle many times faster than dataclasses
-    columns: dict[str, array]
+    columns: dict[str, array]  # the fingerprint rows (empty when none are kept)
     summary: FileSummary  # this chunk's counts; the file's are their sum
+    lengths: dict[int, int]  # records per token count
+    ordered: array | None  # each record's tokens, when the order is kept
 
 
 class Worker:
@@ -91,10 +94,11 @@ class Worker:
 
     def run(self, chunk: Chunk) -> ChunkResult:
         summary = FileSummary(chunk.path, format=chunk.format, format_reason=chunk.format_reason)
-        columns = Columns()
+        columns, lengths = Columns(), Lengths()
+        ordered = array("q") if self.settings.keep_order else None
         found: list[Diagnostic] = []
         judge = LineJudge(get_format(chunk.format), self.counter, self.settings, summary, columns, chunk.file_index, self.tally,
-                          self.exact if isinstance(self.counter, ByteBound) else None)
+                          self.exact if isinstance(self.counter, ByteBound) else None, lengths, ordered)
         max_depth = self.settings.limits.max_depth
         for number, raw in _lines(chunk.items):
             if isinstance(raw, Line):
@@ -105,7 +109,8 @@ class Worker:
                 line_found = judge(parse_line(number, raw, max_depth), raw)
             if line_found:
                 found.extend(line_found)
-        return ChunkResult(chunk.file_index, chunk.last, [_fields(d) for d in found], columns.columns(), summary)
+        return ChunkResult(chunk.file_index, chunk.last, [_fields(d) for d in found], columns.columns(), summary,
+                           lengths.counts, ordered)
 
 
 def _fields(d: Diagnostic) -> tuple:
@@ -158,35 +163,42 @@ def chunks(paths: Iterable[str], settings: Settings, io_errors: list[str],
     labels = dict(settings.labels)
     for file_index, path in enumerate(paths):
         shown = labels.get(path) or display_name(path)
-        items: list[tuple[int, bytes | Line | LineBlock]] = []
-        size = done = lines = 0
-        chosen: tuple[str, str] | None = None
         try:
-            for number, item in read_runs(path, settings.limits.max_line_bytes, READ_BLOCK):
-                rest: bytes | Line | LineBlock | None = item
-                while rest is not None:  # a block of more lines than a chunk has room for is split
-                    piece, rest = rest, None
-                    if isinstance(piece, LineBlock) and lines + piece.n_lines > CHUNK_MAX_LINES:
-                        piece, rest = piece.split(CHUNK_MAX_LINES - lines)
-                    items.append((number, piece))
-                    if isinstance(piece, LineBlock):
-                        size += len(piece.data) + 1
-                        lines += piece.n_lines
-                        number += piece.n_lines
-                    else:
-                        size += len(piece) + 1 if isinstance(piece, bytes) else piece.nbytes + 1
-                        lines += 1
-                    if len(items) >= CHUNK_LINES or size >= CHUNK_BYTES or lines >= CHUNK_MAX_LINES:
-                        chosen = chosen or _choose_format(items, settings)
-                        yield Chunk(file_index, shown, items, *chosen)
-                        done += size
-                        if progress:
-                            progress(shown, done)
-                        items, size, lines = [], 0, 0
+            yield from file_chunks(file_index, shown, read_runs(path, settings.limits.max_line_bytes, READ_BLOCK), settings,
+                                   progress=progress)
         except InputError as exc:
             io_errors.append(str(exc))
-            continue
-        yield Chunk(file_index, shown, items, *(chosen or _choose_format(items, settings)), last=True)
+
+
+def file_chunks(file_index: int, shown: str, items_in: Iterable[tuple[int, bytes | Line | LineBlock]], settings: Settings,
+                chosen: tuple[str, str] | None = None, last: bool = True,
+                progress: Progress | None = None) -> Iterator[Chunk]:
+    """The chunks of a file's lines (all of them, or a byte range's: then `chosen` is the
+    file's format and `last` says whether the range ends the file)."""
+    items: list[tuple[int, bytes | Line | LineBlock]] = []
+    size = done = lines = 0
+    for number, item in items_in:
+        rest: bytes | Line | LineBlock | None = item
+        while rest is not None:  # a block of more lines than a chunk has room for is split
+            piece, rest = rest, None
+            if isinstance(piece, LineBlock) and lines + piece.n_lines > CHUNK_MAX_LINES:
+                piece, rest = piece.split(CHUNK_MAX_LINES - lines)
+            items.append((number, piece))
+            if isinstance(piece, LineBlock):
+                size += len(piece.data) + 1
+                lines += piece.n_lines
+                number += piece.n_lines
+            else:
+                size += len(piece) + 1 if isinstance(piece, bytes) else piece.nbytes + 1
+                lines += 1
+            if len(items) >= CHUNK_LINES or size >= CHUNK_BYTES or lines >= CHUNK_MAX_LINES:
+                chosen = chosen or _choose_format(items, settings)
+                yield Chunk(file_index, shown, items, *chosen)
+                done += size
+                if progress:
+                    progress(shown, done)
+                items, size, lines = [], 0, 0
+    yield Chunk(file_index, shown, items, *(chosen or _choose_format(items, settings)), last=last)
 
 
 def _choose_format(items: list[tuple[int, bytes | Line | LineBlock]], settings: Settings) -> tuple[str, str]:
@@ -290,17 +302,32 @@ def _bounded_map(pool: Any, stream: Iterator[Chunk], window: int) -> Iterator[Ch
 
 
 def _merge(results: Iterable[ChunkResult], result: Analysis, settings: Settings, emit: Emit) -> None:
-    def report(d: Diagnostic) -> None:
-        result.counts[d.severity] = result.counts.get(d.severity, 0) + 1
-        emit(d)
-
-    columns = Columns()
-    summaries: dict[int, FileSummary] = {}
+    merger = Merger(result, settings, emit)
     for part in results:
         interrupt.check()  # a Ctrl-C that Python swallowed still stops the run
-        if not summaries:
-            import polars  # noqa: F401  (the frames need it; loaded here, while workers judge the next chunks)
+        merger.add(part)
+    merger.close()
 
+
+class Merger:
+    """Chunk results, in file and line order, into an Analysis: findings to `emit` as they come,
+    each file's summed counts, and its file-level findings after its last chunk. The pool, one
+    process and the Ray engine all end here, so they cannot differ in what they report."""
+
+    def __init__(self, result: Analysis, settings: Settings, emit: Emit) -> None:
+        self.result, self.settings, self.emit = result, settings, emit
+        self.columns = Columns()
+        self.summaries: dict[int, FileSummary] = {}
+        if settings.keep_order and result.ordered is None:
+            result.ordered = array("q")
+
+    def report(self, d: Diagnostic) -> None:
+        counts = self.result.counts
+        counts[d.severity] = counts.get(d.severity, 0) + 1
+        self.emit(d)
+
+    def add(self, part: ChunkResult) -> None:
+        result, summaries, columns = self.result, self.summaries, self.columns
         summary = summaries.get(part.file_index)
         if summary is None:
             summary = summaries[part.file_index] = part.summary
@@ -308,11 +335,17 @@ def _merge(results: Iterable[ChunkResult], result: Analysis, settings: Settings,
         else:
             summary.add(part.summary)
         for fields in part.diagnostics:
-            report(Diagnostic(*fields))
-        columns.extend(part.columns)
-        if len(columns) >= CHUNK_RECORDS:
-            columns.flush(result.chunks)
+            self.report(Diagnostic(*fields))
+        result.lengths.merge(part.lengths)
+        if part.ordered is not None and result.ordered is not None:
+            result.ordered.extend(part.ordered)
+        if part.columns["line"]:
+            columns.extend(part.columns)
+            if len(columns) >= CHUNK_ROWS:
+                columns.flush(result.chunks)
         if part.last:
-            for d in file_findings(summary, get_format(summary.format), settings):
-                report(d)
-    columns.flush(result.chunks)
+            for d in file_findings(summary, get_format(summary.format), self.settings):
+                self.report(d)
+
+    def close(self) -> None:
+        self.columns.flush(self.result.chunks)

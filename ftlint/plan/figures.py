@@ -1,7 +1,8 @@
-"""The dataset's figures, summed from the frame of per-record figures (polars): records,
-targets, tokens in the file and as trained (each record cut at the per-example limit, and at
---max-seq-len when a trainer truncates), and the token-length distribution. Rejected lines
-(with an error) are not in the frame, so they are in no figure."""
+"""The dataset's figures, from an analysis's mergeable summary: records, targets, tokens in the
+file and as trained (each record cut at the per-example limit, and at --max-seq-len when a
+trainer truncates), and the token-length distribution. Rejected lines (with an error) are in no
+figure. Every figure is exact: the distribution keeps each distinct token count (result.Lengths),
+so a clipped sum or a quantile is the same for one run and for merged shards."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    import polars as pl
+    from ..engine.result import Analysis
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,48 +40,28 @@ class ValidationFigures:
     billing_note: str = "not added to cost: OpenAI bills training tokens only [unverified]"
 
 
-def dataset_figures(frame: pl.DataFrame, *, lines: int, invalid_lines: int, messages: int,
-                    context_limit: int | None, truncate_at: int | None = None) -> DatasetFigures:
-    """Sum the per-record frame into dataset figures. Quantiles use the nearest record (no
-    interpolation): every figure is a real record's."""
-    import polars as pl
-
-    tokens = pl.col("tokens")
-    limited = tokens.clip(upper_bound=context_limit) if context_limit is not None else tokens
-    kept = limited.clip(upper_bound=truncate_at) if truncate_at is not None else limited
-    over = (tokens > context_limit).sum() if context_limit is not None else pl.lit(0)
-    cut = (limited > truncate_at).sum() if truncate_at is not None else pl.lit(0)
-    row = frame.select(
-        records=pl.len(),
-        targets=pl.col("targets").sum(),
-        tokens_in_file=tokens.sum(),
-        tokens_capped=kept.sum(),
-        tokens_limited=limited.sum(),
-        trainable=pl.col("trainable").sum(),
-        over=over,
-        cut=cut,
-        min=tokens.min(),
-        p50=tokens.quantile(0.5, "nearest"),
-        p90=tokens.quantile(0.9, "nearest"),
-        max=tokens.max(),
-        mean=tokens.mean(),
-    ).row(0, named=True)
-    stats: dict[str, float] = {}
-    if row["records"]:
-        stats = {k: int(row[k]) for k in ("min", "p50", "p90", "max")}
-        stats["mean"] = round(row["mean"], 1)
-    capped = row["tokens_capped"] or 0
+def dataset_figures(analysis: Analysis, *, context_limit: int | None, truncate_at: int | None = None) -> DatasetFigures:
+    """The analysis's figures. Quantiles use the nearest record (no interpolation): every figure
+    is a real record's."""
+    lengths = analysis.lengths
+    files = analysis.files
+    limited = lengths.total(context_limit)
+    cap = min(context_limit, truncate_at) if context_limit is not None and truncate_at is not None else (truncate_at or context_limit)
+    capped = lengths.total(cap)
+    cut = 0
+    if truncate_at is not None:  # records longer than --max-seq-len once the limit has cut them
+        cut = lengths.over(truncate_at) if context_limit is None or truncate_at < context_limit else 0
     return DatasetFigures(
-        lines=lines,
-        invalid_lines=invalid_lines,
-        messages=messages,
-        records=row["records"],
-        targets=row["targets"] or 0,
-        tokens_in_file=row["tokens_in_file"] or 0,
+        lines=analysis.lines,
+        invalid_lines=analysis.invalid,
+        messages=analysis.messages,
+        records=lengths.records,
+        targets=sum(f.targets for f in files),
+        tokens_in_file=lengths.total(),
         tokens_capped=capped,
-        trainable_tokens=row["trainable"] or 0,
-        records_over_limit=row["over"] or 0,
-        token_stats=stats,
-        truncated_records=row["cut"] or 0,
-        truncated_tokens=(row["tokens_limited"] or 0) - capped,
+        trainable_tokens=sum(f.trainable for f in files),
+        records_over_limit=lengths.over(context_limit) if context_limit is not None else 0,
+        token_stats=lengths.stats(),
+        truncated_records=cut,
+        truncated_tokens=limited - capped,
     )

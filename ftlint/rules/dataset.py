@@ -1,6 +1,6 @@
 """Dataset-wide codes (FT4xx): too few examples in a file, duplicates across the files checked
 together, and validation records that leak from the training data. The queries run once over
-the frame of per-record fingerprints (ftlint/dataset.py)."""
+the per-line fingerprint rows (ftlint/dataset.py)."""
 
 from __future__ import annotations
 
