@@ -2,7 +2,7 @@
 generated files, in one run. Prints wall time, MB/s, peak memory (PSS summed over the whole
 process tree, sampled every 100 ms from /proc: sampling costs CPU, which ftlint, using every core, would feel) and ratios. Data goes to benchmarks/data/ (not in git).
 
-    python benchmarks/run.py [--mb 40] [--jobs N] [--rounds 3]
+    python benchmarks/run.py [--mb 40] [--jobs N] [--rounds 3] [--ray]
 
 Measures at two sizes (--mb and 4x --mb) to show whether memory stays flat. The machines here
 are shared and their speed drifts by tens of percent from one minute to the next, so each
@@ -90,6 +90,8 @@ def main() -> None:
     parser.add_argument("--mb", type=float, default=40)
     parser.add_argument("--jobs", type=int, default=None)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--ray", action="store_true", help="add `check` and `estimate` with --engine ray (a local Ray cluster "
+                        "started per run, as the CLI does: pip install '.[ray]')")
     args = parser.parse_args()
     data = HERE / "data"
     data.mkdir(exist_ok=True)
@@ -123,6 +125,9 @@ def main() -> None:
             "ftlint estimate, masked": [py, "-m", "ftlint", "estimate", str(path), "--format", "trl-messages", "--tokenizer",
                                         "qwen2", "--chat-template", str(TEMPLATE), "--assistant-only-loss", *jobs],
         }
+        if args.ray:
+            runs["ftlint check --engine ray"] = [py, "-m", "ftlint", "check", "--engine", "ray", str(path), *jobs]
+            runs["ftlint estimate --engine ray"] = [py, "-m", "ftlint", "estimate", "--engine", "ray", str(path), *jobs]
         walls: dict[str, list[float]] = {name: [] for name in runs}
         peaks: dict[str, float] = dict.fromkeys(runs, 0.0)
         for _ in range(args.rounds):

@@ -24,8 +24,6 @@ from .plan.figures import DatasetFigures, ValidationFigures, dataset_figures
 from .rules.secrets import redact
 
 if TYPE_CHECKING:
-    import polars as pl
-
     from .engine.pipeline import Progress
     from .plan.study import Study
 
@@ -135,7 +133,7 @@ def settings_for(run: RunOptions, model: Model | None, training: bool = True) ->
         content_fingerprints=run.dataset_rules or run.prompt_fingerprints or run.validation is not None,
         prompt_fingerprints=run.prompt_fingerprints, labels=run.labels,
         loss=Loss(run.assistant_only_loss, run.completion_only_loss, run.max_seq_len), bound_tokens=run.bound_tokens,
-        mapping=mapping,
+        mapping=mapping, keep_order=run.keep_order,
     )
 
 
@@ -150,9 +148,11 @@ def resolve_model(name: str | None) -> Model | None:
         raise UsageError(str(exc)) from None
 
 
-def analyse_data(run: RunOptions, emit: Emit, progress: Progress | None = None) -> Data:
+def analyse_data(run: RunOptions, emit: Emit, progress: Progress | None = None, train: Analysis | None = None) -> Data:
     """Judge the training paths, then the validation file, then the leakage between them.
-    Findings reach `emit` in that order, each set in file and line order."""
+    Findings reach `emit` in that order, each set in file and line order. `train`: the training
+    files already analysed (merged shards, the Python API), their line and file findings already
+    reported; the dataset-wide findings and everything after are made here, from it."""
     if run.validation is not None and run.validation in run.paths:
         raise UsageError(f"--validation {run.validation} is also a training path")
     named = resolve_model(run.model_name)
@@ -161,7 +161,7 @@ def analyse_data(run: RunOptions, emit: Emit, progress: Progress | None = None) 
     except ValueError:
         raise UsageError(f"--today {run.today}: not a date (YYYY-MM-DD)") from None
     settings = settings_for(run, named)
-    train = _analyse(run.paths, settings, emit, run, progress)
+    train = _analyse(run.paths, settings, emit, run, progress, train)
     fmt = get_format(train.files[0].format) if train.files else get_format("openai-chat")
     model = named or default_model(fmt.name, today)
     if named is not None:  # a named model past (or near) its last training date is a finding of check too
@@ -177,8 +177,18 @@ def analyse_data(run: RunOptions, emit: Emit, progress: Progress | None = None) 
 
 
 def _analyse(paths: tuple[str, ...], settings: Settings, emit: Emit, run: RunOptions,
-             progress: Progress | None) -> Analysis:
-    result = analyse(paths, settings, emit, jobs=run.jobs, progress=progress)
+             progress: Progress | None, done: Analysis | None = None) -> Analysis:
+    if done is not None:
+        result = done
+    elif run.engine == "ray":
+        from . import ray as on_ray
+
+        try:
+            result = on_ray.analyse(paths, settings, emit, jobs=run.jobs, progress=progress)
+        except on_ray.RayUnavailable as exc:
+            raise UsageError(str(exc)) from None
+    else:
+        result = analyse(paths, settings, emit, jobs=run.jobs, progress=progress)
     if run.dataset_rules:
         _report(dataset_findings((_view(result),), "dataset", run.selection, _formats(result))[1], result, emit)
     return result
@@ -200,7 +210,7 @@ def model_findings(model: Model, today: dt.date, run: RunOptions, fmt: Format, p
 
 
 def _view(result: Analysis) -> DatasetView:
-    return DatasetView(result.frame(), result.paths)
+    return DatasetView(result.fingerprints(), result.paths)
 
 
 def _formats(result: Analysis) -> list[Format]:
@@ -217,7 +227,6 @@ def _report(found: list[Diagnostic], result: Analysis, emit: Emit) -> None:
 class EstimateRun:
     data: Data
     estimate: Estimate
-    frame: pl.DataFrame
 
 
 def check_plan(plan: PlanOptions) -> None:
@@ -235,12 +244,10 @@ def check_plan(plan: PlanOptions) -> None:
 
 def estimate_data(data: Data, plan: PlanOptions, run: RunOptions) -> EstimateRun:
     """The estimate of analysed data under a plan: one frozen Estimate with its findings."""
-    frame = data.train.frame()
     fmt = data.format
     limit = data.limit
     train = data.train
-    figures = dataset_figures(frame, lines=train.lines, invalid_lines=train.invalid, messages=train.messages,
-                              context_limit=limit, truncate_at=plan.max_seq_len if not plan.packing else None)
+    figures = dataset_figures(train, context_limit=limit, truncate_at=plan.max_seq_len if not plan.packing else None)
     reason = redact(train.files[0].format_reason) if train.files else ""  # it may name the data's keys
     if len({f.format for f in train.files}) > 1:
         reason += "; files differ in format: " + ", ".join(f"{f.path}: {f.format}" for f in train.files)
@@ -250,23 +257,26 @@ def estimate_data(data: Data, plan: PlanOptions, run: RunOptions) -> EstimateRun
                        today=data.today)
     price: Sourced | None = user_value(plan.price, "usd_per_1m_tokens") if plan.price is not None else data.model.price
     path = train.paths[0] if train.paths else None
-    result = estimate(figures, plan, info, price=price, lengths=frame["tokens"].to_list() if plan.packing else None,
+    result = estimate(figures, plan, info, price=price, lengths=train.record_tokens() if plan.packing else None,
                       allows=lambda code: run.selection.allows(code, path), severities=fmt.severities)
-    return EstimateRun(data, result, frame)
+    return EstimateRun(data, result)
 
 
 def _validation_figures(data: Data, limit: int | None) -> ValidationFigures | None:
     held_out = data.validation
     if held_out is None:
         return None
-    figures: DatasetFigures = dataset_figures(held_out.frame(), lines=held_out.lines, invalid_lines=held_out.invalid,
-                                              messages=held_out.messages, context_limit=limit)
+    figures: DatasetFigures = dataset_figures(held_out, context_limit=limit)
     return ValidationFigures(held_out.paths, figures.lines, figures.records, figures.tokens_capped, data.leaks)
 
 
 def run_estimate(run: RunOptions, plan: PlanOptions, progress: Progress | None = None) -> EstimateRun:
     """`ftlint estimate`: analyse (no findings shown), then estimate."""
     check_plan(plan)
+    if plan.packing and not run.keep_order:
+        import dataclasses
+
+        run = dataclasses.replace(run, keep_order=True)
     data = analyse_data(run, lambda d: None, progress)
     return estimate_data(data, plan, run)
 

@@ -51,6 +51,8 @@ class RunOptions:
     max_seq_len: int | None = None  # TRL's max_length: targets past it are cut off (FT236)
     bound_tokens: bool = False  # check: token counts only decide FT301, so a byte bound clears most records
     mapping: str | None = None  # --mapping dataset_info.json[:NAME]: read records as LLaMA-Factory does
+    keep_order: bool = False  # keep each record's tokens in order: --packing's batches follow it
+    engine: str = "local"  # "local": this machine's processes; "ray": a Ray cluster (ftlint/ray.py)
 
 
 @dataclass(frozen=True, slots=True)

@@ -175,22 +175,117 @@ def read_raw(path: str, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) -> Iterato
     stream). Parsing is separate so it can run in worker processes."""
     stream = open_binary(path)
     try:
-        number = 0
-        for raw, too_long_by in _raw_lines(stream, max_line_bytes):
-            number += 1
-            if isinstance(raw, Problem):  # the stream itself broke (corrupt gzip, I/O error)
-                yield number, Line(number, None, [raw], 0)
-                return
-            if number == 1 and isinstance(utf16 := _utf16_first_line(raw, final=True), Line):
-                yield 1, utf16
-                return
-            if too_long_by:
-                yield number, _too_long(number, len(raw) + too_long_by, max_line_bytes)
-                continue
-            yield number, raw
+        yield from _raw(stream, max_line_bytes)
     finally:
         if path != "-":
             stream.close()
+
+
+def _raw(stream: BinaryIO, max_line_bytes: int, number: int = 0, first: bool = True) -> Iterator[tuple[int, bytes | Line]]:
+    """read_raw's lines of a stream whose first line is line `number + 1` (`first`: the file's
+    start, where a UTF-16 file is told)."""
+    for raw, too_long_by in _raw_lines(stream, max_line_bytes):
+        number += 1
+        if isinstance(raw, Problem):  # the stream itself broke (corrupt gzip, I/O error)
+            yield number, Line(number, None, [raw], 0)
+            return
+        if first and number == 1 and isinstance(utf16 := _utf16_first_line(raw, final=True), Line):
+            yield 1, utf16
+            return
+        if too_long_by:
+            yield number, _too_long(number, len(raw) + too_long_by, max_line_bytes)
+            continue
+        yield number, raw
+
+
+def splittable(path: str) -> bool:
+    """A regular, uncompressed, non-UTF-16 JSONL file: its byte ranges can be read apart
+    (read_window) and judge as the whole file does."""
+    if path == "-" or not os.path.isfile(path):
+        return False
+    try:
+        with open(path, "rb") as f:
+            head = f.read(64)
+    except OSError:
+        return False
+    from .containers import kind_of
+
+    if head[:2] == GZIP_MAGIC or head[:4] == ZSTD_MAGIC or kind_of(path, head[:8]) is not None:
+        return False
+    return not isinstance(_utf16_first_line(head, final=True), Line) and not head.startswith(UTF16_BOMS)
+
+
+def line_start(f: BinaryIO, offset: int) -> int:
+    """The offset of the first line that starts at or after `offset` (0 stays 0; the file's
+    size when no line starts there)."""
+    if offset <= 0:
+        return 0
+    f.seek(offset - 1)
+    position = offset - 1
+    while True:
+        block = f.read(READ_BLOCK)
+        if not block:
+            return position
+        found = block.find(b"\n")
+        if found >= 0:
+            return position + found + 1
+        position += len(block)
+
+
+def window_lines(f: BinaryIO, start: int, end: int) -> int:
+    """How many lines start in bytes [start, end) of a file (both offsets are line starts)."""
+    f.seek(start)
+    left, count, last = end - start, 0, b""
+    while left > 0:
+        block = f.read(min(READ_BLOCK, left))
+        if not block:
+            break
+        count += block.count(b"\n")
+        left -= len(block)
+        last = block[-1:]
+    return count + (1 if last and last != b"\n" else 0)
+
+
+class _Window(io.RawIOBase):
+    """Bytes [start, end) of a file, as a stream."""
+
+    def __init__(self, raw: BinaryIO, start: int, end: int) -> None:
+        self.raw, self.left = raw, end - start
+        raw.seek(start)
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if self.left <= 0:
+            return 0
+        view = memoryview(buffer)[: self.left]
+        n = self.raw.readinto(view)  # type: ignore[attr-defined]
+        self.left -= n or 0
+        return n or 0
+
+    def close(self) -> None:
+        self.raw.close()
+        super().close()
+
+
+def read_window(path: str, start: int, end: int, first_line: int, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+                block_bytes: int = READ_BLOCK) -> Iterator[tuple[int, bytes | Line | LineBlock]]:
+    """read_runs' items for the lines of a splittable file that start in bytes [start, end)
+    (line starts), numbered from `first_line`: the same lines, numbered and judged the same as
+    when the whole file is read."""
+    try:
+        raw = open(path, "rb", buffering=0)  # noqa: SIM115 - closed with the stream
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    stream = io.BufferedReader(_Window(raw, start, end), buffer_size=READ_BLOCK)
+    try:
+        if max_line_bytes < block_bytes:
+            yield from _raw(stream, max_line_bytes, first_line - 1, first=start == 0)
+        else:
+            yield from _runs(stream, max_line_bytes, block_bytes, first_line - 1, first=start == 0)
+    finally:
+        stream.close()
 
 
 class LineBlock(NamedTuple):
@@ -233,13 +328,15 @@ def read_runs(path: str, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
             stream.close()
 
 
-def _runs(stream: BinaryIO, limit: int, block_bytes: int) -> Iterator[tuple[int, bytes | Line | LineBlock]]:
-    number = 0  # lines yielded so far
+def _runs(stream: BinaryIO, limit: int, block_bytes: int, number: int = 0,
+          first: bool = True) -> Iterator[tuple[int, bytes | Line | LineBlock]]:
+    # number: lines yielded so far (a window of a file: the lines before it); first: the file's
+    # start, where a UTF-16 file is told
     parts: list[bytes] = []  # an unfinished line (joined once it ends: no quadratic copying)
     held = 0  # its bytes so far
     skipped = -1  # >= 0: bytes of an over-long line read and thrown away so far
     read1 = stream.read1  # type: ignore[attr-defined]  # BufferedReader and GzipFile have it
-    undecided = True  # UTF-16 or not: decided on the first line's first 64 bytes, as read_raw does
+    undecided = first  # UTF-16 or not: decided on the first line's first 64 bytes, as read_raw does
     while True:
         try:
             data = read1(block_bytes)  # what one read gives: lines before a broken stream still count

@@ -122,6 +122,8 @@ JUDGING = [
     click.option("--select", "select", multiple=True, metavar="CODES", callback=codes, help="Report only these codes or prefixes (e.g. FT0,FT1: file and structure). --ignore still applies."),
     click.option("--ignore", "ignore", multiple=True, metavar="CODES", callback=codes, help="Comma-separated codes or prefixes not to report (e.g. FT604,FT605 or FT6)."),
     click.option("-j", "--jobs", type=Count(1), metavar="N", help="Worker processes (default: all cores; one for inputs under 4 MB; never more than the cores)."),
+    click.option("--engine", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+                 help="Where lines are judged: this machine's processes, or a Ray cluster (RAY_ADDRESS, else a local one; pip install 'ftlint[ray]'). Same findings and figures."),
     click.option("--today", metavar="YYYY-MM-DD", help="Judge model lifecycles as of this date (default: the clock, or $FTLINT_TODAY)."),
     click.option("--tokenizer", metavar="NAME|PATH", help="Count with this tokenizer: a family (o200k_base, qwen2, llama3, ...) or a file: tokenizer.json, tekken.json, a tiktoken rank file, a model folder."),
     click.option("--chat-template", metavar="FILE", help="Render records with this Jinja chat template (or a tokenizer_config.json, or a model folder holding one)."),
@@ -208,7 +210,7 @@ def run_options(params: dict[str, Any], paths: tuple[str, ...], selection_base: 
         chat_template=params.pop("chat_template", None), dataset_rules=dataset_rules, prompt_fingerprints=prompts,
         assistant_only_loss=params.pop("assistant_only_loss", False), completion_only_loss=params.pop("completion_only_loss", True),
         max_seq_len=params.get("max_seq_len"),  # estimate's and plan's plan options take it too
-        bound_tokens=bound_tokens, mapping=params.pop("mapping", None),
+        bound_tokens=bound_tokens, mapping=params.pop("mapping", None), engine=params.pop("engine", "local"),
     )
 
 
