@@ -213,7 +213,7 @@ def estimate(paths: tuple[str, ...], output_file: str | None, output_format: str
             if plots and output_format == "text":
                 from ..plots import length_histogram, schedule_plot
 
-                out.write("\n" + length_histogram(result.frame["tokens"], e.context_limit) + "\n"
+                out.write("\n" + length_histogram(result.data.train.lengths, e.context_limit) + "\n"
                           + schedule_plot(e.total_steps, e.warmup_steps, e.steps_per_epoch, schedule) + "\n")
     except OutputRefused as exc:
         raise UsageFailure(str(exc)) from None

@@ -1,0 +1,260 @@
+"""The Python API: what the CLI does, for notebooks and pipelines, without the CLI.
+
+    import ftlint
+    result = ftlint.check("data.jsonl")                      # findings and per-file counts
+    plan = ftlint.estimate("data.jsonl", epochs=3)           # records, tokens, steps, cost
+    ftlint.check_records([{"messages": [...]}, ...])         # records already in memory
+
+Shards: `summarise` makes a mergeable Summary of some files; `merge` joins summaries in order;
+`check` and `estimate` take a Summary as well as paths. Merged summaries give the findings and
+figures one run over all the files gives: counts and sums add, the token-length distribution
+is exact (engine/result.py), duplicates and leakage across shards are found from the merged
+fingerprints, and steps, warmup and cost are computed from the merged totals, never summed.
+
+The options are the CLI's, by the same names (`model`, `format`, `context`, `select`,
+`ignore`, ...; see `ftlint check --help`). Errors of use (an unknown model, options that do not
+go together) raise UsageError; a path that cannot be read is in the result's `io_errors`.
+Everything here is typed and stable from 0.x on: new keywords may come, none is renamed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from .app import Data, UsageError, analyse_data, estimate_data, settings_for
+from .diagnostics import ERROR, WARNING, Diagnostic
+from .engine import Analysis, FileSummary
+from .options import Gates, PlanOptions, ReadLimits, RunOptions, Thresholds
+from .plan.estimate import Estimate
+from .selection import Selection
+
+__all__ = ["CheckResult", "Diagnostic", "Estimate", "FileSummary", "Summary", "UsageError", "check", "check_records",
+           "estimate", "merge", "summarise"]
+
+Paths = str | Iterable[str]
+Emit = Callable[[Diagnostic], None]
+
+
+def _paths(paths: Paths) -> tuple[str, ...]:
+    return (paths,) if isinstance(paths, str) else tuple(str(p) for p in paths)
+
+
+def run_options(paths: Paths, *, model: str | None = None, format: str = "auto", context: int | None = None,
+                tokenizer: str | None = None, chat_template: str | None = None, validation: str | None = None,
+                select: Iterable[str] = (), ignore: Iterable[str] = (), today: str | None = None, jobs: int | None = None,
+                engine: str = "local", max_line_bytes: int | None = None, max_depth: int | None = None,
+                assistant_only_loss: bool = False, completion_only_loss: bool = True, max_seq_len: int | None = None,
+                mapping: str | None = None, dataset_rules: bool = True) -> RunOptions:
+    """The CLI's judging options, as keywords."""
+    limits = ReadLimits()
+    limits = ReadLimits(max_line_bytes if max_line_bytes is not None else limits.max_line_bytes,
+                        max_depth if max_depth is not None else limits.max_depth)
+    if engine not in ("local", "ray"):
+        raise UsageError(f"engine {engine!r}: 'local' or 'ray'")
+    return RunOptions(paths=_paths(paths), validation=validation, model_name=model, context=context, today=today,
+                      tokenizer=tokenizer, chat_template=chat_template, format_name=format, limits=limits,
+                      selection=Selection(tuple(select), tuple(ignore)), jobs=jobs, dataset_rules=dataset_rules,
+                      assistant_only_loss=assistant_only_loss, completion_only_loss=completion_only_loss,
+                      max_seq_len=max_seq_len, mapping=mapping, engine=engine)
+
+
+@dataclass
+class Summary:
+    """What one run over some files found, in a form that merges: the analysis (per-file counts
+    and sums, the token-length distribution, fingerprints) and the findings on their lines and
+    files, in file and line order. Dataset-wide findings (duplicates, leakage) and the model's
+    are made when a Summary is checked, from all of it."""
+
+    options: RunOptions
+    analysis: Analysis
+    findings: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def paths(self) -> list[str]:
+        return self.analysis.paths
+
+    def merge(self, other: Summary) -> Summary:
+        """This summary's files, then `other`'s (a new Summary; neither changes)."""
+        if _judging(self.options) != _judging(other.options):
+            raise UsageError("summaries made with different options do not merge")
+        keep = self.analysis.ordered is not None or other.analysis.ordered is not None
+        analysis = Analysis.merged([_with_order(self.analysis, keep), _with_order(other.analysis, keep)])
+        options = dataclasses.replace(self.options, paths=self.options.paths + other.options.paths)
+        return Summary(options, analysis, self.findings + other.findings)
+
+
+def _judging(run: RunOptions) -> RunOptions:
+    """The options that decide what is found (not which files, nor where they run)."""
+    return dataclasses.replace(run, paths=(), jobs=None, engine="local", labels=())
+
+
+def _with_order(analysis: Analysis, keep: bool) -> Analysis:
+    if keep and analysis.ordered is None:
+        raise UsageError("a summary made without keep_order=True does not merge with one made with it")
+    return analysis
+
+
+def summarise(paths: Paths, *, keep_order: bool = False, on_finding: Emit | None = None, **options: Any) -> Summary:
+    """Analyse some files (a shard) into a mergeable Summary. `keep_order`: keep each record's
+    tokens in order, which `estimate(..., packing=True)` needs. `on_finding` sees each line
+    and file finding as it is made (the summary keeps them too)."""
+    run = dataclasses.replace(run_options(paths, **options), keep_order=keep_order)
+    named = _model(run)
+    settings = settings_for(run, named)
+    found: list[Diagnostic] = []
+
+    def emit(d: Diagnostic) -> None:
+        found.append(d)
+        if on_finding is not None:
+            on_finding(d)
+
+    from .app import _analyse
+
+    analysis = _analyse(run.paths, settings, emit, dataclasses.replace(run, dataset_rules=False), None)
+    return Summary(run, analysis, found)
+
+
+def merge(summaries: Iterable[Summary]) -> Summary:
+    """Summaries joined in order: the files of the first, then the second's, ..."""
+    out: Summary | None = None
+    for part in summaries:
+        out = part if out is None else out.merge(part)
+    if out is None:
+        raise UsageError("merge: no summaries")
+    return out
+
+
+def _model(run: RunOptions) -> Any:
+    from .app import resolve_model
+
+    return resolve_model(run.model_name)
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """What `ftlint check` reports: every finding in file and line order, and each file's counts."""
+
+    findings: list[Diagnostic]
+    files: list[FileSummary]
+    io_errors: list[str]
+    model: str  # the model the limits are of (the one named, or the format's provider's default)
+
+    @property
+    def errors(self) -> int:
+        return sum(d.severity == ERROR for d in self.findings)
+
+    @property
+    def warnings(self) -> int:
+        return sum(d.severity == WARNING for d in self.findings)
+
+    @property
+    def by_code(self) -> Counter[str]:
+        return Counter(d.code for d in self.findings)
+
+    def failing(self, fail_on: str = ERROR) -> bool:
+        """Whether `ftlint check --fail-on FAIL_ON` would exit 1 (or 2, for a path it cannot read)."""
+        return bool(self.io_errors) or self.errors > 0 or (fail_on == WARNING and self.warnings > 0)
+
+    @property
+    def records(self) -> int:
+        return sum(f.records for f in self.files)
+
+    @property
+    def lines(self) -> int:
+        return sum(f.lines for f in self.files)
+
+
+def _data(source: Paths | Summary, options: dict[str, Any], emit: Emit, *, bound: bool,
+          keep_order: bool = False) -> tuple[Data, RunOptions]:
+    if isinstance(source, Summary):
+        if options:
+            raise UsageError("options belong to summarise(); check(summary) and estimate(summary) use the summary's")
+        for d in source.findings:
+            emit(d)
+        fresh = Analysis.merged([source.analysis])  # the summary itself stays as it was
+        if keep_order and fresh.ordered is None:
+            raise UsageError("packing needs each record's tokens in order: summarise(..., keep_order=True)")
+        return analyse_data(source.options, emit, None, fresh), source.options
+    run = dataclasses.replace(run_options(source, **options), bound_tokens=bound, keep_order=keep_order)
+    return analyse_data(run, emit), run
+
+
+def check(source: Paths | Summary, *, on_finding: Emit | None = None, bound_tokens: bool = False,
+          **options: Any) -> CheckResult:
+    """`ftlint check`: the findings on some files (or on a Summary of shards). `bound_tokens`:
+    decide the token limit as the CLI's check does, from a byte bound where it suffices
+    (faster; the same findings, but the files' `tokens` and `trainable` are then bounds)."""
+    found: list[Diagnostic] = []
+
+    def emit(d: Diagnostic) -> None:
+        found.append(d)
+        if on_finding is not None:
+            on_finding(d)
+
+    data, _ = _data(source, options, emit, bound=bound_tokens)
+    files = data.train.files + (data.validation.files if data.validation else [])
+    return CheckResult(found, files, data.io_errors, data.model.name)
+
+
+PLAN_KEYS = tuple(f.name for f in dataclasses.fields(PlanOptions) if f.name not in ("thresholds", "gates"))
+
+
+def estimate(source: Paths | Summary, *, thresholds: Mapping[str, Any] | None = None, gates: Mapping[str, Any] | None = None,
+             **options: Any) -> Estimate:
+    """`ftlint estimate`: records, tokens, steps, epochs and cost, with the plan's findings
+    (`.findings`). Plan keywords are PlanOptions' (epochs, batch_size, grad_accum, gpus,
+    warmup_ratio, warmup_steps, trainer, max_seq_len, packing, price, ...); the rest are the
+    judging options."""
+    plan_args = {k: options.pop(k) for k in list(options) if k in PLAN_KEYS}
+    if "warmup_ratio" in plan_args and plan_args["warmup_ratio"] is not None:
+        plan_args["warmup_ratio"] = Fraction(str(plan_args["warmup_ratio"]))
+    if "max_seq_len" in plan_args and not isinstance(source, Summary):
+        options["max_seq_len"] = plan_args["max_seq_len"]
+    plan = PlanOptions(**plan_args, thresholds=Thresholds(**(thresholds or {})), gates=Gates(**(gates or {})))
+    from .app import check_plan
+
+    check_plan(plan)
+    if not isinstance(source, Summary):
+        options.setdefault("dataset_rules", False)  # as `ftlint estimate`: no findings are listed
+    data, run = _data(source, options, lambda d: None, bound=False, keep_order=plan.packing)
+    return estimate_data(data, plan, run).estimate
+
+
+def check_records(records: Iterable[Mapping[str, Any]], *, name: str = "<records>", on_finding: Emit | None = None,
+                  **options: Any) -> CheckResult:
+    """Check records already in memory, as the lines of a file called `name` (line N is the
+    Nth record). The same rules, findings and counts as a JSONL file of them."""
+    import orjson
+
+    from .engine.pipeline import Merger, Worker, file_chunks
+
+    run = run_options((name,), **options)
+    named = _model(run)
+    settings = dataclasses.replace(settings_for(run, named), labels=((name, name),))
+    found: list[Diagnostic] = []
+
+    def emit(d: Diagnostic) -> None:
+        found.append(d)
+        if on_finding is not None:
+            on_finding(d)
+
+    def lines() -> Iterator[tuple[int, bytes]]:
+        for n, record in enumerate(records, 1):
+            try:
+                yield n, orjson.dumps(dict(record))
+            except (TypeError, ValueError) as exc:
+                raise UsageError(f"check_records: record {n} is not a JSON object: {exc}") from None
+
+    analysis = Analysis()
+    worker, merger = Worker(settings), Merger(analysis, settings, emit)
+    for chunk in file_chunks(0, name, lines(), settings):
+        merger.add(worker.run(chunk))
+    merger.close()
+    data = analyse_data(run, emit, None, analysis)
+    return CheckResult(found, data.train.files, data.io_errors, data.model.name)
+
