@@ -19,14 +19,18 @@ file system, or the same machine).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import itertools
 import os
 import pickle
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .engine.judge import Settings
+
+if TYPE_CHECKING:
+    from .api import CheckResult, Estimate, Summary
 from .engine.pipeline import ChunkResult, Emit, Merger, Progress, Worker, file_chunks
 from .engine.result import Analysis
 from .read import READ_BLOCK, InputError, display_name, line_start, read_runs, read_window, splittable, window_lines
@@ -233,3 +237,138 @@ def analyse(paths: Iterable[str], settings: Settings, emit: Emit, jobs: int | No
 
 def _cpus(ray: Any) -> int:
     return max(1, int(ray.cluster_resources().get("CPU", 1)))
+
+
+# ---- a ray.data.Dataset of records -------------------------------------------------------------
+
+PATH_COLUMN = "path"  # what ray.data.read_json / read_parquet(include_paths=True) call the source file
+
+
+def _row_lines(batch: Any, path_column: str) -> list[tuple[str, list[bytes]]]:
+    """A block's rows as JSON lines, in runs of rows of the same source file."""
+    import orjson
+
+    from .containers import _default, _plain
+
+    rows = batch.to_pylist() if hasattr(batch, "to_pylist") else batch
+    runs: list[tuple[str, list[bytes]]] = []
+    for row in rows:
+        source = str(row.pop(path_column, "") or "<dataset>")
+        line = orjson.dumps(_plain(row), default=_default)
+        if runs and runs[-1][0] == source:
+            runs[-1][1].append(line)
+        else:
+            runs.append((source, [line]))
+    return runs
+
+
+_WORKERS: dict[bytes, Worker] = {}  # per Ray worker process: Ray reuses a process for many tasks
+
+
+def _judge_rows(settings: Settings, chosen: tuple[str, str], path_column: str) -> Any:
+    """map_batches over a Dataset's blocks, as tasks (an actor pool would hold every CPU and
+    starve the Dataset's own read tasks on a small cluster): each run of rows of one source
+    file judged as lines numbered from 1 (the driver shifts them to the rows' place in their
+    file). The Worker (rules, tokenizer) is built once per Ray worker process."""
+    key = pickle.dumps(settings)
+
+    def judge(batch: Any) -> dict[str, Any]:
+        worker = _WORKERS.get(key)
+        if worker is None:
+            worker = _WORKERS[key] = Worker(settings)
+        out = []
+        for source, lines in _row_lines(batch, path_column):
+            items = list(enumerate(lines, 1))
+            results = [worker.run(chunk) for chunk in file_chunks(0, source, items, settings, chosen, False)]
+            out.append(pickle.dumps((source, len(lines), results), protocol=pickle.HIGHEST_PROTOCOL))
+        return {"result": out}
+
+    return judge
+
+
+def _shifted(part: ChunkResult, file_index: int, rows_before: int) -> ChunkResult:
+    """A chunk result of rows numbered from 1, as the rows after `rows_before` of file `file_index`."""
+    from array import array
+
+    diagnostics = [(d[0], d[1] + rows_before if d[1] else d[1], *d[2:]) for d in part.diagnostics]
+    columns = dict(part.columns)
+    if columns["line"]:
+        columns["file"] = array("q", [file_index]) * len(columns["line"])
+        columns["line"] = array("q", (n + rows_before for n in columns["line"]))
+    return dataclasses.replace(part, file_index=file_index, diagnostics=diagnostics, columns=columns)
+
+
+def analyse_dataset(ds: Any, settings: Settings, emit: Emit, *, path_column: str = PATH_COLUMN,
+                    jobs: int | None = None) -> Analysis:
+    """engine.analyse for a ray.data.Dataset whose rows are records: read by Ray from JSONL or
+    Parquet shards, local or in object storage (`include_paths=True` names each row's file;
+    without it every row is of one file, "<dataset>"). A finding's line is its row's 1-based
+    place in its file. The format is --format, or detected from the Dataset's first rows, for
+    all its files. Ray has parsed the rows: what only the raw lines show (broken JSON, a blank
+    line, a byte-order mark, duplicate keys) is not seen here: check the files themselves
+    (`analyse(paths)`, `--engine ray PATHS`) for that."""
+    connect()
+    from .formats.shape import DETECT_RECORDS, detect
+
+    chosen: tuple[str, str] = (settings.format_name, "--format")
+    if settings.format_name == "auto":
+        sample = [row for run in _row_lines(ds.take(DETECT_RECORDS), path_column) for row in run[1]]
+        import orjson
+
+        found = detect([orjson.loads(line) for line in sample])
+        chosen = (found.name, found.reason)
+    judged = ds.map_batches(_judge_rows(settings, chosen, path_column), batch_format="pyarrow",
+                            **({"concurrency": jobs} if jobs else {}))
+    result = Analysis()
+    merger = Merger(result, settings, emit)
+    index: dict[str, int] = {}
+    rows: dict[str, int] = {}
+    held: ChunkResult | None = None  # a file's latest chunk: the last one, once another file starts or the data ends
+    for row in judged.iter_rows():
+        source, n, parts = pickle.loads(row["result"])
+        if source not in index:
+            index[source] = len(index)
+            rows[source] = 0
+        for part in parts:
+            shifted = _shifted(part, index[source], rows[source])
+            if held is not None:
+                if held.file_index != shifted.file_index:
+                    held.last = True
+                merger.add(held)
+            held = shifted
+        rows[source] += n
+    if held is not None:
+        held.last = True
+        merger.add(held)
+    merger.close()
+    return result
+
+
+def summarise(ds: Any, *, path_column: str = PATH_COLUMN, keep_order: bool = False, **options: Any) -> Summary:
+    """A mergeable Summary (ftlint.api) of a Dataset of records: the API's options by name."""
+    from .api import Summary, _model, run_options
+    from .app import settings_for
+
+    run = dataclasses.replace(run_options(("<dataset>",), **options), keep_order=keep_order)
+    settings = settings_for(run, _model(run))
+    found: list = []
+    analysis = analyse_dataset(ds, settings, found.append, path_column=path_column, jobs=run.jobs)
+    return Summary(dataclasses.replace(run, paths=tuple(analysis.paths)), analysis, found)
+
+
+def check(ds: Any, *, path_column: str = PATH_COLUMN, **options: Any) -> CheckResult:
+    """ftlint.check for a Dataset of records (findings at each row's file and row)."""
+    from . import api
+
+    return api.check(summarise(ds, path_column=path_column, **options))
+
+
+def estimate(ds: Any, *, path_column: str = PATH_COLUMN, **options: Any) -> Estimate:
+    """ftlint.estimate for a Dataset of records (plan keywords as ftlint.estimate's)."""
+    from . import api
+
+    plan = {k: options.pop(k) for k in list(options) if k in api.PLAN_KEYS or k in ("thresholds", "gates")}
+    if plan.get("max_seq_len") is not None:
+        options["max_seq_len"] = plan["max_seq_len"]  # the loss mask's cut too, as the CLI's --max-seq-len
+    summary = summarise(ds, path_column=path_column, keep_order=bool(plan.get("packing")), dataset_rules=False, **options)
+    return api.estimate(summary, **plan)

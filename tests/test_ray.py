@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 import ray
@@ -75,6 +76,40 @@ def test_ray_the_api_and_merged_summaries_agree(cluster: None) -> None:
 def test_standard_input_is_refused_in_one_line(cluster: None) -> None:
     r = run("check", "--engine", "ray", "-", input=b"{}\n")
     assert r.exit_code == 2 and r.stderr.strip() == "ftlint: error: --engine ray reads files, not standard input"
+
+
+def _dataset_shards(tmp: Path) -> list[str]:
+    """Three JSONL shards Ray's reader can parse (no broken lines: Ray parses before ftlint sees a
+    row), with a schema error, a duplicate across shards and a shard under the minimum."""
+    lines = (FIXTURES / "good" / "drone_training.jsonl").read_text(encoding="utf-8").splitlines()
+    bad = json.loads(lines[0])
+    bad["messages"][1]["role"] = "robot"
+    parts = [lines[:30], [*lines[30:60], json.dumps(bad), lines[3]], lines[60:65]]
+    paths = []
+    for k, part in enumerate(parts):
+        path = tmp / f"part-{k}.jsonl"
+        path.write_text("\n".join(part) + "\n", encoding="utf-8")
+        paths.append(str(path))
+    return paths
+
+
+def test_a_ray_dataset_of_records_is_checked_at_each_rows_file_and_row(cluster: None, tmp_path: Path) -> None:
+    paths = _dataset_shards(tmp_path)
+    ds = ray.data.read_json(paths, include_paths=True)
+    on = on_ray.check(ds)
+    local = ftlint.check(paths)
+    assert [d.code for d in local.findings] == ["FT104", "FT401", "FT402"]  # the bad role, the small shard, the duplicate
+    shown = [dataclasses.replace(d, path=str(Path(d.path))) for d in on.findings]
+    assert [(d.path, d.line, d.code, d.message) for d in shown] == [(d.path, d.line, d.code, d.message) for d in local.findings]
+    assert [f.records for f in on.files] == [f.records for f in local.files] == [30, 31, 5]
+    e = on_ray.estimate(ray.data.read_json(paths), epochs=2, batch_size=8)
+    assert (e.records, e.tokens, e.total_steps) == (lambda x: (x.records, x.tokens, x.total_steps))(ftlint.estimate(paths, epochs=2, batch_size=8))
+    parquet = tmp_path / "shard.parquet"
+    import polars as pl
+
+    pl.read_ndjson(paths[0]).write_parquet(parquet)
+    from_parquet = on_ray.check(ray.data.read_parquet(str(parquet), include_paths=True))
+    assert from_parquet.findings == [] and from_parquet.records == 30
 
 
 def _free_port() -> int:
