@@ -210,7 +210,7 @@ def model_findings(model: Model, today: dt.date, run: RunOptions, fmt: Format, p
 
 
 def _view(result: Analysis) -> DatasetView:
-    return DatasetView(result.fingerprints(), result.paths)
+    return DatasetView.of(result)
 
 
 def _formats(result: Analysis) -> list[Format]:

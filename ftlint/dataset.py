@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 
     import polars as pl
 
+    from .engine.result import DatasetView
+
 
 
 def fingerprint(data: bytes) -> int:
@@ -53,13 +55,39 @@ def hex_fingerprint(value: int) -> str:
 Row = tuple[int, int, str]  # (file index, line, fingerprint of the record as hex)
 
 
-def duplicate_pairs(frame: pl.DataFrame) -> Iterator[tuple[str, str, Row, tuple[int, int]]]:
+Pair = tuple[str, str, Row, tuple[int, int]]
+DUPLICATE = ("FT402", "exact duplicate of")
+NEAR = ("FT403", "near-duplicate (differs only in case or white space) of")
+
+
+def duplicate_pairs(view: DatasetView) -> Iterator[Pair]:
     """(code, what, the later record, (file, line) of its first occurrence): FT402 for a record
     identical to an earlier one, FT403 for one that differs from an earlier one only in case or
-    white space. The first occurrence is never reported. In file and line order."""
+    white space. The first occurrence is never reported. In file and line order. Few rows are
+    searched in Python (a small file's check never imports polars), many in polars: the two
+    give the same pairs (tests/test_dataset.py)."""
+    if view.rows is not None:
+        yield from _duplicates_of_rows(view.rows)
+    else:
+        assert view.frame is not None
+        yield from _duplicates_of_frame(view.frame)
+
+
+def _duplicates_of_rows(rows: dict) -> Iterator[Pair]:
+    first_exact: dict[int, int] = {}
+    first_near: dict[int, int] = {}
+    files, lines = rows["file"], rows["line"]
+    for r, (file, line, exact, near) in enumerate(zip(files, lines, rows["exact"], rows["near"], strict=True)):
+        e, n = first_exact.setdefault(exact, r), first_near.setdefault(near, r)
+        if e != r:
+            yield (*DUPLICATE, (file, line, hex_fingerprint(exact)), (files[e], lines[e]))
+        elif n != r:
+            yield (*NEAR, (file, line, hex_fingerprint(exact)), (files[n], lines[n]))
+
+
+def _duplicates_of_frame(frame: pl.DataFrame) -> Iterator[Pair]:
     import polars as pl
 
-    frame = frame.unique(subset=["file", "line"], keep="first", maintain_order=True)  # a line's expanded records are one
     if frame.height < 2:
         return
     marked = frame.select("file", "line", "exact", "near").with_row_index("row").with_columns(
@@ -71,22 +99,43 @@ def duplicate_pairs(frame: pl.DataFrame) -> Iterator[tuple[str, str, Row, tuple[
     near = (marked.filter((pl.col("row") == pl.col("exact_first")) & (pl.col("row") != pl.col("near_first")))
             .join(first, left_on="near_first", right_on="ref"))
     out = []
-    for code, rows, what in (("FT402", exact, "exact duplicate of"),
-                             ("FT403", near, "near-duplicate (differs only in case or white space) of")):
+    for (code, what), rows in ((DUPLICATE, exact), (NEAR, near)):
         for r in rows.iter_rows(named=True):
             out.append((code, what, (r["file"], r["line"], hex_fingerprint(r["exact"])), (r["ref_file"], r["ref_line"])))
     out.sort(key=lambda item: (item[2][0], item[2][1], item[0]))
     yield from out
 
 
-def leaked(train: pl.DataFrame, validation: pl.DataFrame) -> Iterator[tuple[Row, tuple[int, int]]]:
+def leaked(train: DatasetView, validation: DatasetView) -> Iterator[tuple[Row, tuple[int, int]]]:
     """Each validation record whose text (up to case and white space) is also in the training
     data, with (file, line) of its first occurrence there."""
+    if train.rows is not None and validation.rows is not None:
+        seen: dict[int, tuple[int, int]] = {}
+        for file, line, near in zip(train.rows["file"], train.rows["line"], train.rows["near"], strict=True):
+            seen.setdefault(near, (file, line))
+        v = validation.rows
+        for file, line, near, exact in zip(v["file"], v["line"], v["near"], v["exact"], strict=True):
+            if near in seen:
+                yield (file, line, hex_fingerprint(exact)), seen[near]
+        return
+    yield from _leaked_frames(_frame(train), _frame(validation))
+
+
+def _frame(view: DatasetView) -> pl.DataFrame:
+    if view.frame is not None:
+        return view.frame
+    import polars as pl
+
+    assert view.rows is not None
+    return pl.DataFrame({c: pl.Series(c, v, dtype=pl.Int64) for c, v in view.rows.items()})
+
+
+def _leaked_frames(train: pl.DataFrame, validation: pl.DataFrame) -> Iterator[tuple[Row, tuple[int, int]]]:
     import polars as pl
 
     if train.height == 0 or validation.height == 0:
         return
     seen = train.group_by("near").agg(pl.col("file").first().alias("t_file"), pl.col("line").first().alias("t_line"))
-    hits = validation.select("file", "line", "near", "exact").unique(subset=["file", "line"], keep="first").join(seen, on="near")
+    hits = validation.select("file", "line", "near", "exact").join(seen, on="near")
     for r in hits.sort("file", "line").iter_rows(named=True):
         yield (r["file"], r["line"], hex_fingerprint(r["exact"])), (r["t_file"], r["t_line"])

@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from conftest import run
 
 
@@ -58,3 +61,38 @@ def test_validation_cannot_be_a_training_path(tmp_path: Path) -> None:
     path = tmp_path / "t.jsonl"
     path.write_text(rec("q", "a") + "\n")
     assert run("check", str(path), "--validation", str(path)).exit_code == 2
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 2), st.integers(0, 6), st.integers(0, 5)), max_size=60),
+       st.lists(st.tuples(st.integers(0, 6), st.integers(0, 5)), max_size=20))
+def test_few_rows_in_python_and_many_in_polars_find_the_same(train: list[tuple[int, int, int]],
+                                                             held_out: list[tuple[int, int]]) -> None:
+    """The two searches behind FT402/FT403/FT404 (Python for a small input, polars past
+    CHUNK_ROWS lines) agree on data with many collisions."""
+    from array import array
+
+    import polars as pl
+
+    from ftlint.dataset import _duplicates_of_frame, _duplicates_of_rows, leaked
+    from ftlint.engine.result import PRINT_COLUMNS, DatasetView
+
+    def columns(rows: list[tuple[int, int, int]]) -> dict[str, array]:
+        rows = sorted(set(rows))  # (file, line, content): one row per line, in file and line order
+        seen: set[tuple[int, int]] = set()
+        rows = [r for r in rows if (r[0], r[1]) not in seen and not seen.add((r[0], r[1]))]  # type: ignore[func-returns-value]
+        cols = {c: array("q") for c in PRINT_COLUMNS}
+        for file, line, content in rows:
+            for c, v in zip(PRINT_COLUMNS, (file, line + 1, 1, content, content // 2, 0), strict=True):
+                cols[c].append(v)  # near: two contents share each near fingerprint
+        return cols
+
+    def frame(cols: dict[str, array]) -> pl.DataFrame:
+        return pl.DataFrame({c: pl.Series(c, v, dtype=pl.Int64) for c, v in cols.items()})
+
+    t = columns(train)
+    v = columns([(0, line, content) for line, content in held_out])
+    assert list(_duplicates_of_rows(t)) == list(_duplicates_of_frame(frame(t)))
+    small = list(leaked(DatasetView(None, ["a"], t), DatasetView(None, ["b"], v)))
+    large = list(leaked(DatasetView(frame(t), ["a"]), DatasetView(frame(v), ["b"])))
+    assert small == large

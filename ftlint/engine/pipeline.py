@@ -348,4 +348,7 @@ class Merger:
                 self.report(d)
 
     def close(self) -> None:
-        self.columns.flush(self.result.chunks)
+        if self.result.chunks or self.result.rows is not None:
+            self.columns.flush(self.result.chunks)
+        elif len(self.columns):  # few rows: kept as columns, and polars is not even imported
+            self.result.rows = self.columns.columns()

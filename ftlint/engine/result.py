@@ -165,6 +165,7 @@ class Analysis:
     counts: dict[str, int] = field(default_factory=lambda: {ERROR: 0, WARNING: 0})  # findings made, by severity
     lengths: Lengths = field(default_factory=Lengths)
     chunks: list[pl.DataFrame] = field(default_factory=list)  # the fingerprint rows, as frames
+    rows: dict[str, array] | None = None  # ... or, while fewer than CHUNK_ROWS, as machine-integer columns (no polars)
     ordered: array | None = None  # each record's tokens in order, when kept (--packing)
     io_errors: list[str] = field(default_factory=list)  # paths that could not be read at all
 
@@ -195,11 +196,20 @@ class Analysis:
         """One row per valid line: file (index), line, records, exact, near, prompt."""
         import polars as pl
 
+        if self.rows is not None:
+            self.chunks.insert(0, pl.DataFrame({c: pl.Series(c, v, dtype=pl.Int64) for c, v in self.rows.items()}))
+            self.rows = None
         if not self.chunks:
             return pl.DataFrame({c: [] for c in PRINT_COLUMNS}, schema={c: pl.Int64 for c in PRINT_COLUMNS})
         if len(self.chunks) > 1:
             self.chunks = [pl.concat(self.chunks, rechunk=True)]
         return self.chunks[0]
+
+    def few_fingerprints(self) -> dict[str, array] | None:
+        """The fingerprint rows as columns when there are few (no polars frame was made), else None."""
+        if self.chunks:
+            return None
+        return self.rows if self.rows is not None else {c: array("q") for c in PRINT_COLUMNS}
 
     def record_tokens(self) -> list[int]:
         """Each record's tokens in file and line order (kept only for --packing)."""
@@ -217,7 +227,14 @@ class Analysis:
         for level, n in other.counts.items():
             self.counts[level] = self.counts.get(level, 0) + n
         self.lengths.merge(other.lengths)
-        if other.chunks:
+        mine, theirs = self.few_fingerprints(), other.few_fingerprints()
+        if mine is not None and theirs is not None and len(mine["line"]) + len(theirs["line"]) < CHUNK_ROWS:
+            merged = {c: array("q", v) for c, v in mine.items()}
+            for c, v in theirs.items():
+                merged[c].extend(array("q", (x + offset for x in v)) if c == "file" else v)
+            self.rows = merged
+        elif other.chunks or other.rows is not None:
+            self.fingerprints()
             self.chunks.append(other.fingerprints().with_columns(pl.col("file") + offset))
         if self.ordered is not None or other.ordered is not None:
             if self.ordered is None or other.ordered is None:
@@ -237,7 +254,14 @@ class Analysis:
 
 @dataclass(frozen=True)
 class DatasetView:
-    """The fingerprints of the files checked together, for dataset-wide checks."""
+    """The fingerprints of the files checked together, for dataset-wide checks: a polars frame,
+    or (fewer than CHUNK_ROWS lines) the columns themselves, searched without polars."""
 
-    frame: pl.DataFrame
+    frame: pl.DataFrame | None
     paths: list[str]
+    rows: dict[str, array] | None = None
+
+    @classmethod
+    def of(cls, analysis: Analysis) -> DatasetView:
+        few = analysis.few_fingerprints()
+        return cls(None, analysis.paths, few) if few is not None else cls(analysis.fingerprints(), analysis.paths)

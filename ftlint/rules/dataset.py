@@ -58,7 +58,7 @@ def too_few(summary: FileSummary, ctx: FileContext) -> Iterator[Hit]:
 def duplicates(view: DatasetView) -> Iterator[Located]:
     from ..dataset import duplicate_pairs
 
-    for code, what, (file, line, fp), (ref_file, ref_line) in duplicate_pairs(view.frame):
+    for code, what, (file, line, fp), (ref_file, ref_line) in duplicate_pairs(view):
         yield Located(file, line, Hit(f"{what} {view.paths[ref_file]}:{ref_line}", code=code), fp)
 
 
@@ -66,6 +66,6 @@ def duplicates(view: DatasetView) -> Iterator[Located]:
 def leakage(train: DatasetView, validation: DatasetView) -> Iterator[Located]:
     from ..dataset import leaked
 
-    for (file, line, fp), (t_file, t_line) in leaked(train.frame, validation.frame):
+    for (file, line, fp), (t_file, t_line) in leaked(train, validation):
         yield Located(len(train.paths) + file, line,
                       Hit(f"validation record also in the training data at {train.paths[t_file]}:{t_line}"), fp)
