@@ -246,7 +246,9 @@ def analyse(paths: Iterable[str], settings: Settings, emit: Emit, jobs: int | No
     jobs = min(jobs if jobs is not None else default_jobs(paths), cores())
     stream = chunks(paths, settings, result.io_errors, progress)
     ahead: list[Chunk] = []
-    if jobs > 1:  # a pool only for an input of more than one chunk, and no more workers than chunks
+    early = jobs > 1 and _reads_tables(paths)
+    pool = _pool(jobs, settings) if early else None  # forked before polars reads a table: the workers never copy its heap
+    if jobs > 1 and not early:  # a pool only for an input of more than one chunk, and no more workers than chunks
         for chunk in stream:
             ahead.append(chunk)
             if len(ahead) >= jobs:
@@ -257,14 +259,7 @@ def analyse(paths: Iterable[str], settings: Settings, emit: Emit, jobs: int | No
         worker = Worker(settings)
         _merge(map(worker.run, queued), result, settings, emit)
         return result
-    import concurrent.futures
-    import multiprocessing
-
-    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    # loaded once here, even for check's byte bound: a worker that meets a record near its limit
-    # then shares these pages instead of loading a private copy (measured: 278 against 202 MiB)
-    get_encoding(settings.encoding)
-    pool = concurrent.futures.ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_process, initargs=(settings,))
+    pool = pool or _pool(jobs, settings)
     try:
         _merge(_bounded_map(pool, queued, jobs * INFLIGHT_PER_WORKER), result, settings, emit)
     except BaseException:
@@ -272,6 +267,34 @@ def analyse(paths: Iterable[str], settings: Settings, emit: Emit, jobs: int | No
         raise
     pool.shutdown(wait=True)
     return result
+
+
+def _pool(jobs: int, settings: Settings) -> Any:
+    import concurrent.futures
+    import gc
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    # loaded once here, even for check's byte bound: a worker that meets a record near its limit
+    # then shares these pages instead of loading a private copy (measured: 278 against 202 MiB)
+    get_encoding(settings.encoding)
+    gc.freeze()  # what exists now is never traversed by a worker's collector: fewer shared pages copied
+    return concurrent.futures.ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_process, initargs=(settings,))
+
+
+def _reads_tables(paths: list[str]) -> bool:
+    """Whether a path is read through polars (Parquet, Arrow, a folder, a JSON array)."""
+    from ..containers import kind_of
+
+    for path in paths:
+        if path == "-":
+            continue
+        if os.path.isdir(path):
+            return True
+        with contextlib.suppress(OSError), open(path, "rb") as f:
+            if kind_of(path, f.read(8)) is not None:
+                return True
+    return False
 
 
 def _chain(first: list[Chunk], rest: Iterator[Chunk]) -> Iterator[Chunk]:
