@@ -279,6 +279,28 @@ def test_alpaca_is_detected_as_alpaca_and_counted() -> None:
     assert hist["targets"] == 5  # 4 outputs and the history answer, as LLaMA-Factory trains them (mask_history off)
 
 
+def test_public_sharegpt_and_alpaca_arrays_are_read_as_their_trainers_read_them() -> None:
+    """FastChat's own ShareGPT array (500 records) and torchtune's Alpaca array (100 records, with
+    an extra `text` column trainers ignore): detected, valid, and counted as the convention says."""
+    datasets = FIXTURES / "datasets"
+    chats = json.loads((datasets / "fastchat" / "dummy_conversation.json").read_text())
+    e = estimate(datasets / "fastchat" / "dummy_conversation.json")
+    role = {"human": "user", "gpt": "assistant"}
+    tokens = sum(3 + sum(3 + n(role[t["from"]]) + n(t["value"]) for t in r["conversations"]) for r in chats)
+    trained = [t["value"] for r in chats for t in r["conversations"] if t["from"] == "gpt"]
+    assert (e["format"], e["records"], e["invalid_lines"]) == ("sharegpt", 500, 0)
+    assert (e["targets"], e["tokens"], e["trainable_tokens"]) == (1000, tokens, sum(map(n, trained)))
+    rows = json.loads((datasets / "torchtune" / "alpaca_tiny.json").read_text())
+    a = estimate(datasets / "torchtune" / "alpaca_tiny.json")
+    tokens = sum(3 + (3 + n("user") + n("\n".join(t for t in (r["instruction"], r["input"]) if t)))
+                 + (3 + n("assistant") + n(r["output"])) for r in rows)
+    assert (a["format"], a["records"], a["invalid_lines"]) == ("alpaca", 100, 0)
+    assert (a["targets"], a["tokens"], a["trainable_tokens"]) == (100, tokens, sum(n(r["output"]) for r in rows))
+    for path in ("fastchat/dummy_conversation.json", "torchtune/alpaca_tiny.json"):
+        r = run("check", str(datasets / path))
+        assert r.exit_code == 0 and "0 errors, 0 warnings" in r.stdout
+
+
 def test_sharegpt_weights_leave_turns_out() -> None:
     e = estimate(FIXTURES / "formats" / "sharegpt" / "good.jsonl")
     rows = [json.loads(x) for x in (FIXTURES / "formats" / "sharegpt" / "good.jsonl").read_text().splitlines()]
