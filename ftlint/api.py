@@ -80,12 +80,7 @@ class Summary:
 
     def merge(self, other: Summary) -> Summary:
         """This summary's files, then `other`'s (a new Summary; neither changes)."""
-        if _judging(self.options) != _judging(other.options):
-            raise UsageError("summaries made with different options do not merge")
-        keep = self.analysis.ordered is not None or other.analysis.ordered is not None
-        analysis = Analysis.merged([_with_order(self.analysis, keep), _with_order(other.analysis, keep)])
-        options = dataclasses.replace(self.options, paths=self.options.paths + other.options.paths)
-        return Summary(options, analysis, self.findings + other.findings)
+        return merge([self, other])
 
 
 def _judging(run: RunOptions) -> RunOptions:
@@ -120,13 +115,18 @@ def summarise(paths: Paths, *, keep_order: bool = False, on_finding: Emit | None
 
 
 def merge(summaries: Iterable[Summary]) -> Summary:
-    """Summaries joined in order: the files of the first, then the second's, ..."""
-    out: Summary | None = None
-    for part in summaries:
-        out = part if out is None else out.merge(part)
-    if out is None:
+    """Summaries joined in order: the files of the first, then the second's, ... (one pass: the
+    parts are copied once, however many there are)."""
+    parts = list(summaries)
+    if not parts:
         raise UsageError("merge: no summaries")
-    return out
+    first = parts[0]
+    if any(_judging(p.options) != _judging(first.options) for p in parts):
+        raise UsageError("summaries made with different options do not merge")
+    keep = any(p.analysis.ordered is not None for p in parts)
+    analysis = Analysis.merged([_with_order(p.analysis, keep) for p in parts])
+    options = dataclasses.replace(first.options, paths=tuple(path for p in parts for path in p.options.paths))
+    return Summary(options, analysis, [d for p in parts for d in p.findings])
 
 
 def _model(run: RunOptions) -> Any:
