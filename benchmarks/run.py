@@ -85,6 +85,25 @@ def measure(cmd: list[str]) -> tuple[float, float]:
     return wall, peak / 1024
 
 
+def together_copy(path: Path, out: Path) -> None:
+    """The benchmark data as Together's v1 checker accepts all of it: `ftlint convert --to
+    together-conversational --drop-invalid` (records with image URLs go: Together takes base64
+    images only), then without the `tools` key and the tool-calling records, which the v1 SDK
+    checker rejects although Together's docs accept them (the README's table of disagreements)."""
+    import json
+
+    converted = out.with_suffix(".converted.jsonl")
+    subprocess.run([sys.executable, "-m", "ftlint", "convert", str(path), "--to", "together-conversational", "--drop-invalid",
+                    "-o", str(converted)], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    with open(converted, encoding="utf-8") as src, open(out, "w", encoding="utf-8") as dst:
+        for line in src:
+            record = json.loads(line)
+            record.pop("tools", None)
+            if not any(m.get("tool_calls") or m.get("role") == "tool" for m in record["messages"]):
+                dst.write(json.dumps(record, ensure_ascii=False) + "\n")
+    converted.unlink()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--mb", type=float, default=40)
@@ -112,6 +131,9 @@ def main() -> None:
             if not out.exists():
                 subprocess.run([py, "-m", "ftlint", "convert", str(path), "--to", "sharegpt", "-o", str(out)],
                                check=False, stdout=subprocess.DEVNULL)
+        together = data / f"{path.stem}.together.jsonl"
+        if not together.exists():
+            together_copy(path, together)
         runs = {
             "bare tokenizer loop (1 core)": [py, str(HERE / "bare.py"), str(path)],
             "cookbook-style script": [py, str(HERE / "cookbook.py"), str(path)],
@@ -125,6 +147,10 @@ def main() -> None:
             "ftlint estimate, masked": [py, "-m", "ftlint", "estimate", str(path), "--format", "trl-messages", "--tokenizer",
                                         "qwen2", "--chat-template", str(TEMPLATE), "--assistant-only-loss", *jobs],
         }
+        # Together's SDK v1 checker and ftlint on the same Together-format copy (both accept all of it)
+        runs["together check_file (v1)"] = [py, str(HERE / "together_check.py"), str(together)]
+        runs["ftlint check, together copy"] = [py, "-m", "ftlint", "check", "--format", "together-conversational", str(together),
+                                               *jobs]
         if args.ray:
             runs["ftlint check --engine ray"] = [py, "-m", "ftlint", "check", "--engine", "ray", str(path), *jobs]
             runs["ftlint estimate --engine ray"] = [py, "-m", "ftlint", "estimate", "--engine", "ray", str(path), *jobs]
@@ -142,6 +168,9 @@ def main() -> None:
         for name, (wall, peak) in results.items():
             print(f"  {name:30} {wall:7.2f} {size_mb / wall:6.1f} {records / wall:8,.0f} {peak:9.0f} {wall / bare:7.2f} "
                   f"{cookbook / wall:10.2f}")
+        t_mb = together.stat().st_size / 1e6
+        ratio = results["ftlint check, together copy"][0] / results["together check_file (v1)"][0]
+        print(f"  Together copy: {t_mb:.1f} MB (MB/s above are of the chat file); ftlint check / together check_file = {ratio:.2f}")
 
 
 if __name__ == "__main__":
