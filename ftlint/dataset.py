@@ -124,10 +124,10 @@ def leaked(train: DatasetView, validation: DatasetView) -> Iterator[tuple[Row, t
 def _frame(view: DatasetView) -> pl.DataFrame:
     if view.frame is not None:
         return view.frame
-    import polars as pl
+    from .engine.result import frame_of
 
     assert view.rows is not None
-    return pl.DataFrame({c: pl.Series(c, v, dtype=pl.Int64) for c, v in view.rows.items()})
+    return frame_of(view.rows)
 
 
 def _leaked_frames(train: pl.DataFrame, validation: pl.DataFrame) -> Iterator[tuple[Row, tuple[int, int]]]:

@@ -124,6 +124,13 @@ class Lengths:
         return sum(n for t, n in self.counts.items() if low <= t < high)
 
 
+def frame_of(columns: dict[str, array]) -> pl.DataFrame:
+    """Fingerprint columns as a polars frame of Int64 columns."""
+    import polars as pl
+
+    return pl.DataFrame({c: pl.Series(c, v, dtype=pl.Int64) for c, v in columns.items()})
+
+
 class Columns:
     """Per-line fingerprint rows: tuples while a chunk is judged, machine-integer columns when it
     is sent back, polars frames when enough have been merged."""
@@ -151,11 +158,8 @@ class Columns:
         return len(self.cols["line"]) + len(self.rows)
 
     def flush(self, into: list) -> None:
-        import polars as pl
-
         if len(self):
-            cols = self.columns()
-            into.append(pl.DataFrame({c: pl.Series(c, v, dtype=pl.Int64) for c, v in cols.items()}))
+            into.append(frame_of(self.columns()))
             self.cols = {c: array("q") for c in PRINT_COLUMNS}
 
 
@@ -197,7 +201,7 @@ class Analysis:
         import polars as pl
 
         if self.rows is not None:
-            self.chunks.insert(0, pl.DataFrame({c: pl.Series(c, v, dtype=pl.Int64) for c, v in self.rows.items()}))
+            self.chunks.insert(0, frame_of(self.rows))
             self.rows = None
         if not self.chunks:
             return pl.DataFrame({c: [] for c in PRINT_COLUMNS}, schema={c: pl.Int64 for c in PRINT_COLUMNS})
