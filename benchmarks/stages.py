@@ -8,19 +8,21 @@ noisy). Run it before and after changing the hot path.
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import time
 from collections.abc import Callable
 
 from ftlint.dataset import fingerprints
-from ftlint.engine import Settings, _Columns, _LineJudge
-from ftlint.formats.registry import get_format
-from ftlint.literals import present
-from ftlint.models import get_model
+from ftlint.engine.judge import LineJudge, Settings
+from ftlint.engine.pipeline import Chunk, Worker
+from ftlint.engine.result import Columns, FileSummary
+from ftlint.formats import get_format
+from ftlint.literals import present as literals_in
 from ftlint.read import parse_line
-from ftlint.rules import load_all
+from ftlint.rules import checks, registry
 from ftlint.rules import secrets as secrets_rules
 from ftlint.schemas import fast_validator
-from ftlint.tokens import TokenCounter
+from ftlint.tokens import ByteBound, TokenCounter
 
 
 def main() -> None:
@@ -29,40 +31,57 @@ def main() -> None:
     parser.add_argument("--records", type=int, default=5000)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--format", default="openai-chat")
+    parser.add_argument("--checks", action="store_true", help="also time each record check on its own")
     args = parser.parse_args()
     with open(args.file, "rb") as fh:
         raws = [line.rstrip(b"\n") for _, line in zip(range(args.records), fh, strict=False)]
-    load_all()
-    model = get_model(None)
-    settings = Settings(model=model, context_limit=int(model.context.value) if model.context else None)
+    registry()
+    settings = Settings(encoding="o200k_base", model_name="", today=dt.date.today().isoformat(), format_name=args.format,
+                        bound_tokens=True)
     fmt = get_format(args.format)
     lines = [parse_line(i + 1, raw) for i, raw in enumerate(raws)]
     values = [line.value for line in lines]
-    presents = [present(line.compact) for line in lines]
+    compacts = [line.compact for line in lines]
     validator = fast_validator(fmt.schema)
-    codes = frozenset(c for c in load_all() if c.startswith("FT6"))
+    codes = frozenset(c for c in registry() if c.startswith("FT6"))
+    exact = TokenCounter(settings.encoding)  # loaded before timing
+    bound = ByteBound(settings.encoding)
 
-    def fresh_counter() -> TokenCounter:
-        return TokenCounter(str(settings.model.encoding.value))
+    def judge() -> LineJudge:
+        return LineJudge(fmt, bound, settings, FileSummary("x", format=fmt.name), Columns(), 0, exact=lambda: exact)
 
     def whole() -> None:
-        from ftlint.engine import FileSummary
+        worker = Worker(settings)
+        worker.run(Chunk(0, "x", list(enumerate(raws, 1)), fmt.name, "bench"))
 
-        judge = _LineJudge(fmt, fresh_counter(), settings, FileSummary("x", format=fmt.name), _Columns(), 0, codes)
-        for i, raw in enumerate(raws):
-            judge(parse_line(i + 1, raw))
+    ctx = judge().context
+    presents = [literals_in(c) for c in compacts]
 
+    def run_checks(selected: list) -> None:
+        for value, found in zip(values, presents, strict=True):
+            ctx.present = found
+            ctx.figures = fmt.figures(value, bound)
+            for c in selected:
+                if c.needs and found.isdisjoint(c.needs):
+                    continue
+                for _ in c.func(value, ctx):
+                    pass
+
+    record_checks = [c for c in checks("record") if c.applies(fmt)]
     stages: dict[str, Callable[[], object]] = {
         "parse_line (orjson + checks)": lambda: [parse_line(i + 1, raw) for i, raw in enumerate(raws)],
         "schema is_valid (jsonschema-rs)": lambda: [validator.is_valid(v) for v in values],
-        "literal scan (Aho-Corasick)": lambda: [present(line.compact) for line in lines],
-        "findings (schema + rules)": lambda: [fmt.findings(line.value, found) for line, found in zip(lines, presents, strict=True)],
-        "secrets scan": lambda: [list(secrets_rules.scan(line.value, codes, found)) for line, found in zip(lines, presents, strict=True)],
-        "figures (tokens, cold cache)": lambda: [fmt.figures(v, c) for c in [fresh_counter()] for v in values],
-        "fingerprints": lambda: [fingerprints(line.compact) for line in lines],
-        "whole line (all of the above)": whole,
+        "literal scan (Aho-Corasick)": lambda: [literals_in(c) for c in compacts],
+        "figures (byte bound)": lambda: [fmt.figures(v, bound) for v in values],
+        "figures (tokens, cold cache)": lambda: [fmt.figures(v, c) for c in [TokenCounter(settings.encoding)] for v in values],
+        "secrets scan": lambda: [list(secrets_rules.scan(v, codes, found)) for v, found in zip(values, presents, strict=True)],
+        "record checks (all, with bound)": lambda: run_checks(record_checks),
+        "fingerprints": lambda: [fingerprints(c) for c in compacts],
+        "whole line, check (Worker.run)": whole,
     }
-    fresh_counter()  # load the encoding before timing
+    if args.checks:
+        for c in record_checks:
+            stages[f"  check {c.codes[0]} {c.func.__name__}"[:34]] = lambda c=c: run_checks([c])
     n = len(raws)
     print(f"{args.file}: {n:,} records, {sum(map(len, raws)) / n:,.0f} bytes each on average")
     for name, stage in stages.items():

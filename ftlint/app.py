@@ -19,12 +19,12 @@ from .engine import Analysis, DatasetView, Settings, analyse, dataset_findings
 from .formats import Format, get_format
 from .models import Model, Sourced, default_model, get_model, today_from, user_value
 from .options import Loss, PlanOptions, RunOptions, StudyOptions
-from .plan.estimate import DatasetInfo, Estimate, estimate
-from .plan.figures import DatasetFigures, ValidationFigures, dataset_figures
 from .rules.secrets import redact
 
 if TYPE_CHECKING:
     from .engine.pipeline import Progress
+    from .plan.estimate import Estimate
+    from .plan.figures import DatasetFigures, ValidationFigures
     from .plan.study import Study
 
 Emit = Callable[[Diagnostic], None]
@@ -244,6 +244,9 @@ def check_plan(plan: PlanOptions) -> None:
 
 def estimate_data(data: Data, plan: PlanOptions, run: RunOptions) -> EstimateRun:
     """The estimate of analysed data under a plan: one frozen Estimate with its findings."""
+    from .plan.estimate import DatasetInfo, estimate
+    from .plan.figures import dataset_figures
+
     fmt = data.format
     limit = data.limit
     train = data.train
@@ -266,6 +269,8 @@ def _validation_figures(data: Data, limit: int | None) -> ValidationFigures | No
     held_out = data.validation
     if held_out is None:
         return None
+    from .plan.figures import ValidationFigures, dataset_figures
+
     figures: DatasetFigures = dataset_figures(held_out, context_limit=limit)
     return ValidationFigures(held_out.paths, figures.lines, figures.records, figures.tokens_capped, data.leaks)
 

@@ -17,6 +17,10 @@ import tomllib
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
 
 CONFIDENCE = {"V": "verified", "D": "from provider docs", "U": "unverified"}
 PRICE_UNITS = {"usd_per_1m_tokens": "per 1M training tokens", "usd_per_training_hour": "per training hour"}
@@ -127,11 +131,25 @@ def _sourced(entry: object) -> Sourced | None:
                    str(entry.get("note", "")), str(entry.get("unit", "")))
 
 
+def _catalog() -> Traversable:
+    return resources.files("ftlint").joinpath("catalog")
+
+
 @cache
-def _files() -> tuple[dict, ...]:
-    folder = resources.files("ftlint").joinpath("catalog")
-    return tuple(tomllib.loads(f.read_text(encoding="utf-8")) for f in sorted(folder.iterdir(), key=lambda f: f.name)
-                 if f.name.endswith(".toml"))
+def _file_names() -> tuple[str, ...]:
+    """The catalog's files, by provider name (the file's stem), in PROVIDER_ORDER."""
+    stems = [f.name.removesuffix(".toml") for f in _catalog().iterdir() if f.name.endswith(".toml")]
+    return tuple(sorted(stems, key=lambda n: (PROVIDER_ORDER.index(n) if n in PROVIDER_ORDER else 99, n)))
+
+
+@cache
+def _file(stem: str) -> dict:
+    """One provider's file, parsed the first time it is needed: a small file's `check` reads
+    only its format's provider."""
+    data = tomllib.loads(_catalog().joinpath(f"{stem}.toml").read_text(encoding="utf-8"))
+    if data["provider"]["name"] != stem:
+        raise ValueError(f"catalog/{stem}.toml describes provider {data['provider']['name']!r}; a file is named after its provider")
+    return data
 
 
 # the order a format's provider is looked up in (a format several providers take, e.g.
@@ -140,40 +158,50 @@ PROVIDER_ORDER = ("openai", "azure", "bedrock", "vertex", "together", "fireworks
 
 
 @cache
+def _provider(stem: str) -> Provider:
+    p = _file(stem)["provider"]
+    defaults = tuple((k.replace("_", " "), s) for k, v in p.get("defaults", {}).items() if (s := _sourced(v)))
+    return Provider(p["name"], p["title"], tuple(p.get("formats", ())), p.get("default_model"),
+                    p.get("convention", "openai"), _sourced(p.get("status")), _sourced(p.get("min_examples")),
+                    _sourced(p.get("last_training_date")), defaults)
+
+
+@cache
 def providers() -> dict[str, Provider]:
-    found = {}
-    for data in _files():
-        p = data["provider"]
-        defaults = tuple((k.replace("_", " "), s) for k, v in p.get("defaults", {}).items() if (s := _sourced(v)))
-        found[p["name"]] = Provider(p["name"], p["title"], tuple(p.get("formats", ())), p.get("default_model"),
-                                    p.get("convention", "openai"), _sourced(p.get("status")), _sourced(p.get("min_examples")),
-                                    _sourced(p.get("last_training_date")), defaults)
-    return {name: found[name] for name in sorted(found, key=lambda n: PROVIDER_ORDER.index(n) if n in PROVIDER_ORDER else 99)}
+    return {stem: _provider(stem) for stem in _file_names()}
+
+
+@cache
+def _models_of(stem: str) -> dict[str, Model]:
+    provider = _provider(stem)
+    out = {}
+    for name, e in _file(stem).get("models", {}).items():
+        out[name] = Model(
+            name=name, provider=provider.name, tokenizer=e["tokenizer"],
+            template=e.get("template", "openai" if provider.convention == "openai" else e["tokenizer"]),
+            context=_sourced(e.get("context")), price=_sourced(e.get("price")),
+            min_examples=_sourced(e.get("min_examples")) or provider.min_examples,
+            aliases=tuple(e.get("aliases", ())), methods=tuple(e.get("methods", ())),
+            formats=tuple(e.get("formats", provider.formats)),
+            last_training_date=_sourced(e.get("last_training_date")) or provider.last_training_date,
+            shutdown_date=_sourced(e.get("shutdown_date")), status=_sourced(e.get("status")),
+            licence=_sourced(e.get("licence")), defaults=provider.defaults,
+            unsupported_parts=_sourced(e.get("unsupported_parts")),
+        )
+    return out
 
 
 @cache
 def all_models() -> dict[str, Model]:
-    out = {}
-    for data in _files():
-        provider = providers()[data["provider"]["name"]]
-        for name, e in data.get("models", {}).items():
-            out[name] = Model(
-                name=name, provider=provider.name, tokenizer=e["tokenizer"],
-                template=e.get("template", "openai" if provider.convention == "openai" else e["tokenizer"]),
-                context=_sourced(e.get("context")), price=_sourced(e.get("price")),
-                min_examples=_sourced(e.get("min_examples")) or provider.min_examples,
-                aliases=tuple(e.get("aliases", ())), methods=tuple(e.get("methods", ())),
-                formats=tuple(e.get("formats", provider.formats)),
-                last_training_date=_sourced(e.get("last_training_date")) or provider.last_training_date,
-                shutdown_date=_sourced(e.get("shutdown_date")), status=_sourced(e.get("status")),
-                licence=_sourced(e.get("licence")), defaults=provider.defaults,
-                unsupported_parts=_sourced(e.get("unsupported_parts")),
-            )
+    out: dict[str, Model] = {}
+    for stem in _file_names():
+        out.update(_models_of(stem))
     return out
 
 
 def provider_of(format_name: str) -> Provider | None:
-    for provider in providers().values():
+    for stem in _file_names():  # in order, parsing only as far as the first provider taking the format
+        provider = _provider(stem)
         if format_name in provider.formats:
             return provider
     return None
@@ -198,7 +226,7 @@ def default_model(format_name: str, today: dt.date) -> Model:
     as an estimate)."""
     provider = provider_of(format_name)
     if provider is not None and provider.default_model:
-        model = all_models()[provider.default_model]
+        model = _models_of(provider.name).get(provider.default_model) or all_models()[provider.default_model]
         state = model.lifecycle(today)
         if state is None or state[0] != "retired":
             return _replace_assumed(model)

@@ -202,15 +202,18 @@ def test_models_show_auto_rules_as_heuristics() -> None:
 
 def test_checking_a_small_file_imports_nothing_heavy() -> None:
     """The hook's case: a small file's check needs neither polars (its duplicates are searched
-    in Python), nor the tokenizer (the byte bound clears every record), nor python-jsonschema."""
+    in Python), nor the tokenizer (the byte bound clears every record), nor python-jsonschema, nor
+    what only `estimate`, `convert` or a chat template use."""
     import subprocess
     import sys
 
     code = ("import sys\nfrom ftlint.cli import main\nsys.argv = ['ftlint', 'check', 'fixtures/good/drone_training.jsonl']\n"
             "try:\n    main()\nexcept SystemExit as e:\n    code = e.code\n"
-            "print(code, sorted(m for m in ('polars', 'tiktoken', 'jsonschema', 'jinja2', 'yaml', 'zstandard') if m in sys.modules))")
+            "print(code, sorted(m for m in ('polars', 'tiktoken', 'jsonschema', 'jinja2', 'yaml', 'zstandard', 'ftlint.plan.estimate', "
+            "'ftlint.plan.figures', 'ftlint.report.estimate', 'ftlint.chat') if m in sys.modules),\n"
+            "      'catalog files read:', sys.modules['ftlint.models']._file.cache_info().currsize)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
-    assert out.stdout.splitlines()[-1] == "0 []", out.stdout + out.stderr
+    assert out.stdout.splitlines()[-1] == "0 [] catalog files read: 1", out.stdout + out.stderr  # openai.toml alone
     dup = subprocess.run([sys.executable, "-m", "ftlint", "check", "fixtures/shards/shard-000.jsonl"], capture_output=True,
                          text=True, cwd=ROOT, timeout=120)
     assert "FT402 exact duplicate of fixtures/shards/shard-000.jsonl:3" in dup.stdout  # found without polars too

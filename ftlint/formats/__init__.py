@@ -40,7 +40,9 @@ class LineFigures:
 
 @dataclass(frozen=True)
 class Format:
-    """What every format has. The kinds (chat, fields, preference) add their shape's details."""
+    """What every format has. The kinds (chat, fields, preference) add their shape's details. A
+    subclass that adds or re-defaults no field is not decorated again: generating its methods costs
+    start-up."""
 
     name: str
     title: str

@@ -147,7 +147,6 @@ class ChatFormat(Format):
         return LineFigures(records, len(sizes))
 
 
-@dataclass(frozen=True)
 class NovaPreference(ChatFormat):
     """Nova's DPO: the turns of its supervised format, the last an assistant turn holding two
     candidates (one preferred, one not) instead of content. One line is one pair; the two
@@ -178,7 +177,6 @@ SHAREGPT_ROLES = {"human": "user", "user": "user", "gpt": "assistant", "assistan
                   "observation": "tool", "tool": "tool"}
 
 
-@dataclass(frozen=True)
 class ShareGPT(ChatFormat):
     """ShareGPT: {"conversations": [{"from": "human", "value": ...}, {"from": "gpt", ...}]}, with an
     optional top-level system and per-turn weight (OpenHermes-2.5 writes 0.0/1.0 or null). Each

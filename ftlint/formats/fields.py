@@ -67,7 +67,6 @@ class FieldsFormat(Format):
         return LineFigures([RecordFigures(n, 1, masked.tokens, masked.trained)], n, rendered=masked)
 
 
-@dataclass(frozen=True)
 class Stepwise(FieldsFormat):
     """TRL's stepwise supervision (PRMTrainer): a prompt, the steps of one completion, and a
     label per step. One row is one record; the steps carry the loss (a label at each step's end)."""
@@ -80,7 +79,6 @@ class Stepwise(FieldsFormat):
         return LineFigures([RecordFigures(0, len(steps), TOKENS_PER_RECORD + prompt + sum(steps), sum(steps))], 0)
 
 
-@dataclass(frozen=True)
 class Alpaca(FieldsFormat):
     """Alpaca: instruction, an optional input (appended to it), output; LLaMA-Factory adds system
     and history ([[instruction, answer], ...] turns before this one). One line is one record; the

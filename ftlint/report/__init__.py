@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .check import CHECK_REPORTERS
-from .estimate import ESTIMATE_RENDERERS
 
 __all__ = ["CHECK_REPORTERS", "ESTIMATE_RENDERERS"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "ESTIMATE_RENDERERS":  # `check` never imports the estimate's modules
+        from .estimate import ESTIMATE_RENDERERS
+
+        return ESTIMATE_RENDERERS
+    raise AttributeError(name)

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import orjson
 
-from ..plan.estimate import Estimate
 from .escape import md_code, md_text, path_text, shown_path, terminal_safe
 from .shared import github_annotation, sarif_document
+
+if TYPE_CHECKING:
+    from ..plan.estimate import Estimate
 
 
 def _n(value: int) -> str:

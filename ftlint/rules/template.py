@@ -12,7 +12,6 @@ from collections.abc import Iterator
 from functools import cache
 from typing import TYPE_CHECKING
 
-from ..chat.mask import EMPTY_THINK
 from ..diagnostics import ERROR, WARNING, Hit, json_path
 from . import check, register
 
@@ -129,6 +128,8 @@ def loss_mask(record: dict, ctx: RecordContext) -> Iterator[Hit]:
         if open_turns and masked.eos in masked.text:
             yield Hit(f"{open_turns} trained span{'s' if open_turns > 1 else ''} end{'' if open_turns > 1 else 's'} before "
                       f"the end-of-turn token {masked.eos}: the model is not taught to stop", code="FT233")
+    from ..chat.mask import EMPTY_THINK  # only with a chat template: a plain check never imports chat/
+
     trained = [(0, len(masked.text))] if masked.all_trained else masked.spans
     for start, end in trained:
         if EMPTY_THINK.search(masked.text, start, end):
