@@ -295,7 +295,8 @@ def _shifted(part: ChunkResult, file_index: int, rows_before: int) -> ChunkResul
     if columns["line"]:
         columns["file"] = array("q", [file_index]) * len(columns["line"])
         columns["line"] = array("q", (n + rows_before for n in columns["line"]))
-    return dataclasses.replace(part, file_index=file_index, diagnostics=diagnostics, columns=columns)
+    deferred = [(number + rows_before, record, fp) for number, record, fp in part.deferred]
+    return dataclasses.replace(part, file_index=file_index, diagnostics=diagnostics, columns=columns, deferred=deferred)
 
 
 def analyse_dataset(ds: Any, settings: Settings, emit: Emit, *, path_column: str = PATH_COLUMN,

@@ -200,3 +200,54 @@ def test_check_loads_no_tokenizer_when_no_record_comes_near_the_limit(tmp_path: 
     out = run("check", str(big), "--ignore", "FT4").stdout
     assert ":1:1: FT301 example has 70," in out and ":2:1: FT301" not in out  # 80,000 bytes but fewer tokens than the limit
     assert run("check", str(small)).stdout == run("check", str(small), "--context", "1000000").stdout
+
+
+def test_exact_counts_deferred_to_the_main_process_find_what_counting_everywhere_finds(tmp_path: Path) -> None:
+    """check's workers leave the records whose byte bound reaches the limit to the main process,
+    which counts them exactly: FT301 lands on the same lines, with the same message and in the
+    same order among the line's other findings, as when every record is counted exactly, with
+    one process or a pool (the file is over 4 MB: a pool of two)."""
+    from ftlint import api
+
+    over = {"messages": [{"role": "user", "content": "word " * 70_000}, {"role": "assistant", "content": " "}]}  # FT301 + FT203
+    under = {"messages": [{"role": "user", "content": "é" * 40_000}, {"role": "assistant", "content": "ok"}]}  # 80 KB, few tokens
+    plain = {"messages": [{"role": "user", "content": "a question " * 100}, {"role": "assistant", "content": "an answer"}]}
+    lines = [json.dumps(plain)] * 4_000
+    for at in (4, 1_500, 1_501, 3_999):
+        lines[at] = json.dumps(over)
+    for at in (10, 2_000):
+        lines[at] = json.dumps(under)
+    path = tmp_path / "long.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    assert path.stat().st_size > 4 * 1024 * 1024
+    exact = api.check([str(path)], dataset_rules=False)  # every record counted exactly, in one process
+    expected = [(d.line, d.code, d.message) for d in exact.findings]
+    assert [(n, c) for n, c, _ in expected if c == "FT301"] == [(5, "FT301"), (1_501, "FT301"), (1_502, "FT301"), (4_000, "FT301")]
+    for jobs in ("1", "2"):
+        out = run("check", str(path), "--jobs", jobs, "--ignore", "FT4").stdout
+        shown = [line.split(": ", 1) for line in out.splitlines() if line.startswith(str(path))]
+        got = [(int(where.split(":")[1]), rest.split(" ", 1)[0], rest.split(" ", 1)[1].rsplit(" ($", 1)[0]) for where, rest in shown]
+        assert got == expected, jobs
+
+
+def test_a_limit_that_rejects_the_record_is_counted_in_the_worker() -> None:
+    """Deferring FT301 to the main process would come too late where FT301 is an error: the
+    line's verdict (valid or rejected, in the figures or not) is made in the worker. There the
+    record is counted at once; as a warning it is deferred, with no finding yet."""
+    import dataclasses
+
+    from ftlint.engine.judge import LineJudge, Settings
+    from ftlint.engine.result import Columns, FileSummary
+    from ftlint.formats import get_format
+    from ftlint.read import parse_line
+    from ftlint.tokens import ByteBound
+
+    raw = json.dumps({"messages": [{"role": "user", "content": "word " * 70_000}, {"role": "assistant", "content": "ok"}]}).encode()
+    settings = Settings(encoding="o200k_base", model_name="", today="2026-12-01", bound_tokens=True)
+    for severities, codes, deferred_lines, invalid in (({}, [], [1], 0), ({"FT301": "error"}, ["FT301"], [], 1)):
+        fmt = dataclasses.replace(get_format("openai-chat"), severities=severities)
+        summary, deferred = FileSummary("x.jsonl", format=fmt.name), []
+        judge = LineJudge(fmt, ByteBound("o200k_base"), settings, summary, Columns(), 0, exact=lambda: TokenCounter("o200k_base"),
+                          deferred=deferred)
+        found = judge(parse_line(1, raw))
+        assert [d.code for d in found] == codes and [n for n, _, _ in deferred] == deferred_lines and summary.invalid == invalid

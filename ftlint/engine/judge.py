@@ -25,6 +25,8 @@ from ..rules.secrets import redact
 from ..selection import Selection
 from .result import Columns, DatasetView, FileSummary, Lengths
 
+OVER_LIMIT = "FT301"  # the one code whose check recounts a record exactly (rules/tokens.py)
+
 if TYPE_CHECKING:
     from ..chat.tally import Tally
     from ..formats import Format, LineFigures
@@ -100,7 +102,9 @@ class RecordContext:
     limit_owner: str  # the model, the format or --context
     enabled: Callable[[str], bool]  # whether a code is reported for this file
     model: Model | None = None  # the model named with --model (None: none named, or not in the catalog)
-    recount: Callable[[dict], LineFigures] | None = None  # a record's exact figures, where `figures` holds the byte bound
+    # a record's exact figures, where `figures` holds the byte bound; None back: the count is
+    # deferred to the main process (Recounter), which runs the same check on the exact figures
+    recount: Callable[[dict], LineFigures | None] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,7 +141,7 @@ class LineJudge:
     def __init__(self, fmt: Format, counter: TokenCounter, settings: Settings, summary: FileSummary,
                  columns: Columns, file_index: int, tally: Tally | None = None,
                  exact: Callable[[], TokenCounter] | None = None, lengths: Lengths | None = None,
-                 ordered: array | None = None) -> None:
+                 ordered: array | None = None, deferred: list[tuple[int, bytes, str]] | None = None) -> None:
         self.fmt, self.counter, self.settings, self.summary, self.columns = fmt, counter, settings, summary, columns
         self.lengths = lengths if lengths is not None else Lengths()
         self.ordered = ordered
@@ -155,8 +159,18 @@ class LineJudge:
         self._blank_fp: dict[bytes, str] = {}
         self.context = RecordContext(fmt, frozenset(), None, self.limit, owner, lambda code: self.severity(code) is not None,
                                      settings.named_model())
+        self.deferred = deferred
+        self._defer_now = False
         if exact is not None:  # the byte bound counts; a record whose bound reaches its limit is counted again, exactly
-            self.context.recount = lambda record: fmt.figures(record, exact(), None)
+            if deferred is not None and self.severity(OVER_LIMIT) != ERROR:
+                # ... by the main process, which is otherwise idle: the workers never load the
+                # tokenizer. Not when the finding rejects the record: the line's verdict is made here.
+                self.context.recount = self._defer
+            else:
+                self.context.recount = lambda record: fmt.figures(record, exact(), None)
+
+    def _defer(self, record: dict) -> None:
+        self._defer_now = True
 
     def blank(self, number: int, raw: bytes) -> list[Diagnostic]:
         """A blank line, without the general path: a file of millions of them stays fast."""
@@ -225,6 +239,11 @@ class LineJudge:
             first = c.codes[0]
             for hit in c.func(value, ctx):
                 hits.append((hit.code or first, hit))
+        if self._defer_now:
+            self._defer_now = False
+            assert self.deferred is not None
+            record = compact if self.settings.mapping is None else compact_json(value)
+            self.deferred.append((line.number, record, hex_fingerprint(fingerprint(line.compact if line.compact is not None else compact))))
         return figures
 
     def _count(self, line: Line, value: dict, figures: LineFigures) -> None:
@@ -261,6 +280,44 @@ class LineJudge:
         if len(found) > 1:
             found.sort()
         return found
+
+
+class Recounter:
+    """The records whose byte bound reached their limit, counted exactly in the main process:
+    the tokenizer is loaded there the first time one occurs (a file without one never loads it),
+    and the checks that recount (FT301) run on the exact figures, as they would have in the
+    worker. Findings come back as a chunk's: Diagnostic fields, to be merged in line order."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self._counter: TokenCounter | None = None
+        self._checks = [c for c in checks("record") if OVER_LIMIT in c.codes]
+
+    def findings(self, summary: FileSummary, deferred: list[tuple[int, bytes, str]]) -> list[tuple]:
+        import orjson
+
+        from ..formats import get_format
+        from ..tokens import TokenCounter
+
+        if self._counter is None:
+            self._counter = TokenCounter(self.settings.encoding)
+        counter, settings = self._counter, self.settings
+        fmt = get_format(summary.format)
+        level = Severities(fmt, settings.selection.for_path(summary.path))
+        limit, owner = settings.limit_for(fmt)
+        ctx = RecordContext(fmt, frozenset(), None, limit, owner, lambda code: level(code) is not None, settings.named_model())
+        path = redact(summary.path)
+        out = []
+        for number, compact, fp in deferred:
+            record = orjson.loads(compact)
+            ctx.figures = fmt.figures(record, counter, None)
+            for c in self._checks:
+                for hit in c.func(record, ctx):
+                    code = hit.code or c.codes[0]
+                    sev = level(code)
+                    if sev is not None:
+                        out.append((path, number, hit.col, code, redact(hit.message), sev, hit.pointer and redact(hit.pointer), fp))
+        return out
 
 
 def file_findings(summary: FileSummary, fmt: Format, settings: Settings) -> list[Diagnostic]:

@@ -17,7 +17,7 @@ import os
 from array import array
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .. import interrupt
@@ -25,7 +25,7 @@ from ..diagnostics import Diagnostic
 from ..formats import get_format
 from ..read import READ_BLOCK, InputError, Line, LineBlock, display_name, parse_line, read_runs
 from ..tokens import ByteBound, TokenCounter, get_encoding
-from .judge import LineJudge, Settings, file_findings
+from .judge import LineJudge, Recounter, Settings, file_findings
 from .result import CHUNK_ROWS, Analysis, Columns, FileSummary, Lengths
 
 # A chunk of lines travels to a worker as one task: big enough that task overhead vanishes,
@@ -64,6 +64,9 @@ class ChunkResult:
     summary: FileSummary  # this chunk's counts; the file's are their sum
     lengths: dict[int, int]  # records per token count
     ordered: array | None  # each record's tokens, when the order is kept
+    # (line, the record's compact JSON, its fingerprint) of records whose byte bound reached the
+    # limit: the main process counts them exactly (Recounter) and adds their findings
+    deferred: list[tuple[int, bytes, str]] = field(default_factory=list)
 
 
 class Worker:
@@ -97,8 +100,9 @@ class Worker:
         columns, lengths = Columns(), Lengths()
         ordered = array("q") if self.settings.keep_order else None
         found: list[Diagnostic] = []
+        deferred: list[tuple[int, bytes, str]] = []
         judge = LineJudge(get_format(chunk.format), self.counter, self.settings, summary, columns, chunk.file_index, self.tally,
-                          self.exact if isinstance(self.counter, ByteBound) else None, lengths, ordered)
+                          self.exact if isinstance(self.counter, ByteBound) else None, lengths, ordered, deferred)
         max_depth = self.settings.limits.max_depth
         for number, raw in _lines(chunk.items):
             if isinstance(raw, Line):
@@ -110,7 +114,7 @@ class Worker:
             if line_found:
                 found.extend(line_found)
         return ChunkResult(chunk.file_index, chunk.last, [_fields(d) for d in found], columns.columns(), summary,
-                           lengths.counts, ordered)
+                           lengths.counts, ordered, deferred)
 
 
 def _fields(d: Diagnostic) -> tuple:
@@ -275,9 +279,8 @@ def _pool(jobs: int, settings: Settings) -> Any:
     import multiprocessing
 
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    # loaded once here, even for check's byte bound: a worker that meets a record near its limit
-    # then shares these pages instead of loading a private copy (measured: 278 against 202 MiB)
-    get_encoding(settings.encoding)
+    if not settings.uses_bound:  # loaded once here, its pages shared by the workers (measured: 202 against 278 MiB);
+        get_encoding(settings.encoding)  # check's byte bound leaves exact counts to the main process (Recounter)
     gc.freeze()  # what exists now is never traversed by a worker's collector: fewer shared pages copied
     return concurrent.futures.ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_process, initargs=(settings,))
 
@@ -339,6 +342,7 @@ class Merger:
 
     def __init__(self, result: Analysis, settings: Settings, emit: Emit) -> None:
         self.result, self.settings, self.emit = result, settings, emit
+        self.recounter: Recounter | None = None
         self.columns = Columns()
         self.summaries: dict[int, FileSummary] = {}
         if settings.keep_order and result.ordered is None:
@@ -357,7 +361,13 @@ class Merger:
             result.files.append(summary)
         else:
             summary.add(part.summary)
-        for fields in part.diagnostics:
+        found = part.diagnostics
+        if part.deferred:
+            self.recounter = self.recounter or Recounter(self.settings)
+            more = self.recounter.findings(summary, part.deferred)
+            if more:  # in line order, as the worker would have put them
+                found = sorted([*found, *more], key=lambda d: (d[1], d[2], d[3], d[4]))
+        for fields in found:
             self.report(Diagnostic(*fields))
         result.lengths.merge(part.lengths)
         if part.ordered is not None and result.ordered is not None:

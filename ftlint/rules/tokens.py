@@ -45,7 +45,10 @@ def over_limit(record: dict, ctx: RecordContext) -> Iterator[Hit]:
         return
     line = ctx.figures
     if ctx.recount is not None and any(figures.tokens > limit for figures in line.records):
-        line = ctx.recount(record)  # the byte bound reached the limit: count exactly
+        exact = ctx.recount(record)  # the byte bound reached the limit: count exactly
+        if exact is None:  # counted later, in the main process, by this same check
+            return
+        line = exact
     for figures in line.records:
         if figures.tokens > limit:
             yield Hit(f"example has {figures.tokens:,} tokens, over the {limit:,}-token limit of {ctx.limit_owner}; "
