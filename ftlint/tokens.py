@@ -149,13 +149,13 @@ def get_encoding(name: str) -> tiktoken.Encoding:
         from .tokenizer_files import load_file
 
         loaded = load_file(name.removeprefix("path:"))
-        return tiktoken.Encoding(name, pat_str=loaded.pattern, mergeable_ranks=loaded.ranks, special_tokens={})
+        return _lean(tiktoken.Encoding(name, pat_str=loaded.pattern, mergeable_ranks=loaded.ranks, special_tokens={}))
     family = FAMILIES.get(name)
     if family is None:
         raise TokenizerError(f"unknown tokenizer {name!r}; ftlint knows {', '.join(FAMILIES)}")
     ranks = load_ranks(name)
     if family.pattern is not None:
-        return tiktoken.Encoding(name, pat_str=family.pattern, mergeable_ranks=ranks, special_tokens={})
+        return _lean(tiktoken.Encoding(name, pat_str=family.pattern, mergeable_ranks=ranks, special_tokens={}))
     from tiktoken_ext import openai_public
 
     with _LOCK:
@@ -165,7 +165,16 @@ def get_encoding(name: str) -> tiktoken.Encoding:
             spec = getattr(openai_public, name)()
         finally:
             openai_public.load_tiktoken_bpe = original
-    return tiktoken.Encoding(**spec)
+    return _lean(tiktoken.Encoding(**spec))
+
+
+def _lean(encoding: tiktoken.Encoding) -> tiktoken.Encoding:
+    """The encoding without its Python copy of the ranks (25 MiB for o200k_base), which the
+    compiled encoder no longer needs once built: tiktoken keeps it only to pickle the encoding,
+    and ftlint never pickles one (each process loads its own; unpickling this one fails loudly).
+    Dropped before the pool forks, it is in no worker either."""
+    encoding._mergeable_ranks = None  # type: ignore[assignment]
+    return encoding
 
 
 def missing(name: str) -> str | None:

@@ -100,3 +100,65 @@ def test_zstd_files_read_like_gzip_and_their_damage_is_ft009(tmp_path: Path) -> 
     truncated.write_bytes(whole[: len(whole) - 40])
     out = run("check", str(truncated)).stdout
     assert "FT009 read failed: zstd stream is truncated" in out
+
+
+def _slow_lines(path: Path) -> list[dict]:
+    """The rows as Python reads them from polars, nulls dropped from every object, as JSON: the
+    reference the NDJSON blocks polars writes must equal."""
+    import orjson
+
+    from ftlint.containers import _default, _plain
+
+    return [json.loads(orjson.dumps(_plain(row), default=_default)) for row in pl.read_parquet(path).iter_rows(named=True)]
+
+
+def _fast_lines(path: Path) -> list[dict]:
+    from ftlint.containers import table_lines
+
+    return [json.loads(line) for block in table_lines("parquet", str(path)) for line in block.splitlines()]
+
+
+KEYS = ["role", "content", "weight", "é", 'a"b', "x{", ":null", "tool calls", "a\\b"]
+TEXTS = ['":null', ',"weight":null', '{"role":null,', "x{", "\\", '"', "plain", "", "\n\t\u2028", "ünï"]
+
+
+def test_rows_written_by_polars_equal_rows_read_in_python(tmp_path: Path) -> None:
+    """Parquet rows reach the checker as JSON lines polars writes (a block of rows at a time, no
+    Python object per value), with every null member of an object removed, as the slow path does.
+    Where a null cannot be removed safely (a key with an escape or an unusual character, the
+    text '":null' inside a string), that block goes the slow way: the lines are the same either way."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    text = st.one_of(st.sampled_from(TEXTS), st.text(max_size=8)) | st.none()
+    message = st.fixed_dictionaries({k: text for k in KEYS[:2]}, optional={k: text for k in KEYS[2:]})
+    row = st.fixed_dictionaries({"messages": st.lists(message, max_size=4) | st.none(), "id": st.integers(-5, 5) | st.none(),
+                                 "score": st.floats() | st.none(), "tags": st.lists(text, max_size=3),
+                                 "weights": st.lists(st.floats() | st.none(), max_size=3)})
+
+    @settings(max_examples=60, deadline=None)
+    @given(st.lists(row, min_size=1, max_size=30))
+    def same(records: list[dict]) -> None:
+        path = tmp_path / "rows.parquet"
+        pl.DataFrame(records, infer_schema_length=None).write_parquet(path)
+        assert _fast_lines(path) == _slow_lines(path)
+
+    same()
+    # a whole file's worth, in several blocks: chat rows with weights on some messages only
+    many = [{"conversations": [{"from": "human", "value": f"q{i}"}, {"from": "gpt", "value": f"a{i}", **({"weight": 1.0} if i % 3 else {})}],
+             "system": None if i % 2 else "be brief"} for i in range(3_000)]
+    path = tmp_path / "many.parquet"
+    pl.DataFrame(many, infer_schema_length=None).write_parquet(path)
+    fast = _fast_lines(path)
+    assert fast == _slow_lines(path) and fast[0] == {"conversations": [{"from": "human", "value": "q0"}, {"from": "gpt", "value": "a0"}],
+                                                     "system": "be brief"}
+
+
+def test_columns_polars_would_write_otherwise_take_the_slow_path(tmp_path: Path) -> None:
+    """Bytes, dates and decimals are not JSON: they are written as the slow path writes them
+    (base64, ISO text), whatever polars' own JSON would say."""
+    import datetime as dt
+
+    path = tmp_path / "typed.parquet"
+    pl.DataFrame({"text": ["hi", None], "blob": [b"\x00\x01", b"x"], "day": [dt.date(2026, 12, 1), None]}).write_parquet(path)
+    assert _fast_lines(path) == [{"text": "hi", "blob": "AAE=", "day": "2026-12-01"}, {"blob": "eA=="}]

@@ -552,6 +552,10 @@ def main() -> NoReturn:
     """The console entry point. Exit codes: 0 nothing failing, 1 findings, 2 usage or I/O
     error, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM)."""
     interrupt.install()
+    # polars' allocator (jemalloc) keeps freed pages for reuse; returned at once, reading a
+    # Parquet file's row groups one after another peaks 35-40 MiB lower. Before polars loads; a
+    # user's own setting wins. (Only the CLI: the Python API leaves a caller's process alone.)
+    os.environ.setdefault("_RJEM_MALLOC_CONF", "dirty_decay_ms:0,muzzy_decay_ms:0")
     if sys.stderr is None:  # started with standard error closed: errors go nowhere, as asked
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115
     try:
