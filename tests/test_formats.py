@@ -301,6 +301,28 @@ def test_public_sharegpt_and_alpaca_arrays_are_read_as_their_trainers_read_them(
         assert r.exit_code == 0 and "0 errors, 0 warnings" in r.stdout
 
 
+def test_public_records_in_the_hubs_containers_count_as_their_json_does() -> None:
+    """FastChat's 500 ShareGPT records as the datasets library writes them (to_parquet, the Hub's
+    Parquet; save_to_disk, an Arrow folder) and torchtune's Alpaca records in Tulu 3's columns
+    (id, messages, source; to_parquet): read through polars, with the JSON array's figures, and the
+    Tulu-style file counted as TRL's SFTTrainer reads it by default (the loss on every token;
+    tools/make_public_containers.py wrote them)."""
+    datasets = FIXTURES / "datasets"
+    array = estimate(datasets / "fastchat" / "dummy_conversation.json")
+    keys = ("format", "lines", "records", "targets", "tokens", "trainable_tokens", "invalid_lines")
+    for container in ("dummy_conversation.parquet", "dummy_conversation.saved"):
+        e = estimate(datasets / "fastchat" / container)
+        assert [e[k] for k in keys] == [array[k] for k in keys], container
+        assert "0 errors, 0 warnings" in run("check", str(datasets / "fastchat" / container)).stdout
+    rows = json.loads((datasets / "torchtune" / "alpaca_tiny.json").read_text())
+    tulu = estimate(datasets / "torchtune" / "alpaca_tiny.tulu.parquet", "--format", "trl-messages")
+    prompts = ["\n".join(t for t in (r["instruction"], r["input"]) if t) for r in rows]
+    tokens = sum(3 + (3 + n("user") + n(p)) + (3 + n("assistant") + n(r["output"])) for p, r in zip(prompts, rows, strict=True))
+    assert (tulu["records"], tulu["targets"], tulu["invalid_lines"]) == (100, 200, 0)  # TRL's default: every message trains
+    assert (tulu["tokens"], tulu["trainable_tokens"]) == (tokens, tokens)
+    assert "0 errors, 0 warnings" in run("check", str(datasets / "torchtune" / "alpaca_tiny.tulu.parquet"), "--format", "trl-messages").stdout
+
+
 def test_sharegpt_weights_leave_turns_out() -> None:
     e = estimate(FIXTURES / "formats" / "sharegpt" / "good.jsonl")
     rows = [json.loads(x) for x in (FIXTURES / "formats" / "sharegpt" / "good.jsonl").read_text().splitlines()]
