@@ -41,8 +41,8 @@ def _pss_kib(pid: int) -> int:
     return 0
 
 
-def _tree_memory_kib(root: int) -> int:
-    """Memory of `root` and all its descendants, in KiB (Linux /proc)."""
+def _tree_pids(root: int) -> list[int]:
+    """`root` and all its descendants (Linux /proc)."""
     children: dict[int, list[int]] = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -53,12 +53,17 @@ def _tree_memory_kib(root: int) -> int:
             children.setdefault(ppid, []).append(int(entry))
         except (OSError, IndexError, ValueError):
             continue
-    total, stack = 0, [root]
+    found, stack = [], [root]
     while stack:
         pid = stack.pop()
-        total += _pss_kib(pid)
+        found.append(pid)
         stack.extend(children.get(pid, []))
-    return total
+    return found
+
+
+def _tree_memory_kib(root: int) -> int:
+    """Memory of `root` and all its descendants, in KiB."""
+    return sum(_pss_kib(pid) for pid in _tree_pids(root))
 
 
 def measure(cmd: list[str]) -> tuple[float, float]:
