@@ -157,20 +157,19 @@ class LineJudge:
         self.shown_path = redact(summary.path)
         self._blank: tuple[str, str] | bool | None = False  # (severity, message) of FT005, once known
         self._blank_fp: dict[bytes, str] = {}
-        self.context = RecordContext(fmt, frozenset(), None, self.limit, owner, lambda code: self.severity(code) is not None,
-                                     settings.named_model())
+        level = self.severity  # the lambdas below hold their parts, never the judge: a cycle through it would keep a
+        self.context = RecordContext(fmt, frozenset(), None, self.limit, owner, lambda code: level(code) is not None,  # chunk's
+                                     settings.named_model())  # records (the deferred ones) alive until a full collection
         self.deferred = deferred
-        self._defer_now = False
+        self._deferring: list[bool] = []  # FT301 asked for an exact count of the current record
         if exact is not None:  # the byte bound counts; a record whose bound reaches its limit is counted again, exactly
             if deferred is not None and self.severity(OVER_LIMIT) != ERROR:
                 # ... by the main process, which is otherwise idle: the workers never load the
                 # tokenizer. Not when the finding rejects the record: the line's verdict is made here.
-                self.context.recount = self._defer
+                asked = self._deferring
+                self.context.recount = lambda record: asked.append(True)
             else:
                 self.context.recount = lambda record: fmt.figures(record, exact(), None)
-
-    def _defer(self, record: dict) -> None:
-        self._defer_now = True
 
     def blank(self, number: int, raw: bytes) -> list[Diagnostic]:
         """A blank line, without the general path: a file of millions of them stays fast."""
@@ -239,8 +238,8 @@ class LineJudge:
             first = c.codes[0]
             for hit in c.func(value, ctx):
                 hits.append((hit.code or first, hit))
-        if self._defer_now:
-            self._defer_now = False
+        if self._deferring:
+            self._deferring.clear()
             assert self.deferred is not None
             record = compact if self.settings.mapping is None else compact_json(value)
             self.deferred.append((line.number, record, hex_fingerprint(fingerprint(line.compact if line.compact is not None else compact))))
