@@ -294,6 +294,8 @@ def _reads_tables(paths: list[str]) -> bool:
             continue
         if os.path.isdir(path):
             return True
+        if not os.path.isfile(path):  # a FIFO or a device: peeking would take bytes the reading then misses
+            continue
         with contextlib.suppress(OSError), open(path, "rb") as f:
             if kind_of(path, f.read(8)) is not None:
                 return True
