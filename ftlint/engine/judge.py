@@ -135,6 +135,12 @@ def _reported(check: Check, severities: Severities) -> bool:
     return any(severities(code) is not None for code in check.codes)
 
 
+def shown(path: str, number: int, code: str, hit: Hit, severity: str, fp: str) -> Diagnostic:
+    """A hit as the finding every output shows: its message and JSON path with secrets masked
+    (`path` is masked already)."""
+    return Diagnostic(path, number, hit.col, code, redact(hit.message), severity, hit.pointer and redact(hit.pointer), fp)
+
+
 class LineJudge:
     """Judges the lines of one chunk (one file, one format): findings, figures, fingerprints."""
 
@@ -274,8 +280,7 @@ class LineJudge:
             fp = hex_fingerprint(fingerprint(raw))
         else:
             fp = ""
-        found = [Diagnostic(path, number, hit.col, code, redact(hit.message), sev, hit.pointer and redact(hit.pointer), fp)
-                 for code, hit in hits if (sev := level(code)) is not None]
+        found = [shown(path, number, code, hit, sev, fp) for code, hit in hits if (sev := level(code)) is not None]
         if len(found) > 1:
             found.sort()
         return found
@@ -285,14 +290,14 @@ class Recounter:
     """The records whose byte bound reached their limit, counted exactly in the main process:
     the tokenizer is loaded there the first time one occurs (a file without one never loads it),
     and the checks that recount (FT301) run on the exact figures, as they would have in the
-    worker. Findings come back as a chunk's: Diagnostic fields, to be merged in line order."""
+    worker. Its findings are merged into the chunk's in line order."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self._counter: TokenCounter | None = None
         self._checks = [c for c in checks("record") if OVER_LIMIT in c.codes]
 
-    def findings(self, summary: FileSummary, deferred: list[tuple[int, bytes, str]]) -> list[tuple]:
+    def findings(self, summary: FileSummary, deferred: list[tuple[int, bytes, str]]) -> list[Diagnostic]:
         import orjson
 
         from ..formats import get_format
@@ -315,7 +320,7 @@ class Recounter:
                     code = hit.code or c.codes[0]
                     sev = level(code)
                     if sev is not None:
-                        out.append((path, number, hit.col, code, redact(hit.message), sev, hit.pointer and redact(hit.pointer), fp))
+                        out.append(shown(path, number, code, hit, sev, fp))
         return out
 
 

@@ -366,7 +366,7 @@ class Merger:
         found = part.diagnostics
         if part.deferred:
             self.recounter = self.recounter or Recounter(self.settings)
-            more = self.recounter.findings(summary, part.deferred)
+            more = [_fields(d) for d in self.recounter.findings(summary, part.deferred)]
             if more:  # in line order, as the worker would have put them
                 found = sorted([*found, *more], key=lambda d: (d[1], d[2], d[3], d[4]))
         for fields in found:
