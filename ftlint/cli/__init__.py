@@ -115,9 +115,9 @@ def _for_workers(run: RunOptions) -> RunOptions:
     process, decodes with one thread (the workers have the cores; measured on 300,000 ShareGPT
     rows: 11 MiB lower peak and no slower). Before polars loads; a user's own setting wins."""
     if run.jobs != 1 and "polars" not in sys.modules:
-        from ..engine.pipeline import _reads_tables
+        from ..engine.pipeline import reads_tables
 
-        if _reads_tables([*run.paths, *([run.validation] if run.validation else [])]):
+        if reads_tables([*run.paths, *([run.validation] if run.validation else [])]):
             os.environ.setdefault("POLARS_MAX_THREADS", "1")
     return run
 

@@ -250,7 +250,7 @@ def analyse(paths: Iterable[str], settings: Settings, emit: Emit, jobs: int | No
     jobs = min(jobs if jobs is not None else default_jobs(paths), cores())
     stream = chunks(paths, settings, result.io_errors, progress)
     ahead: list[Chunk] = []
-    early = jobs > 1 and _reads_tables(paths)
+    early = jobs > 1 and reads_tables(paths)
     pool = _pool(jobs, settings) if early else None  # forked before polars reads a table: the workers never copy its heap
     if jobs > 1 and not early:  # a pool only for an input of more than one chunk, and no more workers than chunks
         for chunk in stream:
@@ -285,7 +285,7 @@ def _pool(jobs: int, settings: Settings) -> Any:
     return concurrent.futures.ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_process, initargs=(settings,))
 
 
-def _reads_tables(paths: list[str]) -> bool:
+def reads_tables(paths: list[str]) -> bool:
     """Whether a path is read through polars (Parquet, Arrow, a folder, a JSON array)."""
     from ..containers import kind_of
 
