@@ -48,12 +48,14 @@ def run_options(paths: Paths, *, model: str | None = None, format: str = "auto",
                 tokenizer: str | None = None, chat_template: str | None = None, validation: str | None = None,
                 select: Iterable[str] = (), ignore: Iterable[str] = (), today: str | None = None, jobs: int | None = None,
                 engine: str = "local", max_line_bytes: int | None = None, max_depth: int | None = None,
+                max_file_bytes: int | None = None,
                 assistant_only_loss: bool = False, completion_only_loss: bool = True, max_seq_len: int | None = None,
                 mapping: str | None = None, dataset_rules: bool = True) -> RunOptions:
     """The CLI's judging options, as keywords."""
     limits = ReadLimits()
     limits = ReadLimits(max_line_bytes if max_line_bytes is not None else limits.max_line_bytes,
-                        max_depth if max_depth is not None else limits.max_depth)
+                        max_depth if max_depth is not None else limits.max_depth,
+                        max_file_bytes if max_file_bytes is not None else limits.max_file_bytes)
     if engine not in ("local", "ray"):
         raise UsageError(f"engine {engine!r}: 'local' or 'ray'")
     return RunOptions(paths=_paths(paths), validation=validation, model_name=model, context=context, today=today,

@@ -11,12 +11,14 @@ from fractions import Fraction
 
 from .read import DEFAULT_MAX_DEPTH, DEFAULT_MAX_LINE_BYTES
 from .selection import Selection
+from .trust import MAX_FILE_BYTES
 
 
 @dataclass(frozen=True, slots=True)
 class ReadLimits:
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES  # longer lines are FT007, never held whole
     max_depth: int = DEFAULT_MAX_DEPTH  # deeper nesting is FT014, never walked
+    max_file_bytes: int = MAX_FILE_BYTES  # a chat template, tokenizer, mapping or run config larger than this is refused
 
 
 @dataclass(frozen=True, slots=True)

@@ -84,3 +84,33 @@ def descendants(pid: int) -> list[int]:
             except (OSError, IndexError, ValueError):
                 pass
     return found
+
+
+def run_limited(args: list[str], *, memory_mib: int = 1536, timeout: float = 120, cwd: str | None = None,
+                env: dict[str, str] | None = None, python: list[str] | None = None) -> tuple[int, str, str, int]:
+    """Run `python -m ftlint ARGS` (or `python` + the given argv) in a child process whose address
+    space is capped at `memory_mib` (RLIMIT_AS: a bomb fails fast instead of taking the machine),
+    sampling the resident memory of its process tree. Returns (exit code, stdout, stderr, peak
+    RSS in MiB). A run that outlives `timeout` is killed and fails the test."""
+    import resource
+    import subprocess
+    import sys
+
+    limit = memory_mib << 20
+
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    argv = [sys.executable, *(python or ["-m", "ftlint", *args])]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd, env=env, preexec_fn=cap)
+    stop = threading.Event()
+    peak = tree_peak_rss(proc.pid, stop)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        raise AssertionError(f"ftlint {' '.join(args)} ran past {timeout} s") from None
+    finally:
+        stop.set()
+    return proc.returncode, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"), peak[0] >> 10

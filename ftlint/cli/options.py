@@ -15,6 +15,7 @@ from ..diagnostics import ERROR, WARNING
 from ..options import Gates, PlanOptions, ReadLimits, RunOptions, StudyOptions, Thresholds
 from ..read import DEFAULT_MAX_DEPTH, DEFAULT_MAX_LINE_BYTES
 from ..selection import Selection
+from ..trust import MAX_FILE_BYTES
 
 F = TypeVar("F", bound=Callable[..., Any])
 _T, _S = Thresholds(), StudyOptions()  # the defaults, written once in ftlint/options.py
@@ -119,6 +120,7 @@ JUDGING = [
     click.option("--format", "format_name", type=click.Choice(format_choices()), default="auto", show_default=True, metavar="NAME", help="Dataset format (`ftlint formats`); auto detects it from each file's first records."),
     click.option("--max-line-bytes", type=Count(1), default=DEFAULT_MAX_LINE_BYTES, show_default=True, help="Longer lines are reported (FT007), not parsed."),
     click.option("--max-depth", type=Count(1, 1000), default=DEFAULT_MAX_DEPTH, show_default=True, help="Deeper nesting is reported (FT014), not checked."),
+    click.option("--max-file-bytes", type=Count(1), default=MAX_FILE_BYTES, show_default=True, help="A chat template, tokenizer, mapping or run config larger than this is refused (exit 2)."),
     click.option("--select", "select", multiple=True, metavar="CODES", callback=codes, help="Report only these codes or prefixes (e.g. FT0,FT1: file and structure). --ignore still applies."),
     click.option("--ignore", "ignore", multiple=True, metavar="CODES", callback=codes, help="Comma-separated codes or prefixes not to report (e.g. FT604,FT605 or FT6)."),
     click.option("-j", "--jobs", type=Count(1), metavar="N", help="Worker processes (default: all cores; one for inputs under 4 MB; never more than the cores)."),
@@ -205,7 +207,7 @@ def run_options(params: dict[str, Any], paths: tuple[str, ...], selection_base: 
     return RunOptions(
         paths=paths, validation=params.pop("validation", None), model_name=params.pop("model_name"),
         context=params.pop("context"), format_name=params.pop("format_name"),
-        limits=ReadLimits(params.pop("max_line_bytes"), params.pop("max_depth")), selection=selection,
+        limits=ReadLimits(params.pop("max_line_bytes"), params.pop("max_depth"), params.pop("max_file_bytes")), selection=selection,
         jobs=params.pop("jobs"), today=params.pop("today", None), tokenizer=params.pop("tokenizer", None),
         chat_template=params.pop("chat_template", None), dataset_rules=dataset_rules, prompt_fingerprints=prompts,
         assistant_only_loss=params.pop("assistant_only_loss", False), completion_only_loss=params.pop("completion_only_loss", True),
