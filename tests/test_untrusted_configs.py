@@ -9,6 +9,7 @@ import json
 import os
 from pathlib import Path
 
+import click
 import pytest
 from untrusted import run_limited
 
@@ -151,3 +152,133 @@ def test_a_mapping_that_is_not_a_bounded_regular_file_is_refused_at_once(tmp_pat
     assert expected in err and "Traceback" not in err, err
     assert peak < 200, peak
 
+
+
+# --- paths a configuration names (item 4) ------------------------------------------------------
+
+def _byte_tokenizer() -> str:
+    """A byte-level BPE tokenizer.json of the 256 single bytes (one token a byte: counts unlike
+    any model's, so a run that used it would change every token figure)."""
+    from ftlint.tokenizer_files import _bytes_to_unicode
+
+    vocab = {ch: b for b, ch in _bytes_to_unicode().items()}
+    return json.dumps({"model": {"type": "BPE", "vocab": vocab, "merges": []}, "added_tokens": [],
+                       "pre_tokenizer": {"type": "ByteLevel", "add_prefix_space": False, "use_regex": True}})
+
+
+def _outside_and_repo(tmp_path: Path) -> tuple[Path, Path]:
+    """tmp_path/outside: a template, a tokenizer, a mapping and a validation file that work;
+    tmp_path/repo: the repository, with its training data and a link to the outside template."""
+    outside, repo = tmp_path / "outside", tmp_path / "repo"
+    outside.mkdir()
+    repo.mkdir()
+    (outside / "tpl.jinja").write_text("{% for m in messages %}<{{ m.role }}>{{ m.content }}{% endfor %}")
+    (outside / "tokenizer.json").write_text(_byte_tokenizer())
+    (outside / "dataset_info.json").write_text('{"chats": {"file_name": "train.jsonl", "formatting": "sharegpt", '
+                                               '"tags": {"role_tag": "role", "content_tag": "content", '
+                                               '"user_tag": "user", "assistant_tag": "assistant"}, "columns": {"messages": "messages"}}}')
+    (outside / "val.jsonl").write_text(chats(3))
+    (repo / "train.jsonl").write_text(chats())
+    (repo / "linked.jinja").symlink_to(outside / "tpl.jinja")
+    return outside, repo
+
+
+PATH_CASES = {  # name: (key, value; {outside} is the outside folder)
+    "passwd-template": ("chat-template", "/etc/passwd"),
+    "dotdot-template": ("chat-template", "../outside/tpl.jinja"),
+    "linked-template": ("chat-template", "linked.jinja"),
+    "absolute-tokenizer": ("tokenizer", "{outside}/tokenizer.json"),
+    "outside-mapping": ("mapping", "../outside/dataset_info.json:chats"),
+    "outside-validation": ("validation", "{outside}/val.jsonl"),
+}
+PLACES = {  # where the key is written: (file name, text before the key, how the error shows the key)
+    "ftlint.toml": ("ftlint.toml", "", "{key}"),
+    "pyproject": ("pyproject.toml", '[project]\nname = "x"\n\n[tool.ftlint]\n', "{key}"),
+    "check-section": ("ftlint.toml", "[check]\n", "check.{key}"),
+}
+
+
+@pytest.mark.parametrize("place", sorted(PLACES))
+@pytest.mark.parametrize("case", sorted(PATH_CASES))
+def test_a_configuration_may_not_name_a_file_outside_its_folder(tmp_path: Path, case: str, place: str) -> None:
+    """Before: each was used without a word (exit 0 or 1): /etc/passwd rendered as the template,
+    an outside tokenizer's counts, mapping and validation file taken as the repository's."""
+    outside, repo = _outside_and_repo(tmp_path)
+    key, value = PATH_CASES[case]
+    value = value.format(outside=outside)
+    name, head, shown = PLACES[place]
+    tokenizer = 'tokenizer = "qwen2"\n' if key == "chat-template" else ""
+    (repo / name).write_text(f"{head}{tokenizer}{key} = {json.dumps(value)}\n")
+    r = run_process("check", "train.jsonl", cwd=repo)
+    err = one_line_error(r, f"{name}: {shown.format(key=key)} = ", "outside", "the folder of the configuration file")
+    assert "root:" not in r.stdout + err  # nothing of /etc/passwd is shown
+
+
+def test_a_configurations_relative_paths_are_relative_to_its_folder(tmp_path: Path) -> None:
+    """The repository's own template, mapping and validation file, named relative to ftlint.toml,
+    work from a subfolder (the file found upwards) and from elsewhere (--config): the same figures
+    as the same files given as flags. Before: they were taken relative to the working directory."""
+    outside, repo = _outside_and_repo(tmp_path)
+    (repo / "ft").mkdir()
+    (repo / "ft" / "tpl.jinja").write_bytes((outside / "tpl.jinja").read_bytes())
+    (repo / "ft" / "val.jsonl").write_bytes((outside / "val.jsonl").read_bytes())
+    (repo / "ftlint.toml").write_text('tokenizer = "qwen2"\nchat-template = "ft/tpl.jinja"\nvalidation = "ft/val.jsonl"\n')
+    sub = repo / "data"
+    sub.mkdir()
+    (repo / "train.jsonl").rename(sub / "train.jsonl")
+    flags = ["--tokenizer", "qwen2", "--chat-template", str(repo / "ft" / "tpl.jinja"), "--validation", str(repo / "ft" / "val.jsonl")]
+    expected = json.loads(run_process("--no-config", "estimate", "train.jsonl", "-o", "json", *flags, cwd=sub).stdout)
+    found = run_process("estimate", "train.jsonl", "-o", "json", cwd=sub)
+    named = run_process("--config", str(repo / "ftlint.toml"), "estimate", str(sub / "train.jsonl"), "-o", "json", cwd=tmp_path)
+    plain = json.loads(run_process("--no-config", "estimate", "train.jsonl", "-o", "json", "--tokenizer", "qwen2", cwd=sub).stdout)
+    assert plain["tokens"] != expected["tokens"] and expected["validation"]["records"] == 3  # the template and file count
+    for r in (found, named):
+        assert r.exit_code == 0, r.stderr
+        e = json.loads(r.stdout)
+        assert e["tokens"] == expected["tokens"], (e, expected)
+        assert {**e["validation"], "paths": None} == {**expected["validation"], "paths": None}, (e, expected)
+    # a flag is the user's own: an outside template on the command line is used, config or not
+    flag = run_process("estimate", "train.jsonl", "-o", "json", "--chat-template", str(outside / "tpl.jinja"), cwd=sub)
+    assert flag.exit_code == 0 and json.loads(flag.stdout)["tokens"] == expected["tokens"], flag.stderr
+
+
+def test_every_option_that_names_a_file_is_confined() -> None:
+    """Driven by the options' declarations: each option of a configurable command whose value is
+    a file (a click.Path, or a FILE or PATH metavar) is refused outside the configuration's folder,
+    so a path flag added later cannot escape the rule. Before: all were accepted."""
+    from ftlint import config as cfg
+    from ftlint.cli import cli
+
+    commands = {name: cmd for name, cmd in cli.commands.items() if name in cfg.SECTIONS}
+    keys = {opt.lstrip("-") for cmd in commands.values() for p in cmd.params if isinstance(p, click.Option)
+            and (isinstance(p.type, click.Path) or any(w in (p.metavar or "") for w in ("FILE", "PATH", "DIR")))
+            for opt in p.opts if opt.startswith("--")} - set(cfg.NOT_FROM_FILES)
+    assert keys >= {"tokenizer", "chat-template", "mapping", "validation"}, keys
+    config = FIXTURES / "mapping" / "ftlint.toml"  # need not exist: only its folder matters
+    for key in sorted(keys):
+        with pytest.raises(cfg.ConfigError, match=f"{key} = '../x': outside"):
+            cfg.build(config, {key: "../x"}, commands)
+
+
+@pytest.mark.parametrize("kind", ["dev-zero", "fifo", "folder", "deep", "explicit-fifo"])
+def test_a_configuration_file_that_is_no_bounded_regular_file_is_refused(tmp_path: Path, kind: str) -> None:
+    """Before: ftlint.toml as a FIFO or a link to /dev/zero was passed over without a word (a
+    parent's configuration, or none, applied), --config of a FIFO was 'no such file', and deeply
+    nested TOML was an internal RecursionError."""
+    (tmp_path / "train.jsonl").write_text(chats())
+    target = tmp_path / "ftlint.toml"
+    args = ["check", "train.jsonl"]
+    if kind == "dev-zero":
+        target.symlink_to("/dev/zero")
+    elif kind in ("fifo", "explicit-fifo"):
+        os.mkfifo(target)
+        args = ["--config", "ftlint.toml", *args] if kind == "explicit-fifo" else args
+    elif kind == "folder":
+        target.mkdir()
+    else:
+        target.write_text("epochs = " + "[" * 100_000 + "]" * 100_000 + "\n")
+    code, _out, err, peak = run_limited(args, memory_mib=CAP_MIB, cwd=str(tmp_path), timeout=60)
+    expected = {"dev-zero": "a device, not a regular file", "fifo": "a FIFO, not a regular file", "folder": "a directory",
+                "deep": "nested too deeply", "explicit-fifo": "--config ftlint.toml: a FIFO"}[kind]
+    assert code == 2 and err.startswith("ftlint: error: ") and err.count("\n") == 1 and expected in err, err[-2000:]
+    assert peak < 200, peak
