@@ -215,31 +215,51 @@ def test_a_configuration_may_not_name_a_file_outside_its_folder(tmp_path: Path, 
 
 
 def test_a_configurations_relative_paths_are_relative_to_its_folder(tmp_path: Path) -> None:
-    """The repository's own template, mapping and validation file, named relative to ftlint.toml,
-    work from a subfolder (the file found upwards) and from elsewhere (--config): the same figures
-    as the same files given as flags. Before: they were taken relative to the working directory."""
+    """The repository's own tokenizer, template and validation file, named relative to
+    ftlint.toml, work from a subfolder (the file found upwards) and from elsewhere (--config):
+    the same figures as the same files given as flags. Before: they were taken relative to the
+    working directory (no such file)."""
     outside, repo = _outside_and_repo(tmp_path)
     (repo / "ft").mkdir()
-    (repo / "ft" / "tpl.jinja").write_bytes((outside / "tpl.jinja").read_bytes())
-    (repo / "ft" / "val.jsonl").write_bytes((outside / "val.jsonl").read_bytes())
-    (repo / "ftlint.toml").write_text('tokenizer = "qwen2"\nchat-template = "ft/tpl.jinja"\nvalidation = "ft/val.jsonl"\n')
+    for name in ("tpl.jinja", "val.jsonl", "tokenizer.json"):
+        (repo / "ft" / name).write_bytes((outside / name).read_bytes())
+    (repo / "ftlint.toml").write_text('tokenizer = "ft/tokenizer.json"\nchat-template = "ft/tpl.jinja"\nvalidation = "ft/val.jsonl"\n')
     sub = repo / "data"
     sub.mkdir()
     (repo / "train.jsonl").rename(sub / "train.jsonl")
-    flags = ["--tokenizer", "qwen2", "--chat-template", str(repo / "ft" / "tpl.jinja"), "--validation", str(repo / "ft" / "val.jsonl")]
+    flags = [f"--{key}={repo / 'ft' / name}" for key, name in
+             (("tokenizer", "tokenizer.json"), ("chat-template", "tpl.jinja"), ("validation", "val.jsonl"))]
     expected = json.loads(run_process("--no-config", "estimate", "train.jsonl", "-o", "json", *flags, cwd=sub).stdout)
+    plain = json.loads(run_process("--no-config", "estimate", "train.jsonl", "-o", "json", cwd=sub).stdout)
+    assert plain["tokens"] != expected["tokens"] and expected["validation"]["records"] == 3  # the files count
     found = run_process("estimate", "train.jsonl", "-o", "json", cwd=sub)
     named = run_process("--config", str(repo / "ftlint.toml"), "estimate", str(sub / "train.jsonl"), "-o", "json", cwd=tmp_path)
-    plain = json.loads(run_process("--no-config", "estimate", "train.jsonl", "-o", "json", "--tokenizer", "qwen2", cwd=sub).stdout)
-    assert plain["tokens"] != expected["tokens"] and expected["validation"]["records"] == 3  # the template and file count
     for r in (found, named):
         assert r.exit_code == 0, r.stderr
         e = json.loads(r.stdout)
-        assert e["tokens"] == expected["tokens"], (e, expected)
+        assert (e["tokens"], e["encoding"]) == (expected["tokens"], expected["encoding"]), (e, expected)
         assert {**e["validation"], "paths": None} == {**expected["validation"], "paths": None}, (e, expected)
     # a flag is the user's own: an outside template on the command line is used, config or not
     flag = run_process("estimate", "train.jsonl", "-o", "json", "--chat-template", str(outside / "tpl.jinja"), cwd=sub)
     assert flag.exit_code == 0 and json.loads(flag.stdout)["tokens"] == expected["tokens"], flag.stderr
+
+
+def test_a_mapping_named_by_a_configuration_is_read_from_its_folder(tmp_path: Path) -> None:
+    """`mapping = "ft/dataset_info.json:qa"` from a subfolder and through --config: the findings
+    of the same mapping given as a flag. Before: no such file (taken from the working directory)."""
+    repo = tmp_path / "repo"
+    (repo / "ft").mkdir(parents=True)
+    (repo / "ft" / "dataset_info.json").write_bytes((FIXTURES / "mapping" / "dataset_info.json").read_bytes())
+    (repo / "ftlint.toml").write_text('mapping = "ft/dataset_info.json:qa"\n')
+    sub = repo / "data"
+    sub.mkdir()
+    (sub / "qa.json").write_bytes((FIXTURES / "mapping" / "qa.json").read_bytes())
+    flag = run_process("--no-config", "check", "qa.json", "-o", "json", "--mapping", f"{repo}/ft/dataset_info.json:qa", cwd=sub)
+    assert flag.exit_code == 1 and "FT109" in flag.stdout, flag.stderr
+    found = run_process("check", "qa.json", "-o", "json", cwd=sub)
+    named = run_process("--config", str(repo / "ftlint.toml"), "check", "qa.json", "-o", "json", cwd=sub)
+    for r in (found, named):
+        assert (r.exit_code, r.stdout) == (1, flag.stdout), r.stderr
 
 
 def test_every_option_that_names_a_file_is_confined() -> None:
