@@ -13,7 +13,7 @@ import click
 import pytest
 from untrusted import run_limited
 
-from conftest import FIXTURES, run_process
+from conftest import FIXTURES, Result, run_process
 
 CAP_MIB = 1536  # polars and the interpreter need about 800 MiB of address space
 
@@ -23,10 +23,10 @@ def chats(n: int = 12) -> str:
                    for i in range(n))
 
 
-def one_line_error(r: object, *words: str) -> str:
+def one_line_error(r: Result, *words: str) -> str:
     """Exit 2 and exactly one line on standard error, holding every word."""
-    err = r.stderr  # type: ignore[attr-defined]
-    assert r.exit_code == 2, (r.exit_code, r.stdout, err)  # type: ignore[attr-defined]
+    err = r.stderr
+    assert r.exit_code == 2, (r.exit_code, r.stdout, err)
     assert err.startswith("ftlint: error: ") and err.count("\n") == 1, err
     assert "Traceback" not in err and "internal error" not in err, err
     for word in words:
