@@ -108,7 +108,7 @@ def settings_for(run: RunOptions, model: Model | None, training: bool = True) ->
         from .mapping import MappingError, load_mapping
 
         try:
-            mapping = load_mapping(run.mapping, run.paths)
+            mapping = load_mapping(run.mapping, run.paths, run.limits.max_file_bytes)
         except MappingError as exc:
             raise UsageError(str(exc)) from None
         if run.format_name not in ("auto", mapping.formatting):

@@ -7,20 +7,18 @@ lines above a known finding keeps it known, and a new record with the same probl
 one is new, wherever it lands. Each baseline entry excuses one finding. Entries without a
 fingerprint (older baselines, or findings on a whole file) match on the rest.
 
-A baseline is read whole, so it must be a regular file of at most MAX_BYTES.
+A baseline is read whole, so it must be a regular file of at most 256 MiB (trust.MAX_BASELINE_BYTES),
+read by trust.read_text: a FIFO or a device is refused at once, without blocking.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import stat
 from collections import Counter
 from collections.abc import Callable
 
 from .diagnostics import Diagnostic
-
-MAX_BYTES = 256 * 1024 * 1024
+from .trust import MAX_BASELINE_BYTES, Refused, read_text
 
 
 class BaselineError(Exception):
@@ -42,16 +40,10 @@ class Baseline:
     @classmethod
     def load(cls, path: str) -> Baseline:
         try:
-            st = os.stat(path)
-            if not stat.S_ISREG(st.st_mode):
-                raise BaselineError(f"--baseline {path}: not a regular file")
-            if st.st_size > MAX_BYTES:
-                raise BaselineError(f"--baseline {path}: {st.st_size:,} bytes, over the {MAX_BYTES // 2**20} MiB a baseline may have")
-            with open(path, encoding="utf-8") as fh:
-                data = json.loads(fh.read(MAX_BYTES + 1))
-        except FileNotFoundError:
-            raise BaselineError(f"--baseline {path}: no such file") from None
-        except (OSError, ValueError, RecursionError) as exc:
+            data = json.loads(read_text(path, "--baseline", MAX_BASELINE_BYTES))
+        except Refused as exc:
+            raise BaselineError(str(exc)) from None
+        except (ValueError, RecursionError) as exc:
             raise BaselineError(f"--baseline {path}: not a JSON findings list ({type(exc).__name__})") from None
         if not isinstance(data, list) or not all(isinstance(f, dict) and {"path", "code", "message"} <= set(f) for f in data):
             raise BaselineError(f"--baseline {path}: expected the output of `ftlint check -o json`")

@@ -13,18 +13,23 @@ values are converted as strictly as the flags (no NaN, no infinity, no float for
 Trust: a configuration file found in the repository is written by whoever writes the repository
 (in CI, by the author of a pull request). It may tune ftlint, but it may not choose where ftlint
 writes (`output-file` is refused; give --output-file), nor hide findings behind a baseline
-(`baseline` is refused; give --baseline), and it cannot silently switch the gate off:
+(`baseline` is refused; give --baseline), nor point ftlint at files outside its own folder (a
+path it names, for any option that names a file, is taken relative to the file's folder and
+must resolve there, symlinks followed: trust.confine), and it cannot silently switch the gate off:
 codes of error severity that it ignores or leaves unselected are named on standard error, and
 in the report's summary (`Config.notes`).
 """
 
 from __future__ import annotations
 
+import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import click
+
+from .trust import MAX_CONFIG_BYTES, Refused, confine, read_file
 
 SECTIONS = ("check", "estimate", "plan", "diff", "review")
 NOT_FROM_FILES = {
@@ -50,13 +55,15 @@ class Config:
 
 
 def find(start: Path) -> tuple[Path, dict] | None:
+    """The first configuration upwards from `start`. A name that is there but no regular file
+    (a FIFO, a device, a folder, a dangling link) is refused, not passed over for a parent's."""
     for directory in (start, *start.parents):
         candidate = directory / "ftlint.toml"
-        if candidate.is_file():
-            return candidate, _load(candidate)
+        if os.path.lexists(candidate):
+            return candidate, _load(candidate, "configuration")
         pyproject = directory / "pyproject.toml"
-        if pyproject.is_file():
-            table = _load(pyproject).get("tool", {}).get("ftlint")
+        if os.path.lexists(pyproject):
+            table = _load(pyproject, "configuration").get("tool", {}).get("ftlint")
             if table is not None:
                 if not isinstance(table, dict):
                     raise ConfigError(f"{pyproject}: [tool.ftlint] must be a table")
@@ -65,32 +72,30 @@ def find(start: Path) -> tuple[Path, dict] | None:
 
 
 def load_explicit(path: Path) -> tuple[Path, dict]:
-    if not path.is_file():
-        raise ConfigError(f"--config {path}: no such file")
-    data = _load(path)
+    data = _load(path, "--config")
     table = data.get("tool", {}).get("ftlint", {}) if path.name == "pyproject.toml" else data
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: [tool.ftlint] must be a table")
     return path, table
 
 
-MAX_CONFIG_BYTES = 1024 * 1024
-
-
-def _load(path: Path) -> dict:
+def _load(path: Path, what: str) -> dict:
     try:
-        with open(path, "rb") as fh:
-            data = fh.read(MAX_CONFIG_BYTES + 1)
-        if len(data) > MAX_CONFIG_BYTES:
-            raise ConfigError(f"{path}: larger than {MAX_CONFIG_BYTES // 1024} KiB; not a configuration file")
+        data = read_file(path, what, MAX_CONFIG_BYTES)
+    except Refused as exc:
+        raise ConfigError(str(exc)) from None
+    try:
         return tomllib.loads(data.decode("utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"{path}: {exc}") from None
+    except RecursionError:  # tomllib parses nested arrays and inline tables recursively
+        raise ConfigError(f"{path}: values nested too deeply to be a configuration") from None
 
 
 def build(path: Path, table: dict, commands: dict[str, click.Command], explicit: bool = False) -> Config:
-    """The defaults a configuration file gives each command. `explicit`: named with --config
-    by the user (still no output-file: one place decides where reports go)."""
+    """The defaults a configuration file gives each command. `explicit`: named with --config by
+    the user; the same rules hold (no output-file, paths inside its folder): in CI the file named
+    is still the repository's."""
     config = Config(path=path)
     for name in commands:
         config.default_map[name] = {}
@@ -119,14 +124,15 @@ def _set(config: Config, path: Path, commands: dict[str, click.Command], section
             continue
         used = True
         ctx = click.Context(commands[section])
+        given = _confined(option, value, path, shown)  # from the file's own value, in every section alike
         try:
-            if option.multiple and isinstance(value, str):
-                value = [value]
-            if option.multiple and not isinstance(value, list):
-                raise click.BadParameter(f"expected a list, got {type(value).__name__}")
-            if option.is_flag and not isinstance(value, bool):
-                raise click.BadParameter(f"expected true or false, got {type(value).__name__}")
-            converted = option.type_cast_value(ctx, value)
+            if option.multiple and isinstance(given, str):
+                given = [given]
+            if option.multiple and not isinstance(given, list):
+                raise click.BadParameter(f"expected a list, got {type(given).__name__}")
+            if option.is_flag and not isinstance(given, bool):
+                raise click.BadParameter(f"expected true or false, got {type(given).__name__}")
+            converted = option.type_cast_value(ctx, given)
             if option.callback is not None:
                 converted = option.callback(ctx, option, converted)
         except click.BadParameter as exc:
@@ -136,6 +142,37 @@ def _set(config: Config, path: Path, commands: dict[str, click.Command], section
         known = sorted({opt.lstrip("-") for s in sections for p in commands[s].params
                         if isinstance(p, click.Option) for opt in p.opts if opt.startswith("--")} - {"help"} - set(NOT_FROM_FILES))
         raise ConfigError(f"{path}: unknown key '{shown}'; known keys: {', '.join(known)}")
+
+
+def _confined(option: click.Option, value: object, path: Path, shown: str) -> object:
+    """A value that names a file, as a path inside the configuration's folder (relative to it,
+    symlinks followed), or refused naming the file, the key and the value. Which options name
+    files is declared with them (cli/options.py FileOption; any click.Path option too)."""
+    from .cli.options import FileOption, whole_value
+
+    file_part = option.file_part if isinstance(option, FileOption) else whole_value if isinstance(option.type, click.Path) else None
+    if file_part is None:
+        return value
+    if option.multiple and isinstance(value, list):
+        return [_confined(option, item, path, shown) for item in value]
+    if not isinstance(value, str):
+        raise ConfigError(f"{path}: {shown} = {value!r}: expected a path (a string)")
+    part = file_part(value, path.parent)
+    if part is None:  # a name, not a file (a tokenizer family)
+        return value
+    file, rest = part
+    try:
+        inside = confine(file, path, shown)
+    except Refused as exc:
+        raise ConfigError(str(exc)) from None
+    return _from_here(inside) + rest
+
+
+def _from_here(resolved: str) -> str:
+    """A resolved path, relative to the working directory when it lies below it: findings and
+    annotations (GitHub's take paths from the repository's root) name it as the data's paths."""
+    here = os.getcwd()
+    return os.path.relpath(resolved, here) if resolved.startswith(here.rstrip(os.sep) + os.sep) else resolved
 
 
 def _option(command: click.Command, key: str) -> click.Option | None:

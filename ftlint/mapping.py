@@ -12,9 +12,13 @@ conversations[i].from, ...), and each FT109 names the record's own column.
 
 from __future__ import annotations
 
-import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
+from .documents import parse_json, parse_yaml
+from .trust import MAX_FILE_BYTES, Refused, read_text
 
 ALPACA_COLUMNS = {"prompt": ("instruction", "instruction"), "query": ("input", "input"), "response": ("output", "output"),
                   "system": ("system", None), "history": ("history", None)}
@@ -66,20 +70,28 @@ class Mapping:
         return mapped
 
 
-def load_mapping(spec: str, paths: tuple[str, ...]) -> Mapping:
+def split_spec(spec: str, folder: Path | None = None) -> tuple[str, str]:
+    """`FILE[:NAME]` as (FILE, NAME): a value that is a file (relative to `folder`, if given) is
+    all FILE; else NAME follows the last colon (a folder's path may hold one, a name does not)."""
+    whole = Path(spec) if folder is None else folder / spec
+    if whole.is_file() or ":" not in spec:
+        return spec, ""
+    file, _, name = spec.rpartition(":")
+    return file, name
+
+
+def load_mapping(spec: str, paths: tuple[str, ...], limit: int = MAX_FILE_BYTES) -> Mapping:
     """`FILE[:NAME]`: the entry NAME, else the one whose file_name is an input's name, else the
-    only entry. A .yml or .yaml FILE is an axolotl config (see `axolotl_mapping`)."""
-    file, _, name = spec.partition(":") if not Path(spec).is_file() else (spec, "", "")
+    only entry. A .yml or .yaml FILE is an axolotl config (see `axolotl_mapping`). The file is
+    one regular file of at most `limit` bytes (--max-file-bytes), bounded in depth and size
+    (ftlint/documents.py) and valid against schemas/llamafactory-dataset-info.schema.json."""
+    file, name = split_spec(spec)
     if file.endswith((".yml", ".yaml")):
-        return axolotl_mapping(file, name, paths)
-    try:
-        info = json.loads(Path(file).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise MappingError(f"--mapping {file}: cannot read it ({exc})") from None
-    except ValueError as exc:
-        raise MappingError(f"--mapping {file}: not JSON ({exc})") from None
-    if not isinstance(info, dict) or not all(isinstance(v, dict) for v in info.values()):
+        return axolotl_mapping(file, name, paths, limit)
+    info = _document(file, limit, parse_json)
+    if not isinstance(info, dict):
         raise MappingError(f"--mapping {file}: not a LLaMA-Factory dataset_info.json (an object of dataset entries)")
+    _validate(file, info, "llamafactory-dataset-info")
     if name:
         if name not in info:
             raise MappingError(f"--mapping {file}: no dataset {name!r} (it has {', '.join(sorted(info)[:8])})")
@@ -94,10 +106,11 @@ def load_mapping(spec: str, paths: tuple[str, ...]) -> Mapping:
     entry = info[name]
     if entry.get("ranking"):
         raise MappingError(f"--mapping {file}:{name}: preference (ranking) datasets are not read through a mapping yet")
-    formatting = entry.get("formatting", "alpaca")
-    if formatting not in ("alpaca", "sharegpt"):
-        raise MappingError(f"--mapping {file}:{name}: formatting {formatting!r}; LLaMA-Factory has alpaca and sharegpt")
-    given = entry.get("columns") or {}
+    formatting = entry.get("formatting") or "alpaca"
+    if formatting not in ("alpaca", "sharegpt"):  # the schema allows LLaMA-Factory's third, openai
+        raise MappingError(f"--mapping {file}:{name}: formatting {formatting!r} is not read through a mapping yet "
+                           "(alpaca and sharegpt are)")
+    given = {k: v for k, v in (entry.get("columns") or {}).items() if v is not None}  # null: no such column
     table = ALPACA_COLUMNS if formatting == "alpaca" else SHAREGPT_COLUMNS
     unknown = sorted(set(given) - set(table) - {"images", "videos", "audios", "chosen", "rejected", "kto_tag"})
     if unknown:
@@ -112,54 +125,95 @@ def load_mapping(spec: str, paths: tuple[str, ...]) -> Mapping:
     return Mapping(name, formatting, columns, required, tags)
 
 
+def _document(file: str, limit: int, parse: Callable[[str, str], object]) -> object:
+    try:
+        return parse(read_text(file, "--mapping", limit), f"--mapping {file}")
+    except Refused as exc:
+        raise MappingError(str(exc)) from None
+
+
+def _validate(file: str, document: object, schema: str) -> None:
+    """The first way `document` breaks the schema, as one line: the JSON path and what was expected."""
+    from .schemas import schema_findings
+
+    for _, message, pointer in schema_findings(schema, document):
+        raise MappingError(f"--mapping {file}: {pointer}: {message} ({schema}.schema.json)")
+
+
 AXOLOTL_ROLES = {"user": "human", "assistant": "gpt", "system": "system", "tool": "observation"}
 # axolotl's default `roles` for chat_template data (src/axolotl/prompt_strategies/chat_template.py)
 AXOLOTL_DEFAULT_ROLES = {"user": ["user", "human"], "assistant": ["assistant", "gpt"], "system": ["system"], "tool": ["tool"]}
 
 
-def axolotl_mapping(file: str, index: str, paths: tuple[str, ...]) -> Mapping:
+def axolotl_mapping(file: str, index: str, paths: tuple[str, ...], limit: int = MAX_FILE_BYTES) -> Mapping:
     """An axolotl config's `datasets:` entry (docs.axolotl.ai/docs/dataset-formats, read
     2026-12-01): `type: alpaca` reads instruction, input, output; `type: chat_template` (and the
     deprecated sharegpt) reads `field_messages` (default messages) whose messages have their role
     and content under `message_property_mappings` (or the older message_field_role /
     message_field_content), the role names under `roles`. Checked as ShareGPT, whose targets are
-    the assistant's turns: axolotl's default roles_to_train."""
-    import yaml
-
-    try:
-        config = yaml.safe_load(Path(file).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise MappingError(f"--mapping {file}: cannot read it ({exc})") from None
-    except yaml.YAMLError as exc:
-        raise MappingError(f"--mapping {file}: not YAML ({str(exc).splitlines()[0]})") from None
-    entries = config.get("datasets") if isinstance(config, dict) else None
-    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries) or not entries:
+    the assistant's turns: axolotl's default roles_to_train. The entries' types are axolotl's
+    (src/axolotl/utils/schemas/datasets.py, SFTDataset), in schemas/axolotl-datasets.schema.json;
+    a key set to null is its default, as there."""
+    config = _document(file, limit, parse_yaml)
+    if not isinstance(config, dict) or "datasets" not in config:
         raise MappingError(f"--mapping {file}: no `datasets:` list of entries (an axolotl config has one)")
+    _json_typed(file, config["datasets"])
+    _validate(file, {"datasets": config["datasets"]}, "axolotl-datasets")  # only that part is read
+    entries: list[dict] = config["datasets"]
     if index:
         if not index.isdigit() or int(index) >= len(entries):
             raise MappingError(f"--mapping {file}:{index}: give the entry's index, 0 to {len(entries) - 1}")
         entry = entries[int(index)]
     else:
         names = {Path(p).name for p in paths}
-        chosen = [e for e in entries if Path(str(e.get("path", ""))).name in names]
+        chosen = [e for e in entries if Path(e.get("path") or "").name in names]
         if len(chosen) != 1 and len(entries) != 1:
             raise MappingError(f"--mapping {file}: say which dataset with {file}:INDEX ({len(entries)} entries)")
         entry = chosen[0] if len(chosen) == 1 else entries[0]
-    kind = str(entry.get("type", "chat_template"))
-    label = f"{Path(file).name}:{entry.get('path', '?')}"
+    kind = _given(entry, "type", "chat_template")
+    label = f"{Path(file).name}:{entry.get('path') or '?'}"
+    if not isinstance(kind, str):
+        raise MappingError(f"--mapping {file}: a user-defined prompt type (an object as `type`) is not read yet "
+                           "(alpaca and chat_template are)")
     if kind == "alpaca":
         return Mapping(label, "alpaca", {"instruction": "instruction", "input": "input", "output": "output"}, ("instruction", "output"))
     if kind not in ("chat_template", "sharegpt"):
         raise MappingError(f"--mapping {file}: dataset type {kind!r} is not read yet (alpaca and chat_template are)")
-    trained = entry.get("roles_to_train", ["assistant"])
+    trained = _given(entry, "roles_to_train", ["assistant"])
     if trained not in (["assistant"], ["gpt"]):
         raise MappingError(f"--mapping {file}: roles_to_train {trained} is not modelled yet (only the assistant's turns)")
     props = entry.get("message_property_mappings") or {}
-    role_key = str(props.get("role", entry.get("message_field_role", "role")))
-    content_key = str(props.get("content", entry.get("message_field_content", "content")))
-    roles = entry.get("roles") or AXOLOTL_DEFAULT_ROLES
-    speakers = {str(name): AXOLOTL_ROLES.get(str(role), str(role)) for role, names in roles.items()
-                for name in (names if isinstance(names, list) else [names])}
-    messages = str(entry.get("field_messages", "messages" if kind == "chat_template" else "conversations"))
+    # the legacy keys fill in what the mappings leave out (utils.py, handle_legacy_message_fields_logic)
+    role_key = props.get("role") or entry.get("message_field_role") or "role"
+    content_key = props.get("content") or entry.get("message_field_content") or "content"
+    roles = _given(entry, "roles", AXOLOTL_DEFAULT_ROLES)
+    speakers = {name: AXOLOTL_ROLES.get(role, role) for role, names in roles.items() for name in names}
+    messages = _given(entry, "field_messages", "messages" if kind == "chat_template" else "conversations")
     return Mapping(label, "sharegpt", {"conversations": messages}, ("conversations",),
                    {**SHAREGPT_TAGS, "role_tag": role_key, "content_tag": content_key}, speakers)
+
+
+def _json_typed(file: str, datasets: object) -> None:
+    """YAML has more than JSON: a key that is not a string, a timestamp, !!binary, !!set, pairs.
+    None of them is a value axolotl reads in a dataset entry (nor can a JSON Schema judge it)."""
+    from .diagnostics import json_path
+
+    stack: list[tuple[object, tuple[object, ...]]] = [(datasets, ("datasets",))]
+    while stack:  # the document's expanded size is bounded (ftlint/documents.py), so is this walk
+        value, where = stack.pop()
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if not isinstance(key, str):
+                    raise MappingError(f"--mapping {file}: {json_path(where)}: the key {key!r} is not a string")
+                stack.append((item, (*where, key)))
+        elif isinstance(value, list):
+            stack.extend((item, (*where, i)) for i, item in enumerate(value))
+        elif not isinstance(value, (str, int, float, bool)) and value is not None:
+            raise MappingError(f"--mapping {file}: {json_path(where)}: a YAML {type(value).__name__}; "
+                               "expected a string, number, boolean, null, list or mapping")
+
+
+def _given(entry: dict, key: str, default: object) -> Any:
+    """An entry's value for `key`; absent or null, the default (axolotl's fields default to None)."""
+    value = entry.get(key)
+    return default if value is None else value

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from fractions import Fraction
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
@@ -104,6 +105,40 @@ def codes(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -
     return found
 
 
+def whole_value(value: str, folder: Path) -> tuple[str, str] | None:
+    """The file a value names: all of it."""
+    return value, ""
+
+
+def tokenizer_file(value: str, folder: Path) -> tuple[str, str] | None:
+    """A tokenizer family's name names no file; anything else is a file or a model folder."""
+    from ..tokens import FAMILIES
+
+    return None if value in FAMILIES else (value, "")
+
+
+def mapping_file(value: str, folder: Path) -> tuple[str, str] | None:
+    """FILE[:NAME]: the file, and the entry's name kept as it is."""
+    from ..mapping import split_spec
+
+    file, name = split_spec(value, folder)
+    return file, f":{name}" if name else ""
+
+
+class FileOption(click.Option):
+    """An option whose value names a file ftlint reads. A configuration file's value for it must
+    lie inside the configuration's folder (ftlint/config.py confines it with trust.confine);
+    `file_part` says which part of a value is the path (None: the value names no file, as a
+    tokenizer family). Every such option is declared with this class, and a click.Path option is
+    confined as a whole value even without it, so a new path flag cannot slip past the rule
+    (tests/test_untrusted_configs.py holds every FILE- or PATH-valued option to it)."""
+
+    def __init__(self, *args: Any, file_part: Callable[[str, Path], tuple[str, str] | None] = whole_value,
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.file_part = file_part
+
+
 def apply(options: list[Callable[[F], F]]) -> Callable[[F], F]:
     def wrap(func: F) -> F:
         for option in reversed(options):
@@ -127,10 +162,10 @@ JUDGING = [
     click.option("--engine", type=click.Choice(["local", "ray"]), default="local", show_default=True,
                  help="Where lines are judged: this machine's processes, or a Ray cluster (RAY_ADDRESS, else a local one; pip install 'ftlint[ray]'). Same findings and figures."),
     click.option("--today", metavar="YYYY-MM-DD", help="Judge model lifecycles as of this date (default: the clock, or $FTLINT_TODAY)."),
-    click.option("--tokenizer", metavar="NAME|PATH", help="Count with this tokenizer: a family (o200k_base, qwen2, llama3, ...) or a file: tokenizer.json, tekken.json, a tiktoken rank file, a model folder."),
-    click.option("--chat-template", metavar="FILE", help="Render records with this Jinja chat template (or a tokenizer_config.json, or a model folder holding one)."),
+    click.option("--tokenizer", cls=FileOption, file_part=tokenizer_file, metavar="NAME|PATH", help="Count with this tokenizer: a family (o200k_base, qwen2, llama3, ...) or a file: tokenizer.json, tekken.json, a tiktoken rank file, a model folder."),
+    click.option("--chat-template", cls=FileOption, metavar="FILE", help="Render records with this Jinja chat template (or a tokenizer_config.json, or a model folder holding one)."),
     click.option("--assistant-only-loss", is_flag=True, help="As TRL's assistant_only_loss: only the template's {% generation %} spans train (needs a chat template: --model of a self-hosted model, or --chat-template)."),
-    click.option("--mapping", metavar="FILE[:NAME]", help="Read records as a trainer's column mapping says: LLaMA-Factory's dataset_info.json (NAME: its dataset entry)."),
+    click.option("--mapping", cls=FileOption, file_part=mapping_file, metavar="FILE[:NAME]", help="Read records as a trainer's column mapping says: LLaMA-Factory's dataset_info.json (NAME: its dataset entry)."),
     click.option("--completion-only-loss/--no-completion-only-loss", default=True, show_default=True, help="As TRL's completion_only_loss: a prompt-completion row trains on its completion only."),
 ]
 # check's own: estimate and plan have --max-seq-len among the plan's options
@@ -140,7 +175,7 @@ TRUNCATION = [
 INPUTS = [
     click.argument("paths", nargs=-1, required=True, type=click.Path(dir_okay=True, allow_dash=True, readable=False)),
     *JUDGING,
-    click.option("--validation", type=click.Path(dir_okay=True, allow_dash=False), metavar="FILE", help="A validation file: checked too, and its records that also appear in the training data are reported (FT404)."),
+    click.option("--validation", cls=FileOption, type=click.Path(dir_okay=True, allow_dash=False), metavar="FILE", help="A validation file: checked too, and its records that also appear in the training data are reported (FT404)."),
 ]
 
 
