@@ -13,7 +13,9 @@ fingerprints, and steps, warmup and cost are computed from the merged totals, ne
 
 The options are the CLI's, by the same names (`model`, `format`, `context`, `select`,
 `ignore`, ...; see `ftlint check --help`). Errors of use (an unknown model, options that do not
-go together) raise UsageError; a path that cannot be read is in the result's `io_errors`.
+go together, a tokenizer file that cannot be read, is malformed or fails on a text) raise
+UsageError, with the CLI's one-line message; a path that cannot be read is in the result's
+`io_errors`.
 Everything here is typed and stable from 0.x on: new keywords may come, none is renamed.
 """
 
@@ -26,7 +28,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from .app import Data, UsageError, analyse_data, estimate_data, settings_for
+from .app import Data, UsageError, analyse_data, counted, estimate_data, settings_for
 from .diagnostics import ERROR, WARNING, Diagnostic
 from .engine import Analysis, FileSummary
 from .options import Gates, PlanOptions, ReadLimits, RunOptions, Thresholds
@@ -252,11 +254,14 @@ def check_records(records: Iterable[Mapping[str, Any]], *, name: str = "<records
             except (TypeError, ValueError) as exc:
                 raise UsageError(f"check_records: record {n} is not a JSON object: {exc}") from None
 
-    analysis = Analysis()
-    worker, merger = Worker(settings), Merger(analysis, settings, emit)
-    for chunk in file_chunks(0, name, lines(), settings):
-        merger.add(worker.run(chunk))
-    merger.close()
-    data = analyse_data(run, emit, None, analysis)
+    def analysed() -> Analysis:
+        analysis = Analysis()
+        worker, merger = Worker(settings), Merger(analysis, settings, emit)
+        for chunk in file_chunks(0, name, lines(), settings):
+            merger.add(worker.run(chunk))
+        merger.close()
+        return analysis
+
+    data = analyse_data(run, emit, None, counted(analysed))
     return CheckResult(found, data.train.files, data.io_errors, data.model.name)
 

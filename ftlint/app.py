@@ -70,7 +70,7 @@ def tokenizer_for(run: RunOptions, model: Model | None) -> str:
             return run.tokenizer
         import os
 
-        return "path:" + os.path.abspath(run.tokenizer)
+        return _checked("path:" + os.path.abspath(run.tokenizer), run, None)
     if model is None:
         return "o200k_base"
     reason = missing(model.encoding)
@@ -80,8 +80,23 @@ def tokenizer_for(run: RunOptions, model: Model | None) -> str:
 
     snapshot = hf_cache_snapshot(model.name)
     if snapshot is not None:
-        return f"path:{snapshot}"
+        return _checked(f"path:{snapshot}", run, model)
     raise UsageError(f"--model {model.name}: {reason}")
+
+
+def _checked(name: str, run: RunOptions, model: Model | None) -> str:
+    """A tokenizer file, loaded and checked here, in the main process before any worker starts
+    (they share it, or load the same): a bad one is one line and exit 2, not a worker's failure."""
+    from .tokens import TokenizerError, token_length
+
+    try:
+        token_length(name, run.limits.max_file_bytes)  # the encoding, and its probes (tiktoken could panic on them)
+    except TokenizerError as exc:
+        message = str(exc)
+        if model is not None:  # the user named the model, not the file
+            message = f"--model {model.name}: its tokenizer in the Hugging Face cache, {message.removeprefix('--tokenizer ')}"
+        raise UsageError(message) from None
+    return name
 
 
 def template_for(run: RunOptions, model: Model | None) -> str:
@@ -188,10 +203,21 @@ def _analyse(paths: tuple[str, ...], settings: Settings, emit: Emit, run: RunOpt
         except on_ray.RayUnavailable as exc:
             raise UsageError(str(exc)) from None
     else:
-        result = analyse(paths, settings, emit, jobs=run.jobs, progress=progress)
+        result = counted(lambda: analyse(paths, settings, emit, jobs=run.jobs, progress=progress))
     if run.dataset_rules:
         _report(dataset_findings((_view(result),), "dataset", run.selection, _formats(result))[1], result, emit)
     return result
+
+
+def counted(work: Callable[[], Analysis]) -> Analysis:
+    """`work`, with a tokenizer that fails on a text (a panic of tiktoken's, in this process or a
+    worker's) as a usage error: one line, exit 2."""
+    from .tokens import TokenizerError
+
+    try:
+        return work()
+    except TokenizerError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def model_findings(model: Model, today: dt.date, run: RunOptions, fmt: Format, path: str) -> list[Diagnostic]:

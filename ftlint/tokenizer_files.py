@@ -9,6 +9,12 @@
       be one ftlint knows by its SHA-256 (a family of ftlint.tokens);
   a model folder, or a model's snapshot in the local Hugging Face cache: the first of those files
       found in it.
+
+The file is read with trust.read_file (one regular file of at most --max-file-bytes: a FIFO or
+/dev/zero behind a symlink is refused) and checked before tiktoken sees it (tokenizer_json.py,
+and `_check_vocabulary` here): a malformed file is one TokenizerError naming it and saying what
+would be right, never a panic of tiktoken's. Parsed, JSON takes up to 25 times its size (64 MiB
+of empty objects: 1.7 GB); real tokenizer files have 2 to 35 MB.
 """
 
 from __future__ import annotations
@@ -16,13 +22,19 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 
-from .tokens import FAMILIES, GPT2_PATTERN, TokenizerError, parse_ranks
+from .tokenizer_json import Malformed, hugging_face, tekken
+from .tokens import FAMILIES, TokenizerError, parse_ranks
+from .trust import MAX_FILE_BYTES, Refused, read_file
 
-MAX_BYTES = 64 * 1024 * 1024  # a tokenizer file is a few megabytes
+# A split pattern longer than this is refused: real ones have a few hundred characters, and
+# compiling costs with the length (an alternation of 1.5 MB took fancy-regex 3 s and 490 MiB).
+MAX_PATTERN_CHARS = 4096
+_JSON_START = re.compile(rb"(?:\xef\xbb\xbf)?[ \t\r\n]*[{\[]")  # tokenizer.json, tekken.json (a byte-order mark allowed)
+_RANK_LINE = re.compile(rb"[A-Za-z0-9+/]+={0,2} [0-9]+\r?(?:\n|$)")  # a tiktoken rank file's first line
 
 
 @dataclass(frozen=True)
@@ -33,28 +45,6 @@ class LoadedTokenizer:
     pattern: str
     nfc: bool
     sha256: str
-
-
-def _bytes_to_unicode() -> dict[int, str]:
-    """GPT-2's table of the printable character standing for each byte in byte-level BPE."""
-    printable = list(range(ord("!"), ord("~") + 1)) + list(range(ord("¡"), ord("¬") + 1)) + list(range(ord("®"), ord("ÿ") + 1))
-    table, extra = {}, 0
-    for b in range(256):
-        if b in printable:
-            table[b] = chr(b)
-        else:
-            table[b] = chr(256 + extra)
-            extra += 1
-    return table
-
-
-def _read(path: Path) -> bytes:
-    try:
-        if path.stat().st_size > MAX_BYTES:
-            raise TokenizerError(f"--tokenizer {path}: larger than {MAX_BYTES // 2**20} MiB; not a tokenizer file")
-        return path.read_bytes()
-    except OSError as exc:
-        raise TokenizerError(f"--tokenizer {path}: {exc.strerror or exc}") from None
 
 
 def find_in(folder: Path) -> Path | None:
@@ -76,108 +66,87 @@ def hf_cache_snapshot(model_id: str) -> Path | None:
     return max(found, key=lambda s: s.stat().st_mtime) if found else None
 
 
-@cache
-def load_file(path_text: str) -> LoadedTokenizer:
+def load_file(path_text: str, limit: int = MAX_FILE_BYTES) -> LoadedTokenizer:
+    """The tokenizer in a file or a folder, read with at most `limit` bytes (--max-file-bytes)
+    and checked. (ftlint.tokens caches the encoding made of it, by path and limit.)"""
+    if "\x00" in path_text:  # os.open raises ValueError for it (the API, or a configuration's string, can hold one)
+        raise TokenizerError(f"--tokenizer {path_text!r}: a path with a NUL byte; name a file")
     path = Path(path_text)
     if path.is_dir():
         inner = find_in(path)
         if inner is None:
             raise TokenizerError(f"--tokenizer {path}: no tokenizer.json, tekken.json or tokenizer.model in that folder")
         path = inner
-    if not path.is_file():
-        raise TokenizerError(f"--tokenizer {path}: no such file")
-    data = _read(path)
+    try:
+        data = read_file(path, "--tokenizer", limit)
+    except Refused as exc:
+        raise TokenizerError(str(exc)) from None
     digest = hashlib.sha256(data).hexdigest()
-    if data[:1] in (b"{", b" ", b"\n"):
-        try:
-            doc = json.loads(data)
-        except ValueError as exc:
-            raise TokenizerError(f"--tokenizer {path}: not valid JSON ({exc})") from None
-        if isinstance(doc, dict) and isinstance(doc.get("vocab"), list) and isinstance(doc.get("config"), dict):
-            return _tekken(path, doc, digest)
-        if isinstance(doc, dict) and isinstance(doc.get("model"), dict):
-            return _hf(path, doc, digest)
-        raise TokenizerError(f"--tokenizer {path}: neither a Hugging Face tokenizer.json nor a Tekken file")
-    known = next((f for f in FAMILIES.values() if f.sha256 == digest and f.pattern and not f.ranks_of), None)
-    if known is None:
+    if not _JSON_START.match(data):
+        return _rank_file(path, data, digest)
+    try:
+        kind, ranks, pattern, nfc = _from_json(data)
+        _check_vocabulary(ranks, pattern)
+    except Malformed as exc:
+        raise TokenizerError(f"--tokenizer {path}: {exc}") from None
+    return LoadedTokenizer(str(path), kind, ranks, pattern, nfc, digest)
+
+
+def _from_json(data: bytes) -> tuple[str, dict[bytes, int], str, bool]:
+    try:
+        doc = json.loads(data)
+        if not isinstance(doc, dict):
+            raise Malformed("a JSON list, not an object; a tokenizer.json or a tekken.json is one JSON object")
+        if isinstance(doc.get("vocab"), list) and isinstance(doc.get("config"), dict):
+            return ("tekken", *tekken(doc), False)
+        if isinstance(doc.get("model"), dict):
+            return ("tokenizer.json", *hugging_face(doc))
+    except RecursionError:
+        raise Malformed("its JSON nests too deeply for a tokenizer file") from None
+    except MemoryError:
+        raise Malformed(f"its {len(data):,} bytes of JSON do not fit in memory once parsed (JSON can take 25 times its "
+                        "size); a tokenizer file has a few MB: lower --max-file-bytes to refuse such files unread") from None
+    except ValueError as exc:  # json.JSONDecodeError, UnicodeDecodeError
+        raise Malformed(f"not valid JSON ({exc})") from None
+    raise Malformed("neither a Hugging Face tokenizer.json (an object with a model) nor a Tekken file (an object with "
+                    "vocab and config)")
+
+
+def _check_vocabulary(ranks: dict[bytes, int], pattern: str) -> None:
+    """What tiktoken needs of a vocabulary and would panic without (tiktoken/src/lib.rs): every
+    single byte a token (byte_pair_encode looks each piece's bytes up unchecked), each rank
+    once (CoreBPE::new asserts it); and a split pattern that is short and not empty."""
+    if not pattern or len(pattern) > MAX_PATTERN_CHARS:
+        raise Malformed(f"its split pattern has {len(pattern):,} characters; it must have from 1 to {MAX_PATTERN_CHARS:,} "
+                        "(real ones have a few hundred)")
+    if not ranks:
+        raise Malformed("its vocabulary is empty; a byte-level BPE vocabulary has at least the 256 single bytes")
+    if b"" in ranks:
+        raise Malformed("its vocabulary has an empty token; every token spells at least one byte")
+    missing = [b for b in range(256) if bytes((b,)) not in ranks]
+    if missing:
+        more = f" (nor for {len(missing) - 1} more)" if len(missing) > 1 else ""
+        raise Malformed(f"its vocabulary has no token for the byte 0x{missing[0]:02x}{more}; byte-level BPE spells any "
+                        "text from single bytes, so each of the 256 is a token (tiktoken panics on a text with a missing one)")
+    if len(set(ranks.values())) != len(ranks):
+        seen: dict[int, bytes] = {}
+        for token, rank in ranks.items():
+            if rank in seen:
+                raise Malformed(f"the tokens {seen[rank]!r} and {token!r} have the same rank, {rank:,}; each token has its own")
+            seen[rank] = token
+
+
+def _rank_file(path: Path, data: bytes, digest: str) -> LoadedTokenizer:
+    """A tiktoken rank file: one of a family's, known by its SHA-256 (its split pattern is not
+    in it). Such a file is parsed as the family's own (tests/test_tokens.py checks each)."""
+    family = next((f for f in FAMILIES.values() if f.sha256 == digest and not f.ranks_of), None)
+    if family is None:
+        if not _RANK_LINE.match(data):
+            empty = "an empty file" if not data or data.isspace() else "not a tokenizer file"
+            raise TokenizerError(f"--tokenizer {path}: {empty}; give a tokenizer.json, a tekken.json, a tiktoken rank file (a "
+                                 "base64 token and its rank on each line) or a model folder")
         raise TokenizerError(f"--tokenizer {path}: a tiktoken rank file carries no split pattern, and this one (sha256 "
                              f"{digest[:12]}…) is none ftlint knows; give the model's tokenizer.json instead")
-    try:
-        ranks = parse_ranks(data)
-    except (ValueError, IndexError) as exc:
-        raise TokenizerError(f"--tokenizer {path}: not a tiktoken rank file ({exc})") from None
-    return LoadedTokenizer(str(path), "tiktoken", ranks, str(known.pattern), known.nfc, digest)
-
-
-def _tekken(path: Path, doc: dict, digest: str) -> LoadedTokenizer:
-    import base64
-
-    config = doc["config"]
-    specials = int(config.get("default_num_special_tokens", 1000))
-    size = int(config.get("default_vocab_size", len(doc["vocab"]) + specials))
-    pattern = doc.get("pattern") or config.get("pattern")
-    if not isinstance(pattern, str):
-        raise TokenizerError(f"--tokenizer {path}: a Tekken file without a pattern")
-    vocab = doc["vocab"][: size - specials]
-    try:
-        ranks = {base64.b64decode(entry["token_bytes"]): int(entry["rank"]) for entry in vocab}
-    except (KeyError, TypeError, ValueError) as exc:
-        raise TokenizerError(f"--tokenizer {path}: a Tekken vocabulary entry is malformed ({exc})") from None
-    return LoadedTokenizer(str(path), "tekken", ranks, pattern, False, digest)
-
-
-def _split_pattern(pre: object) -> str | None:
-    """The regex of a Split pre-tokenizer (alone or in a Sequence); GPT-2's where a ByteLevel
-    pre-tokenizer uses its own regex."""
-    if not isinstance(pre, dict):
-        return None
-    if pre.get("type") == "Sequence":
-        for inner in pre.get("pretokenizers", []):
-            found = _split_pattern(inner)
-            if found:
-                return found
-        return None
-    if pre.get("type") == "Split" and isinstance(pre.get("pattern"), dict) and isinstance(pre["pattern"].get("Regex"), str):
-        return str(pre["pattern"]["Regex"])
-    if pre.get("type") == "ByteLevel" and pre.get("use_regex", True):
-        return GPT2_PATTERN
-    return None
-
-
-def _has_nfc(normalizer: object) -> bool:
-    if not isinstance(normalizer, dict):
-        return False
-    if normalizer.get("type") == "NFC":
-        return True
-    return any(_has_nfc(n) for n in normalizer.get("normalizers", []) or [])
-
-
-def _hf(path: Path, doc: dict, digest: str) -> LoadedTokenizer:
-    model = doc["model"]
-    if model.get("type") != "BPE" or not isinstance(model.get("vocab"), dict):
-        raise TokenizerError(f"--tokenizer {path}: a {model.get('type')} model; ftlint counts byte-level BPE tokenizers "
-                             "(SentencePiece and WordPiece ones have no tiktoken form)")
-    pattern = _split_pattern(doc.get("pre_tokenizer"))
-    if pattern is None:
-        raise TokenizerError(f"--tokenizer {path}: no byte-level split pattern in its pre-tokenizer")
-    decode = {ch: b for b, ch in _bytes_to_unicode().items()}
-    ranks: dict[bytes, int] = {}
-    added = {t.get("content") for t in doc.get("added_tokens", []) if isinstance(t, dict)}
-    for token, rank in model["vocab"].items():
-        if token in added:
-            continue
-        try:
-            ranks[bytes(decode[ch] for ch in token)] = int(rank)
-        except KeyError:
-            raise TokenizerError(f"--tokenizer {path}: token {token!r} is not byte-level BPE") from None
-    merges = model.get("merges") or []
-    last = -1
-    for merge in merges:
-        left, right = merge if isinstance(merge, list) else str(merge).split(" ", 1)
-        merged = bytes(decode[ch] for ch in left + right)
-        rank = ranks.get(merged)
-        if rank is None or rank < last:
-            raise TokenizerError(f"--tokenizer {path}: its merges are not in rank order, so tiktoken cannot count it "
-                                 "exactly")
-        last = rank
-    return LoadedTokenizer(str(path), "tokenizer.json", ranks, pattern, _has_nfc(doc.get("normalizer")), digest)
+    if family.pattern is None:  # OpenAI's: tiktoken's own definition holds the pattern
+        raise TokenizerError(f"--tokenizer {path}: the rank file of {family.name}; give --tokenizer {family.name}")
+    return LoadedTokenizer(str(path), "tiktoken", parse_ranks(data), family.pattern, family.nfc, digest)

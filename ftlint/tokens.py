@@ -21,6 +21,8 @@ from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING
 
+from .trust import MAX_FILE_BYTES
+
 if TYPE_CHECKING:
     import tiktoken
 
@@ -137,25 +139,58 @@ def load_ranks(name: str) -> dict[bytes, int]:
     return parse_ranks(data)
 
 
-@cache
-def get_encoding(name: str) -> tiktoken.Encoding:
-    """A tiktoken Encoding for a family (FAMILIES) or a tokenizer file ("path:/abs/file", see
-    ftlint.tokenizer_files). OpenAI's encodings take their split pattern and special tokens from
-    tiktoken's own definition, whose rank loader is pointed at the verified ranks for the
-    duration of the call instead of the network."""
-    import tiktoken
-
+def get_encoding(name: str, file_limit: int = MAX_FILE_BYTES) -> tiktoken.Encoding:
+    """A tiktoken Encoding for a family (FAMILIES) or a tokenizer file ("path:/abs/file", read
+    with at most `file_limit` bytes, see ftlint.tokenizer_files). OpenAI's encodings take their
+    split pattern and special tokens from tiktoken's own definition, whose rank loader is
+    pointed at the verified ranks for the duration of the call instead of the network."""
     if name.startswith("path:"):
-        from .tokenizer_files import load_file
+        return _file_encoding(name.removeprefix("path:"), file_limit)[0]
+    return _family_encoding(name)
 
-        loaded = load_file(name.removeprefix("path:"))
-        return _lean(tiktoken.Encoding(name, pat_str=loaded.pattern, mergeable_ranks=loaded.ranks, special_tokens={}))
+
+@cache
+def _file_encoding(path: str, file_limit: int) -> tuple[tiktoken.Encoding, bool]:
+    """A tokenizer file's encoding, and whether the tokenizer normalises to NFC. Cached by path
+    and limit (the same file under a lower limit is read again, and may be refused); its ranks
+    are not kept once tiktoken has them (_lean)."""
+    from .tokenizer_files import load_file
+
+    loaded = load_file(path, file_limit)
+    what = f"--tokenizer {loaded.path}"
+    _refuse_empty_pieces(what, loaded.pattern)
+    spec = {"name": "path:" + path, "pat_str": loaded.pattern, "mergeable_ranks": loaded.ranks, "special_tokens": {}}
+    return _built(what, spec), loaded.nfc
+
+
+def _refuse_empty_pieces(what: str, pattern: str) -> None:
+    """tiktoken panics on an empty piece of text (byte_pair_encode slices past its end), which
+    a split pattern such as `a*` splits off: found before, by encoding probes with a vocabulary
+    of the 256 bytes and an empty token, which such a piece becomes."""
+    ranks = {bytes((b,)): b for b in range(256)}
+    ranks[b""] = 256
+    probe = _built(what, {"name": "probe", "pat_str": pattern, "mergeable_ranks": ranks, "special_tokens": {}})
+    for text in (*_PROBES, _PRINTABLE):
+        try:
+            empty = 256 in probe.encode_ordinary(text)
+        except BaseException as exc:
+            if is_panic(exc):
+                raise failed(what, exc) from None
+            raise
+        if empty:
+            raise TokenizerError(f"{what}: its split pattern matches empty text (in {text!r}); each piece it splits off must "
+                                 "have at least one character (tiktoken panics on an empty one)")
+
+
+@cache
+def _family_encoding(name: str) -> tiktoken.Encoding:
     family = FAMILIES.get(name)
     if family is None:
         raise TokenizerError(f"unknown tokenizer {name!r}; ftlint knows {', '.join(FAMILIES)}")
     ranks = load_ranks(name)
     if family.pattern is not None:
-        return _lean(tiktoken.Encoding(name, pat_str=family.pattern, mergeable_ranks=ranks, special_tokens={}))
+        return _built(f"the {name} tokenizer", {"name": name, "pat_str": family.pattern, "mergeable_ranks": ranks,
+                                                "special_tokens": {}})
     from tiktoken_ext import openai_public
 
     with _LOCK:
@@ -165,7 +200,46 @@ def get_encoding(name: str) -> tiktoken.Encoding:
             spec = getattr(openai_public, name)()
         finally:
             openai_public.load_tiktoken_bpe = original
-    return _lean(tiktoken.Encoding(**spec))
+    return _built(f"the {name} tokenizer", spec)
+
+
+def is_panic(exc: BaseException) -> bool:
+    """Whether `exc` is a Rust panic come through pyo3 (tiktoken's, polars'): a
+    pyo3_runtime.PanicException, which derives from BaseException so that `except Exception`
+    misses it. Each compiled module makes its own class of that name, importable from nowhere,
+    so it is known by its name and module; KeyboardInterrupt and SystemExit are never one."""
+    kind = type(exc)
+    return kind.__name__ == "PanicException" and kind.__module__ == "pyo3_runtime"
+
+
+def _built(what: str, spec: dict) -> tiktoken.Encoding:
+    """tiktoken.Encoding(**spec), its failures one TokenizerError naming `what`. tokenizer_files
+    refuses what would make tiktoken panic here (duplicate ranks); a split pattern tiktoken's
+    regex engine (fancy-regex) cannot compile is a ValueError of tiktoken's CoreBPE::new."""
+    import tiktoken
+
+    try:
+        return _lean(tiktoken.Encoding(**spec))
+    except BaseException as exc:
+        if not (is_panic(exc) or isinstance(exc, (ValueError, OverflowError, TypeError))):
+            raise
+        reason = " ".join(str(exc).split())[:300]
+        raise TokenizerError(f"{what}: tiktoken cannot build it ({reason}); its split pattern must be a regular "
+                             "expression that fancy-regex (tiktoken's regex engine) compiles") from None
+
+
+def described(name: str) -> str:
+    """How errors name a tokenizer: the user's file as they gave it (--tokenizer), or a family."""
+    return f"--tokenizer {name.removeprefix('path:')}" if name.startswith("path:") else f"the {name} tokenizer"
+
+
+def failed(what: str, exc: BaseException) -> TokenizerError:
+    """A panic of tiktoken's while encoding a text (its split pattern past fancy-regex's
+    backtracking limit, or matching an empty piece), as one TokenizerError naming `what`
+    (`described`). Rust has already printed its own panic message on standard error by then."""
+    reason = " ".join(str(exc).split())[:300]
+    return TokenizerError(f"{what}: tiktoken failed on a text ({reason}); its split pattern cannot split "
+                          "every text (it must match at least one character, without runaway backtracking)")
 
 
 def _lean(encoding: tiktoken.Encoding) -> tiktoken.Encoding:
@@ -192,28 +266,32 @@ def missing(name: str) -> str | None:
     return f"the {family.title} tokenizer is not installed: {family.install}"
 
 
-def normalises_nfc(name: str) -> bool:
+def normalises_nfc(name: str, file_limit: int = MAX_FILE_BYTES) -> bool:
     if name.startswith("path:"):
-        from .tokenizer_files import load_file
-
-        return load_file(name.removeprefix("path:")).nfc
+        return _file_encoding(name.removeprefix("path:"), file_limit)[1]
     family = FAMILIES.get(name)
     return bool(family and family.nfc)
 
 
-def token_length(name: str) -> Callable[[str], int]:
+def token_length(name: str, file_limit: int = MAX_FILE_BYTES) -> Callable[[str], int]:
     """A function giving the number of tokens of a text, as `len(encode_ordinary(text))`.
 
     It asks tiktoken's core for the tokens as one buffer of 32-bit ranks instead of a Python
     list (the path tiktoken's own `encode_to_numpy` takes): 10-15% less time per text, as no
     Python int is made per token. With no special token allowed, the core encodes a text spelled
     like one as plain text, as `encode_ordinary` does; a probe checks that on load, and any
-    tiktoken without that core method gets `encode_ordinary` itself."""
-    encoding = get_encoding(name)
+    tiktoken without that core method gets `encode_ordinary` itself. A panic of tiktoken's on a
+    text is a TokenizerError (the try costs nothing until something is raised)."""
+    encoding = get_encoding(name, file_limit)
     ordinary = encoding.encode_ordinary
 
     def by_list(text: str) -> int:
-        return len(ordinary(text))
+        try:
+            return len(ordinary(text))
+        except BaseException as exc:
+            if is_panic(exc):
+                raise failed(described(name), exc) from None
+            raise
 
     to_buffer = getattr(encoding._core_bpe, "encode_to_tiktoken_buffer", None)
     if to_buffer is None:
@@ -225,15 +303,22 @@ def token_length(name: str) -> Callable[[str], int]:
             return memoryview(to_buffer(text, no_special)).nbytes >> 2
         except (UnicodeError, TypeError, ValueError):  # lone surrogates: tiktoken's own path repairs them
             return by_list(text)
+        except BaseException as exc:
+            if is_panic(exc):
+                raise failed(described(name), exc) from None
+            raise
 
     try:
         agrees = all(by_buffer(probe) == by_list(probe) for probe in _PROBES)
+    except TokenizerError:
+        raise
     except Exception:  # a changed private API: use the public one
         agrees = False
     return by_buffer if agrees else by_list
 
 
 _PROBES = ("Hello, wörld! <|endoftext|> 123 4567 \n\t  spaces   ", "<|im_start|>user", "日本語のテキスト", "")
+_PRINTABLE = "".join(map(chr, range(32, 127))) + " \r\n Ωé 🙂"  # with _PROBES: where a pattern could split off empty text
 
 
 # A text longer than this is encoded in segments: BPE's merge is superlinear in the length of one
@@ -271,10 +356,11 @@ class TokenCounter:
     CACHE_MAX_COST = 4_000_000
     ENTRY_COST = 100  # about the bytes of a dict entry, a str header and an int
 
-    def __init__(self, encoding_name: str) -> None:
+    def __init__(self, encoding_name: str, file_limit: int = MAX_FILE_BYTES) -> None:
         self.encoding_name = encoding_name
-        length = token_length(encoding_name)
-        if normalises_nfc(encoding_name):  # the tokenizer's normaliser, before its pre-tokenizer (Qwen)
+        self.file_limit = file_limit  # --max-file-bytes, for a tokenizer file: a chat template's tokenizer reads it too
+        length = token_length(encoding_name, file_limit)
+        if normalises_nfc(encoding_name, file_limit):  # the tokenizer's normaliser, before its pre-tokenizer (Qwen)
             import unicodedata
 
             normalize = unicodedata.normalize

@@ -24,7 +24,8 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..tokens import get_encoding, normalises_nfc
+from ..tokens import described, failed, get_encoding, is_panic, normalises_nfc
+from ..trust import MAX_FILE_BYTES
 
 EMPTY_THINK = re.compile(r"<think>\s*</think>")
 
@@ -54,13 +55,22 @@ class Masked:
 class Tokenizer:
     """A tiktoken vocabulary with the template's added tokens, giving token starts."""
 
-    def __init__(self, encoding_name: str, splitter: re.Pattern[str]) -> None:
-        self.encoding = get_encoding(encoding_name)
-        self.nfc = normalises_nfc(encoding_name)
+    def __init__(self, encoding_name: str, splitter: re.Pattern[str], file_limit: int = MAX_FILE_BYTES) -> None:
+        self.name = encoding_name
+        self.encoding = get_encoding(encoding_name, file_limit)
+        self.nfc = normalises_nfc(encoding_name, file_limit)
         self.splitter = splitter
         self._special: dict[str, int] = {}
 
     def encode(self, text: str) -> Encoded:
+        try:
+            return self._encode(text)
+        except BaseException as exc:  # a panic of tiktoken's on the text: one TokenizerError (ftlint.tokens.failed)
+            if is_panic(exc):
+                raise failed(described(self.name), exc) from None
+            raise
+
+    def _encode(self, text: str) -> Encoded:
         ids: list[int] = []
         starts: list[int] = []
         position = 0

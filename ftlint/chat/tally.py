@@ -50,7 +50,7 @@ class Tally:
     @property
     def tokenizer(self) -> Tokenizer:
         if self._tokenizer is None:
-            self._tokenizer = Tokenizer(self.counter.encoding_name, self.spec.splitter)
+            self._tokenizer = Tokenizer(self.counter.encoding_name, self.spec.splitter, self.counter.file_limit)
         return self._tokenizer
 
     def masked(self, messages: Sequence[dict], tools: object = None) -> Masked:

@@ -304,7 +304,7 @@ class Recounter:
         from ..tokens import TokenCounter
 
         if self._counter is None:
-            self._counter = TokenCounter(self.settings.encoding)
+            self._counter = TokenCounter(self.settings.encoding, self.settings.limits.max_file_bytes)
         counter, settings = self._counter, self.settings
         fmt = get_format(summary.format)
         level = Severities(fmt, settings.selection.for_path(summary.path))

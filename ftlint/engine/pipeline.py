@@ -79,7 +79,7 @@ class Worker:
         if settings.uses_bound:
             self.counter = ByteBound(settings.encoding)  # the tokenizer is loaded only if a record needs it
         else:
-            self.counter = self._exact = TokenCounter(settings.encoding)
+            self.counter = self._exact = TokenCounter(settings.encoding, settings.limits.max_file_bytes)
         self.tally = None
         if settings.template != "openai":
             import datetime as dt
@@ -92,7 +92,7 @@ class Worker:
     def exact(self) -> TokenCounter:
         """The tokenizer itself, loaded the first time a record's bound reaches its limit."""
         if self._exact is None:
-            self._exact = TokenCounter(self.settings.encoding)
+            self._exact = TokenCounter(self.settings.encoding, self.settings.limits.max_file_bytes)
         return self._exact
 
     def run(self, chunk: Chunk) -> ChunkResult:
@@ -280,7 +280,7 @@ def _pool(jobs: int, settings: Settings) -> Any:
 
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     if not settings.uses_bound:  # loaded once here, its pages shared by the workers (measured: 202 against 278 MiB);
-        get_encoding(settings.encoding)  # check's byte bound leaves exact counts to the main process (Recounter)
+        get_encoding(settings.encoding, settings.limits.max_file_bytes)  # check's byte bound leaves exact counts to the main process (Recounter)
     gc.freeze()  # what exists now is never traversed by a worker's collector: fewer shared pages copied
     return concurrent.futures.ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_process, initargs=(settings,))
 
