@@ -56,6 +56,8 @@ def read_file(path: str | os.PathLike[str], what: str, limit: int) -> bytes:
         raise Refused(f"{what} {path}: permission denied") from None
     except OSError as exc:
         raise Refused(f"{what} {path}: cannot read it: {exc.strerror or exc}") from None
+    except ValueError:  # a NUL byte in the name: no file has it
+        raise Refused(f"{what} {path!r}: no such file (the name holds a NUL byte)") from None
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):

@@ -159,9 +159,10 @@ def test_a_mapping_that_is_not_a_bounded_regular_file_is_refused_at_once(tmp_pat
 def _byte_tokenizer() -> str:
     """A byte-level BPE tokenizer.json of the 256 single bytes (one token a byte: counts unlike
     any model's, so a run that used it would change every token figure)."""
-    from ftlint.tokenizer_files import _bytes_to_unicode
-
-    vocab = {ch: b for b, ch in _bytes_to_unicode().items()}
+    printable = [*range(ord("!"), ord("~") + 1), *range(ord("¡"), ord("¬") + 1), *range(ord("®"), ord("ÿ") + 1)]
+    others = [b for b in range(256) if b not in printable]
+    # GPT-2's byte-level alphabet: a printable byte stands for itself, the others for 256 + their order
+    vocab = {chr(b) if b in printable else chr(256 + others.index(b)): b for b in range(256)}
     return json.dumps({"model": {"type": "BPE", "vocab": vocab, "merges": []}, "added_tokens": [],
                        "pre_tokenizer": {"type": "ByteLevel", "add_prefix_space": False, "use_regex": True}})
 
