@@ -23,12 +23,11 @@ from typing import Any, BinaryIO, NamedTuple
 
 import orjson
 
+from .compressed import compression, decompressed
 from .diagnostics import compact_json, short_json
 
 BOM = b"\xef\xbb\xbf"
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
-GZIP_MAGIC = b"\x1f\x8b"
-ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 DEFAULT_MAX_LINE_BYTES = 128 * 1024 * 1024
 DEFAULT_MAX_DEPTH = 128
 READ_BLOCK = 1024 * 1024
@@ -98,7 +97,10 @@ def open_binary(path: str) -> BinaryIO:
         head = buffered.peek(8)[:8]
     except OSError as exc:
         raise InputError(f"{display_name(path)}: cannot read: {exc.strerror or exc}") from None
-    if path != "-" and head[:2] != GZIP_MAGIC:
+    packed = compression(head)
+    if packed is not None:
+        return decompressed(buffered, packed)
+    if path != "-":
         from .containers import kind_of, open_container
 
         if kind_of(path, head) is not None:
@@ -106,60 +108,7 @@ def open_binary(path: str) -> BinaryIO:
                 return open_container(path, head, buffered)  # type: ignore[return-value]
             except Exception as exc:  # polars: not a readable Parquet or Arrow file
                 raise InputError(f"{path}: cannot read it as {kind_of(path, head)}: {str(exc).splitlines()[0][:200]}") from None
-    if head[:4] == ZSTD_MAGIC:
-        return io.BufferedReader(_Zstd(buffered), buffer_size=READ_BLOCK)
-    head = head[:2]
-    if head == GZIP_MAGIC:
-        return gzip.GzipFile(fileobj=buffered, mode="rb")  # type: ignore[return-value]
     return buffered
-
-
-class _Zstd(io.RawIOBase):
-    """A zstd stream, all its frames, whose corruption or truncation is an OSError (FT009)."""
-
-    def __init__(self, raw: BinaryIO) -> None:
-        import zstandard
-
-        self._zstd = zstandard
-        self._raw = raw
-        self._object = zstandard.ZstdDecompressor().decompressobj()
-        self._started = False  # a frame is open: input ending now is a truncated stream
-        self._out = b""
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: Any) -> int:
-        while not self._out:
-            block = self._raw.read(READ_BLOCK)
-            if not block:
-                if self._started and not self._object.eof:
-                    raise OSError("zstd stream is truncated: its last frame does not end")
-                return 0
-            self._out = self._feed(block)
-        n = min(len(buffer), len(self._out))
-        buffer[:n] = self._out[:n]
-        self._out = self._out[n:]
-        return n
-
-    def _feed(self, block: bytes) -> bytes:
-        out = []
-        while block:
-            try:
-                out.append(self._object.decompress(block))
-            except self._zstd.ZstdError as exc:
-                raise OSError(f"zstd stream is corrupt: {exc}") from None
-            self._started = True
-            if not self._object.eof:
-                break
-            block = self._object.unused_data  # the next frame
-            self._object = self._zstd.ZstdDecompressor().decompressobj()
-            self._started = bool(block)
-        return b"".join(out)
-
-    def close(self) -> None:
-        self._raw.close()
-        super().close()
 
 
 def read_lines(path: str, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
@@ -210,7 +159,7 @@ def splittable(path: str) -> bool:
         return False
     from .containers import kind_of
 
-    if head[:2] == GZIP_MAGIC or head[:4] == ZSTD_MAGIC or kind_of(path, head[:8]) is not None:
+    if compression(head) is not None or kind_of(path, head[:8]) is not None:
         return False
     return not isinstance(_utf16_first_line(head, final=True), Line) and not head.startswith(UTF16_BOMS)
 
