@@ -1,5 +1,5 @@
 """Files that hold records without being JSONL: Parquet, Arrow IPC (a file, or a
-`datasets.save_to_disk` folder of them), and one top-level JSON array. Each is read in batches
+`datasets.save_to_disk` folder of them: save_to_disk.py), and one top-level JSON array. Each is read in batches
 and handed to the JSONL pipeline as one compact JSON line per row, so everything ftlint does for
 JSONL (check, estimate, diff, the hook) works on it, and a finding's line number is the row's
 (1-based; an array's element).
@@ -20,7 +20,6 @@ import json
 import os
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import orjson
@@ -29,7 +28,7 @@ PARQUET_MAGIC = b"PAR1"
 ARROW_FILE_MAGIC = b"ARROW1"
 ARROW_STREAM_MAGIC = b"\xff\xff\xff\xff"
 BATCH_ROWS = 4096  # rows per slice: 8,192 held 30 MiB more while their Python rows were made, 2,048 read 30% slower
-ARRAY_BLOCK = 1 << 20
+LINES_BUFFER = 1 << 20
 
 
 JSONL_NAMES = (".jsonl", ".ndjson", ".jsonl.gz", ".jsonl.zst")
@@ -49,23 +48,6 @@ def kind_of(path: str, head: bytes) -> str | None:
     if path.lower().endswith(".json") and head.lstrip(b" \t\r\n\xef\xbb\xbf")[:1] == b"[":
         return "json-array"  # only a .json file: a JSONL file whose first line is an array stays JSONL
     return None
-
-
-def arrow_folder(path: str) -> list[str] | None:
-    """The Arrow files of a `datasets.save_to_disk` folder, in order (its state.json lists them),
-    or None if the folder is not one."""
-    folder = Path(path)
-    state = folder / "state.json"
-    files: list[str] = []
-    if state.is_file():
-        try:
-            listed = json.loads(state.read_text(encoding="utf-8")).get("_data_files", [])
-            files = [str(folder / f["filename"]) for f in listed if isinstance(f, dict) and "filename" in f]
-        except (OSError, ValueError, AttributeError):
-            files = []
-    if not files:
-        files = sorted(str(p) for p in folder.glob("*.arrow"))
-    return files or None
 
 
 def _plain(value: Any) -> Any:
@@ -183,7 +165,7 @@ def array_lines(stream: io.BufferedIOBase) -> Iterator[bytes]:
 
     def more() -> bool:
         nonlocal text, eof, position
-        block = stream.read(ARRAY_BLOCK)
+        block = stream.read(LINES_BUFFER)
         if not block:
             eof = True
             text = text[position:] + utf8.decode(b"", final=True)
@@ -270,7 +252,7 @@ def open_container(path: str, head: bytes, stream: io.BufferedIOBase) -> io.Buff
     if kind is None:
         return None
     if kind == "json-array":
-        return io.BufferedReader(LineStream(array_lines(stream), stream), buffer_size=ARRAY_BLOCK)
+        return io.BufferedReader(LineStream(array_lines(stream), stream), buffer_size=LINES_BUFFER)
     stream.close()
     import polars as pl
 
@@ -278,22 +260,7 @@ def open_container(path: str, head: bytes, stream: io.BufferedIOBase) -> io.Buff
         pl.read_parquet_schema(path)
     elif kind == "arrow":
         pl.read_ipc_schema(path)
-    return io.BufferedReader(LineStream(table_lines(kind, path)), buffer_size=ARRAY_BLOCK)
-
-
-def open_folder(path: str) -> io.BufferedReader | None:
-    """A `save_to_disk` folder as one stream of JSON lines (None: not such a folder)."""
-    files = arrow_folder(path)
-    if files is None:
-        return None
-
-    def lines() -> Iterator[bytes]:
-        for file in files:
-            with open(file, "rb") as fh:
-                head = fh.read(8)
-            yield from table_lines(kind_of(file, head) or "arrow-stream", file)
-
-    return io.BufferedReader(LineStream(lines()), buffer_size=ARRAY_BLOCK)
+    return io.BufferedReader(LineStream(table_lines(kind, path)), buffer_size=LINES_BUFFER)
 
 
 def is_container_name(path: str) -> bool:

@@ -79,7 +79,7 @@ def open_binary(path: str) -> BinaryIO:
         except OSError as exc:
             raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
         if stat.S_ISDIR(st.st_mode):
-            from .containers import open_folder
+            from .save_to_disk import open_folder
 
             folder = open_folder(path)
             if folder is None:
