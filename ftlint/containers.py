@@ -1,22 +1,20 @@
-"""Files that hold records without being JSONL: Parquet, Arrow IPC (a file, or a
-`datasets.save_to_disk` folder of them: save_to_disk.py), and one top-level JSON array. Each is read in batches
-and handed to the JSONL pipeline as one compact JSON line per row, so everything ftlint does for
-JSONL (check, estimate, diff, the hook) works on it, and a finding's line number is the row's
-(1-based; an array's element).
+"""Files that hold records without being JSONL: Parquet and Arrow IPC (a file, or a
+`datasets.save_to_disk` folder of them: save_to_disk.py). Each is read in batches and handed to
+the JSONL pipeline as one compact JSON line per row, so everything ftlint does for JSONL (check,
+estimate, diff, the hook) works on it, and a finding's line number is the row's (1-based). A
+top-level JSON array is read element by element instead: json_array.py.
 
 Columnar files cannot tell a missing field from a null one (a message struct without "weight"
 has weight null), so null values are dropped from every object, as trainers read them
 (transformers drops null-valued message keys too). Memory stays flat: one batch of rows at a
-time (a JSON array: one element at a time, plus a read buffer).
+time.
 """
 
 from __future__ import annotations
 
 import base64
-import codecs
 import datetime as dt
 import io
-import json
 import os
 import re
 from collections.abc import Iterator
@@ -152,67 +150,6 @@ def table_lines(kind: str, path: str) -> Iterator[bytes]:
                 yield dumps(_plain(row), default=_default) + b"\n"
 
 
-def array_lines(stream: io.BufferedIOBase) -> Iterator[bytes]:
-    """Each element of a top-level JSON array as one line; an element that does not parse is
-    passed on as its text on one line, for the JSON check to report, and the rest of the array
-    (which cannot be delimited) as one last line."""
-    decoder = json.JSONDecoder()
-    utf8 = codecs.getincrementaldecoder("utf-8")(errors="surrogateescape")
-    text = ""
-    eof = False
-    started = False
-    position = 0
-
-    def more() -> bool:
-        nonlocal text, eof, position
-        block = stream.read(LINES_BUFFER)
-        if not block:
-            eof = True
-            text = text[position:] + utf8.decode(b"", final=True)
-            position = 0
-            return False
-        text = text[position:] + utf8.decode(block)
-        position = 0
-        return True
-
-    more()
-    while True:
-        while position < len(text) and text[position] in " \t\r\n\ufeff,":
-            position += 1
-        if position >= len(text):
-            if eof or not more():
-                return
-            continue
-        if not started:
-            if text[position] != "[":
-                yield text[position:].encode("utf-8", "surrogateescape").replace(b"\n", b" ") + b"\n"
-                return
-            started = True
-            position += 1
-            continue
-        if text[position] == "]":  # the end; anything after it is one more line, for the checks to see
-            position += 1
-            rest = text[position:]
-            while not eof and more():
-                rest = text
-            if rest.strip():
-                yield rest.strip().encode("utf-8", "surrogateescape").replace(b"\r", b" ").replace(b"\n", b" ") + b"\n"
-            return
-        try:
-            value, end = decoder.raw_decode(text, position)
-        except json.JSONDecodeError:
-            if not eof and more():
-                continue
-            broken = text[position:].encode("utf-8", "surrogateescape")
-            yield broken.replace(b"\r", b" ").replace(b"\n", b" ") + b"\n"
-            return
-        if end >= len(text) and not eof and more():  # a number may go on in the next block
-            continue
-        piece = text[position:end].encode("utf-8", "surrogateescape")
-        yield (orjson.dumps(value) if isinstance(value, dict) else piece.replace(b"\n", b" ")) + b"\n"
-        position = end
-
-
 class LineStream(io.RawIOBase):
     """A readable binary stream over generated lines (for the JSONL reader)."""
 
@@ -246,13 +183,8 @@ class LineStream(io.RawIOBase):
         super().close()
 
 
-def open_container(path: str, head: bytes, stream: io.BufferedIOBase) -> io.BufferedReader | None:
-    """A container file as a stream of JSON lines, or None if the file is JSONL."""
-    kind = kind_of(path, head)
-    if kind is None:
-        return None
-    if kind == "json-array":
-        return io.BufferedReader(LineStream(array_lines(stream), stream), buffer_size=LINES_BUFFER)
+def open_container(path: str, kind: str, stream: io.BufferedIOBase) -> io.BufferedReader:
+    """A Parquet or Arrow file (`kind` as kind_of says) as a stream of JSON lines."""
     stream.close()
     import polars as pl
 

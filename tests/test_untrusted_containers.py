@@ -1,6 +1,7 @@
 """Untrusted repositories, second round (issue 24, items 2, 3 and 6): compressed files decompress
-a bounded step at a time, and a save_to_disk folder reads nothing outside itself. Real files, real
-processes; the bombs run under an address-space cap, their peak memory measured."""
+a bounded step at a time, a save_to_disk folder reads nothing outside itself, and a JSON array is
+read to its end with every JSONL rule applied to each element. Real files, real processes; the
+bombs run under an address-space cap, their peak memory measured."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from untrusted import run_limited
+from untrusted import SECRETS, run_limited
 
 from conftest import FIXTURES, ROOT, run
 
@@ -215,3 +216,131 @@ def test_links_that_stay_in_the_folder_are_followed_and_one_that_leaves_is_refus
     code, out, err = check_folder(folder)
     assert (code, err) == (2, f'ftlint: error: saved/state.json: _data_files[2].filename "out.arrow" {OUTSIDE}\n')
     assert OUTSIDE_SECRET not in out + err
+
+
+# --- JSON arrays -----------------------------------------------------------------------------
+
+GOOD = json.dumps(OK, indent=2)  # as json.dump(records, f, indent=2) writes each element
+
+
+def array(elements: list[str], close: str = "\n]\n") -> str:
+    return "[\n" + ",\n".join(elements) + close
+
+
+def check_array(tmp_path: Path, text: str | bytes, *args: str) -> tuple[list[tuple[int, str]], str, str]:
+    path = tmp_path / "data.json"
+    path.write_bytes(text.encode() if isinstance(text, str) else text)
+    r = run("check", str(path), "-o", "json", "--ignore", "FT4", *args)
+    text_out = run("check", str(path), "--ignore", "FT4", *args).stdout
+    return findings(r.stdout), r.stdout, text_out.splitlines()[-2]
+
+
+def test_a_json_array_is_read_past_a_broken_element(tmp_path: Path) -> None:
+    """`[3 good, {"messages": "\\ud800"}, 9 good]`: the read used to end at the fourth element,
+    and the nine after it were never checked (no schema, no secrets scan)."""
+    secret = {"messages": [{"role": "user", "content": f"my key is {SECRETS['github']}"}, {"role": "assistant", "content": "ok"}]}
+    elements = [GOOD] * 3 + ['{"messages": "\\ud800"}'] + [GOOD] * 5 + [json.dumps(secret, indent=2)] + [GOOD] * 3
+    found, out, summary = check_array(tmp_path, array(elements))
+    assert summary == "checked 1 file, 13 lines: 11 valid, 2 with errors (0 blank)"
+    assert found[0] == (4, "FT001") and "lone UTF-16 surrogate" in json.loads(out)[0]["message"]
+    assert [line for line, code in found if code.startswith("FT6")] == [10]
+    assert SECRETS["github"] not in out
+
+
+ELEMENT_CASES = {
+    # name: (the fourth element, its findings (line 4), extra arguments)
+    "integer_over_64_bits": ('{"messages": [{"role": "user", "content": "a"}, {"role": "assistant", "content": "b"}], '
+                             '"weight": 123456789012345678901234567890}', [(4, "FT103")], ()),
+    "nesting_1000": ('{"messages": ' + "[" * 1000 + "]" * 1000 + "}", [(4, "FT014")], ()),
+    "nan": ('{"messages": NaN}', [(4, "FT001")], ()),
+    "duplicate_key": ('{"messages": [{"role": "user", "content": "a", "content": "b"}, {"role": "assistant", "content": "c"}]}',
+                      [(4, "FT013")], ()),
+    "over_max_line_bytes": (json.dumps({"messages": [{"role": "user", "content": "x" * 5000},
+                                                     {"role": "assistant", "content": "y"}]}, indent=2), [(4, "FT007")],
+                            ("--max-line-bytes", "4096")),
+    "raw_newline_in_string": ('{"messages": [{"role": "user", "content": "line one\nline two"}]}', [(4, "FT001")], ()),
+}
+
+
+@pytest.mark.parametrize("case", sorted(ELEMENT_CASES))
+def test_an_element_is_judged_by_the_jsonl_rules_and_the_read_goes_on(case: str, tmp_path: Path) -> None:
+    """Before: a number over 64 bits or deep nesting ended the read (FT009), NaN became null,
+    a duplicate key was no finding, --max-line-bytes did not apply, and a raw line break in a
+    string was read as a space."""
+    element, expected, args = ELEMENT_CASES[case]
+    found, out, summary = check_array(tmp_path, array([GOOD] * 3 + [element] + [GOOD] * 9), *args)
+    assert found == expected, out
+    if "\n" not in element:  # the same findings as the element on a JSONL file's fourth line
+        jsonl = tmp_path / "data.jsonl"
+        jsonl.write_bytes(b"\n".join([OK_LINE] * 3 + [element.encode()] + [OK_LINE] * 9) + b"\n")
+        assert findings(run("check", str(jsonl), "-o", "json", "--ignore", "FT4", *args).stdout) == expected
+    assert summary.startswith("checked 1 file, 13 lines: 12 valid, 1 with errors")
+    if case == "nan":
+        assert "NaN is not a JSON number" in out
+    if case == "over_max_line_bytes":
+        assert "element is " in out and "over the 4,096-byte limit" in out
+
+
+def test_what_breaks_the_array_itself_is_a_finding_after_its_last_element(tmp_path: Path) -> None:
+    """A trailing comma was accepted silently; text after the closing bracket, an empty element
+    and a missing bracket are each a finding, and no element is lost. A UTF-16 array is FT008."""
+    found, out, _ = check_array(tmp_path, array([GOOD] * 3, close=",\n]\n"))
+    assert found == [(4, "FT001")] and "trailing comma" in out
+    found, out, _ = check_array(tmp_path, array([GOOD] * 3) + '{"messages": []}\n')
+    assert found == [(4, "FT001")] and "text after the array's closing bracket" in out
+    found, out, summary = check_array(tmp_path, "[" + GOOD + ",," + GOOD + "]")
+    assert found == [(2, "FT001")] and "empty element" in out and "3 lines" in summary
+    found, out, _ = check_array(tmp_path, "[" + GOOD + ", " + GOOD)
+    assert found == [(3, "FT001")] and "ends before the array's closing bracket" in out
+    assert check_array(tmp_path, array([GOOD] * 3).encode("utf-16-le"))[0] == [(1, "FT008")]  # as a UTF-16 JSONL file
+
+
+def test_a_300_megabyte_unterminated_string_is_one_finding_in_bounded_memory(tmp_path: Path) -> None:
+    """It was parsed again on every block: quadratic (120 s and 1.2 GB, unfinished). Now the
+    scanner passes over each block once; memory is the 128 MiB element limit and one block."""
+    path = tmp_path / "huge.json"
+    with open(path, "wb") as fh:
+        fh.write(b"[" + GOOD.encode() + b',\n{"messages": "')
+        block = b"x" * (1 << 20)
+        for _ in range(300):
+            fh.write(block)
+    code, found, err, peak = check_limited(path, timeout=120)
+    assert (code, err) == (1, "")
+    assert [(f["line"], f["code"]) for f in found] == [(2, "FT007")]
+    assert f"element is {(300 << 20) + len(WRAPPER) - 2:,} bytes" in found[0]["message"]  # no closing '"}'
+    assert peak < 128 + 150, peak
+
+
+def test_block_boundaries_do_not_change_the_elements(tmp_path: Path) -> None:
+    """The scanner keeps its state across blocks: read in blocks of a few bytes (so strings,
+    escapes, brackets and separators straddle them), an array yields what it yields read whole,
+    and a valid array's elements are what the json module reads."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from ftlint.json_array import JsonArray
+
+    def items(data: bytes, block: int, limit: int = 1 << 20) -> list[object]:
+        path = tmp_path / "a.json"
+        path.write_bytes(data)
+        with open(path, "rb") as fh:
+            return [(n, item if isinstance(item, bytes) else [(p.code, p.message) for p in item.problems])
+                    for n, item in JsonArray(fh).items(limit, block)]  # type: ignore[arg-type]
+
+    leaf = st.none() | st.booleans() | st.integers() | st.text(alphabet='ab"\\\n{}[],é\u2028', max_size=6)
+    value = st.recursive(leaf, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+                         max_leaves=12)
+    noise = st.sampled_from([b"[", b"]", b"{", b"}", b",", b'"', b"\\", b" ", b"\n", b"1", b'"a"', b"\\\""])
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.lists(value, max_size=6), st.sampled_from([None, 2]), st.booleans(), st.lists(noise, max_size=12), st.integers(1, 7))
+    def same(values: list, indent: int | None, ascii: bool, junk: list[bytes], block: int) -> None:
+        data = json.dumps(values, indent=indent, ensure_ascii=ascii).encode()
+        whole = items(data, 1 << 20)
+        assert [json.loads(item) for _, item in whole] == values  # type: ignore[arg-type]
+        assert items(data, block) == whole
+        broken = data[:-1] + b"".join(junk)  # invalid: the same items whatever the blocks
+        assert items(broken, block) == items(broken, 1 << 20)
+        assert items(broken, block, limit=8) == items(broken, 1 << 20, limit=8)
+
+    same()
