@@ -1,26 +1,23 @@
-"""Files that hold records without being JSONL: Parquet, Arrow IPC (a file, or a
-`datasets.save_to_disk` folder of them), and one top-level JSON array. Each is read in batches
-and handed to the JSONL pipeline as one compact JSON line per row, so everything ftlint does for
-JSONL (check, estimate, diff, the hook) works on it, and a finding's line number is the row's
-(1-based; an array's element).
+"""Files that hold records without being JSONL: Parquet and Arrow IPC (a file, or a
+`datasets.save_to_disk` folder of them: save_to_disk.py). Each is read in batches and handed to
+the JSONL pipeline as one compact JSON line per row, so everything ftlint does for JSONL (check,
+estimate, diff, the hook) works on it, and a finding's line number is the row's (1-based). A
+top-level JSON array is read element by element instead: json_array.py.
 
 Columnar files cannot tell a missing field from a null one (a message struct without "weight"
 has weight null), so null values are dropped from every object, as trainers read them
 (transformers drops null-valued message keys too). Memory stays flat: one batch of rows at a
-time (a JSON array: one element at a time, plus a read buffer).
+time.
 """
 
 from __future__ import annotations
 
 import base64
-import codecs
 import datetime as dt
 import io
-import json
 import os
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import orjson
@@ -29,7 +26,7 @@ PARQUET_MAGIC = b"PAR1"
 ARROW_FILE_MAGIC = b"ARROW1"
 ARROW_STREAM_MAGIC = b"\xff\xff\xff\xff"
 BATCH_ROWS = 4096  # rows per slice: 8,192 held 30 MiB more while their Python rows were made, 2,048 read 30% slower
-ARRAY_BLOCK = 1 << 20
+LINES_BUFFER = 1 << 20
 
 
 JSONL_NAMES = (".jsonl", ".ndjson", ".jsonl.gz", ".jsonl.zst")
@@ -49,23 +46,6 @@ def kind_of(path: str, head: bytes) -> str | None:
     if path.lower().endswith(".json") and head.lstrip(b" \t\r\n\xef\xbb\xbf")[:1] == b"[":
         return "json-array"  # only a .json file: a JSONL file whose first line is an array stays JSONL
     return None
-
-
-def arrow_folder(path: str) -> list[str] | None:
-    """The Arrow files of a `datasets.save_to_disk` folder, in order (its state.json lists them),
-    or None if the folder is not one."""
-    folder = Path(path)
-    state = folder / "state.json"
-    files: list[str] = []
-    if state.is_file():
-        try:
-            listed = json.loads(state.read_text(encoding="utf-8")).get("_data_files", [])
-            files = [str(folder / f["filename"]) for f in listed if isinstance(f, dict) and "filename" in f]
-        except (OSError, ValueError, AttributeError):
-            files = []
-    if not files:
-        files = sorted(str(p) for p in folder.glob("*.arrow"))
-    return files or None
 
 
 def _plain(value: Any) -> Any:
@@ -170,67 +150,6 @@ def table_lines(kind: str, path: str) -> Iterator[bytes]:
                 yield dumps(_plain(row), default=_default) + b"\n"
 
 
-def array_lines(stream: io.BufferedIOBase) -> Iterator[bytes]:
-    """Each element of a top-level JSON array as one line; an element that does not parse is
-    passed on as its text on one line, for the JSON check to report, and the rest of the array
-    (which cannot be delimited) as one last line."""
-    decoder = json.JSONDecoder()
-    utf8 = codecs.getincrementaldecoder("utf-8")(errors="surrogateescape")
-    text = ""
-    eof = False
-    started = False
-    position = 0
-
-    def more() -> bool:
-        nonlocal text, eof, position
-        block = stream.read(ARRAY_BLOCK)
-        if not block:
-            eof = True
-            text = text[position:] + utf8.decode(b"", final=True)
-            position = 0
-            return False
-        text = text[position:] + utf8.decode(block)
-        position = 0
-        return True
-
-    more()
-    while True:
-        while position < len(text) and text[position] in " \t\r\n\ufeff,":
-            position += 1
-        if position >= len(text):
-            if eof or not more():
-                return
-            continue
-        if not started:
-            if text[position] != "[":
-                yield text[position:].encode("utf-8", "surrogateescape").replace(b"\n", b" ") + b"\n"
-                return
-            started = True
-            position += 1
-            continue
-        if text[position] == "]":  # the end; anything after it is one more line, for the checks to see
-            position += 1
-            rest = text[position:]
-            while not eof and more():
-                rest = text
-            if rest.strip():
-                yield rest.strip().encode("utf-8", "surrogateescape").replace(b"\r", b" ").replace(b"\n", b" ") + b"\n"
-            return
-        try:
-            value, end = decoder.raw_decode(text, position)
-        except json.JSONDecodeError:
-            if not eof and more():
-                continue
-            broken = text[position:].encode("utf-8", "surrogateescape")
-            yield broken.replace(b"\r", b" ").replace(b"\n", b" ") + b"\n"
-            return
-        if end >= len(text) and not eof and more():  # a number may go on in the next block
-            continue
-        piece = text[position:end].encode("utf-8", "surrogateescape")
-        yield (orjson.dumps(value) if isinstance(value, dict) else piece.replace(b"\n", b" ")) + b"\n"
-        position = end
-
-
 class LineStream(io.RawIOBase):
     """A readable binary stream over generated lines (for the JSONL reader)."""
 
@@ -264,13 +183,8 @@ class LineStream(io.RawIOBase):
         super().close()
 
 
-def open_container(path: str, head: bytes, stream: io.BufferedIOBase) -> io.BufferedReader | None:
-    """A container file as a stream of JSON lines, or None if the file is JSONL."""
-    kind = kind_of(path, head)
-    if kind is None:
-        return None
-    if kind == "json-array":
-        return io.BufferedReader(LineStream(array_lines(stream), stream), buffer_size=ARRAY_BLOCK)
+def open_container(path: str, kind: str, stream: io.BufferedIOBase) -> io.BufferedReader:
+    """A Parquet or Arrow file (`kind` as kind_of says) as a stream of JSON lines."""
     stream.close()
     import polars as pl
 
@@ -278,22 +192,7 @@ def open_container(path: str, head: bytes, stream: io.BufferedIOBase) -> io.Buff
         pl.read_parquet_schema(path)
     elif kind == "arrow":
         pl.read_ipc_schema(path)
-    return io.BufferedReader(LineStream(table_lines(kind, path)), buffer_size=ARRAY_BLOCK)
-
-
-def open_folder(path: str) -> io.BufferedReader | None:
-    """A `save_to_disk` folder as one stream of JSON lines (None: not such a folder)."""
-    files = arrow_folder(path)
-    if files is None:
-        return None
-
-    def lines() -> Iterator[bytes]:
-        for file in files:
-            with open(file, "rb") as fh:
-                head = fh.read(8)
-            yield from table_lines(kind_of(file, head) or "arrow-stream", file)
-
-    return io.BufferedReader(LineStream(lines()), buffer_size=ARRAY_BLOCK)
+    return io.BufferedReader(LineStream(table_lines(kind, path)), buffer_size=LINES_BUFFER)
 
 
 def is_container_name(path: str) -> bool:

@@ -19,16 +19,18 @@ import sys
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, BinaryIO, NamedTuple
+from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple
 
 import orjson
 
+from .compressed import compression, decompressed
 from .diagnostics import compact_json, short_json
+
+if TYPE_CHECKING:
+    from .json_array import JsonArray
 
 BOM = b"\xef\xbb\xbf"
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
-GZIP_MAGIC = b"\x1f\x8b"
-ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 DEFAULT_MAX_LINE_BYTES = 128 * 1024 * 1024
 DEFAULT_MAX_DEPTH = 128
 READ_BLOCK = 1024 * 1024
@@ -65,9 +67,10 @@ def display_name(path: str) -> str:
     return "<stdin>" if path == "-" else path
 
 
-def open_binary(path: str) -> BinaryIO:
+def open_binary(path: str) -> BinaryIO | JsonArray:
     """Open a path ('-' is stdin) for binary reading, transparently decompressing gzip and zstd
-    data (recognised by their magic bytes, whatever the file is called)."""
+    data (recognised by their magic bytes, whatever the file is called). A Parquet or Arrow file
+    or a save_to_disk folder comes as a stream of JSON lines, a JSON array as a `JsonArray`."""
     if path == "-":
         if sys.stdin is None or sys.stdin.closed:
             raise InputError("<stdin>: standard input is closed")
@@ -80,7 +83,7 @@ def open_binary(path: str) -> BinaryIO:
         except OSError as exc:
             raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
         if stat.S_ISDIR(st.st_mode):
-            from .containers import open_folder
+            from .save_to_disk import open_folder
 
             folder = open_folder(path)
             if folder is None:
@@ -98,68 +101,24 @@ def open_binary(path: str) -> BinaryIO:
         head = buffered.peek(8)[:8]
     except OSError as exc:
         raise InputError(f"{display_name(path)}: cannot read: {exc.strerror or exc}") from None
-    if path != "-" and head[:2] != GZIP_MAGIC:
-        from .containers import kind_of, open_container
+    packed = compression(head)
+    if packed is not None:
+        return decompressed(buffered, packed)
+    if path == "-":
+        return buffered
+    from .containers import kind_of, open_container
 
-        if kind_of(path, head) is not None:
-            try:
-                return open_container(path, head, buffered)  # type: ignore[return-value]
-            except Exception as exc:  # polars: not a readable Parquet or Arrow file
-                raise InputError(f"{path}: cannot read it as {kind_of(path, head)}: {str(exc).splitlines()[0][:200]}") from None
-    if head[:4] == ZSTD_MAGIC:
-        return io.BufferedReader(_Zstd(buffered), buffer_size=READ_BLOCK)
-    head = head[:2]
-    if head == GZIP_MAGIC:
-        return gzip.GzipFile(fileobj=buffered, mode="rb")  # type: ignore[return-value]
+    kind = kind_of(path, head)
+    if kind == "json-array":
+        from .json_array import JsonArray
+
+        return JsonArray(buffered)
+    if kind is not None:
+        try:
+            return open_container(path, kind, buffered)
+        except Exception as exc:  # polars: not a readable Parquet or Arrow file
+            raise InputError(f"{path}: cannot read it as {kind}: {str(exc).splitlines()[0][:200]}") from None
     return buffered
-
-
-class _Zstd(io.RawIOBase):
-    """A zstd stream, all its frames, whose corruption or truncation is an OSError (FT009)."""
-
-    def __init__(self, raw: BinaryIO) -> None:
-        import zstandard
-
-        self._zstd = zstandard
-        self._raw = raw
-        self._object = zstandard.ZstdDecompressor().decompressobj()
-        self._started = False  # a frame is open: input ending now is a truncated stream
-        self._out = b""
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: Any) -> int:
-        while not self._out:
-            block = self._raw.read(READ_BLOCK)
-            if not block:
-                if self._started and not self._object.eof:
-                    raise OSError("zstd stream is truncated: its last frame does not end")
-                return 0
-            self._out = self._feed(block)
-        n = min(len(buffer), len(self._out))
-        buffer[:n] = self._out[:n]
-        self._out = self._out[n:]
-        return n
-
-    def _feed(self, block: bytes) -> bytes:
-        out = []
-        while block:
-            try:
-                out.append(self._object.decompress(block))
-            except self._zstd.ZstdError as exc:
-                raise OSError(f"zstd stream is corrupt: {exc}") from None
-            self._started = True
-            if not self._object.eof:
-                break
-            block = self._object.unused_data  # the next frame
-            self._object = self._zstd.ZstdDecompressor().decompressobj()
-            self._started = bool(block)
-        return b"".join(out)
-
-    def close(self) -> None:
-        self._raw.close()
-        super().close()
 
 
 def read_lines(path: str, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
@@ -172,10 +131,23 @@ def read_lines(path: str, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
 def read_raw(path: str, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) -> Iterator[tuple[int, bytes | Line]]:
     """Yield (line number, line bytes) for every physical line, or (line number, Line) where
     the line needs no parsing to be judged (over the size limit, a UTF-16 file, a broken
-    stream). Parsing is separate so it can run in worker processes."""
+    stream). Parsing is separate so it can run in worker processes. A JSON array's lines are
+    its elements."""
+    yield from _items(path, max_line_bytes, None)  # type: ignore[misc]  # no LineBlock without a block size
+
+
+def _items(path: str, max_line_bytes: int, block_bytes: int | None) -> Iterator[tuple[int, bytes | Line | LineBlock]]:
+    """read_raw's items (`block_bytes` None) or read_runs'."""
+    from .json_array import JsonArray
+
     stream = open_binary(path)
     try:
-        yield from _raw(stream, max_line_bytes)
+        if isinstance(stream, JsonArray):
+            yield from stream.items(max_line_bytes)
+        elif block_bytes is None:
+            yield from _raw(stream, max_line_bytes)
+        else:
+            yield from _runs(stream, max_line_bytes, block_bytes)
     finally:
         if path != "-":
             stream.close()
@@ -193,7 +165,7 @@ def _raw(stream: BinaryIO, max_line_bytes: int, number: int = 0, first: bool = T
             yield 1, utf16
             return
         if too_long_by:
-            yield number, _too_long(number, len(raw) + too_long_by, max_line_bytes)
+            yield number, too_long(number, len(raw) + too_long_by, max_line_bytes)
             continue
         yield number, raw
 
@@ -210,7 +182,7 @@ def splittable(path: str) -> bool:
         return False
     from .containers import kind_of
 
-    if head[:2] == GZIP_MAGIC or head[:4] == ZSTD_MAGIC or kind_of(path, head[:8]) is not None:
+    if compression(head) is not None or kind_of(path, head[:8]) is not None:
         return False
     return not isinstance(_utf16_first_line(head, final=True), Line) and not head.startswith(UTF16_BOMS)
 
@@ -317,15 +289,8 @@ def read_runs(path: str, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
     first line). Lines are the same, numbered the same, and judged the same: a line over the
     limit, a UTF-16 file and a broken stream come as a `Line`; the last line, if it has no line
     end, as bytes. Memory: one block plus at most one unfinished line of up to the limit."""
-    if max_line_bytes < block_bytes:  # a whole line inside one block could be over the limit
-        yield from read_raw(path, max_line_bytes)
-        return
-    stream = open_binary(path)
-    try:
-        yield from _runs(stream, max_line_bytes, block_bytes)
-    finally:
-        if path != "-":
-            stream.close()
+    # under one block, a whole line inside a block could be over the limit: lines come one by one
+    yield from _items(path, max_line_bytes, block_bytes if max_line_bytes >= block_bytes else None)
 
 
 def _runs(stream: BinaryIO, limit: int, block_bytes: int, number: int = 0,
@@ -341,7 +306,7 @@ def _runs(stream: BinaryIO, limit: int, block_bytes: int, number: int = 0,
         try:
             data = read1(block_bytes)  # what one read gives: lines before a broken stream still count
         except (EOFError, zlib.error, OSError) as exc:
-            yield number + 1, Line(number + 1, None, [_broken(exc)], 0)
+            yield number + 1, Line(number + 1, None, [broken_stream(exc)], 0)
             return
         if undecided and (found := _utf16_first_line(b"".join(parts) + data, final=not data)) is not None:
             undecided = False
@@ -365,7 +330,7 @@ def _runs(stream: BinaryIO, limit: int, block_bytes: int, number: int = 0,
             size = (skipped if skipped >= 0 else held) + end
             number += 1
             if size > limit:
-                yield number, _too_long(number, size, limit)
+                yield number, too_long(number, size, limit)
             else:
                 yield number, _strip_end(b"".join(parts) + data[: end + 1])
             parts, held, skipped, start = [], 0, -1, end + 1
@@ -379,7 +344,7 @@ def _runs(stream: BinaryIO, limit: int, block_bytes: int, number: int = 0,
         if rest:
             parts, held = [rest], len(rest)
     if skipped >= 0:
-        yield number + 1, _too_long(number + 1, skipped, limit)
+        yield number + 1, too_long(number + 1, skipped, limit)
     elif parts:
         yield number + 1, b"".join(parts)
 
@@ -391,13 +356,18 @@ def _utf16_first_line(start: bytes, final: bool) -> Line | bool | None:
     if end < 0 and len(start) < 64 and not final:
         return None
     head = _strip_end(start[: end + 1]) if end >= 0 else start
-    if head[:2] in UTF16_BOMS or _looks_utf16(head):
-        return Line(1, None, [Problem("FT008", "file is UTF-16 encoded; save it as UTF-8")], len(head))
+    if head[:2] in UTF16_BOMS or looks_utf16(head):
+        return utf16_file(len(head))
     return False
 
 
-def _too_long(number: int, size: int, limit: int) -> Line:
-    msg = f"line is {size:,} bytes, over the {limit:,}-byte limit; not parsed"
+def utf16_file(nbytes: int) -> Line:
+    """FT008, on line 1: the whole file is UTF-16, and none of it is read."""
+    return Line(1, None, [Problem("FT008", "file is UTF-16 encoded; save it as UTF-8")], nbytes)
+
+
+def too_long(number: int, size: int, limit: int, what: str = "line") -> Line:
+    msg = f"{what} is {size:,} bytes, over the {limit:,}-byte limit; not parsed"
     return Line(number, None, [Problem("FT007", msg)], size)
 
 
@@ -423,17 +393,17 @@ def _raw_lines(stream: BinaryIO, limit: int) -> Iterator[tuple[bytes | Problem, 
                 raw = raw[:limit]
             yield _strip_end(raw), skipped
     except (EOFError, zlib.error, OSError) as exc:
-        yield _broken(exc), 0
+        yield broken_stream(exc), 0
 
 
-def _broken(exc: Exception) -> Problem:
+def broken_stream(exc: Exception) -> Problem:
     """FT009: the stream itself broke (corrupt or cut gzip, an I/O error)."""
     if isinstance(exc, (EOFError, zlib.error, gzip.BadGzipFile)):
         return Problem("FT009", f"compressed stream is corrupt or truncated: {exc}")
     return Problem("FT009", f"read failed: {getattr(exc, 'strerror', None) or exc}")
 
 
-def _looks_utf16(raw: bytes) -> bool:
+def looks_utf16(raw: bytes) -> bool:
     """UTF-16 without a byte-order mark: ASCII text with a NUL beside every character (and no
     NUL between them: a line of NUL bytes is binary data, FT010, and the lines after it count)."""
     head = raw[:64]
@@ -557,7 +527,9 @@ def _json_problem(raw: bytes, exc: orjson.JSONDecodeError, number: int, max_dept
         col = len(raw[: bad.start].decode("utf-8", errors="replace")) + 1
         byte = raw[bad.start]
         return Problem("FT003", f"invalid UTF-8: byte 0x{byte:02x} at byte offset {bad.start} of the line", col)
-    col = int(getattr(exc, "colno", 0) or (exc.pos + 1))
+    # the character offset, 1-based: a line's column, and in a JSON array's element (which may span
+    # lines) its offset from the element's start
+    col = exc.pos + 1
     msg = exc.msg
     rest = text[col - 1 : col + 8]
     if rest.startswith(("NaN", "Infinity", "-Infinity")):
@@ -569,7 +541,7 @@ def _json_problem(raw: bytes, exc: orjson.JSONDecodeError, number: int, max_dept
     if "infinity when parsed" in msg:
         return Problem("FT001", "invalid JSON: a number too large for a 64-bit float", col)
     stripped = text.strip()
-    if b"\r" in raw and ("after document" in msg or "trailing" in msg or "control character" in msg):
+    if b"\r" in raw and b"\n" not in raw and ("after document" in msg or "trailing" in msg or "control character" in msg):
         return Problem("FT011", "line holds carriage returns (CR) inside: the file uses CR-only (old Mac) line ends; ftlint splits lines at LF", col)
     if _pretty_printed_piece(stripped, number):
         return Problem("FT012", f"invalid JSON: {msg}: this looks like pretty-printed JSON (one value over many lines); JSONL needs each object on one line", col)

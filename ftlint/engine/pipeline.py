@@ -286,7 +286,7 @@ def _pool(jobs: int, settings: Settings) -> Any:
 
 
 def reads_tables(paths: list[str]) -> bool:
-    """Whether a path is read through polars (Parquet, Arrow, a folder, a JSON array)."""
+    """Whether a path is read through polars (Parquet, Arrow, a folder; not a JSON array)."""
     from ..containers import kind_of
 
     for path in paths:
@@ -297,7 +297,7 @@ def reads_tables(paths: list[str]) -> bool:
         if not os.path.isfile(path):  # a FIFO or a device: peeking would take bytes the reading then misses
             continue
         with contextlib.suppress(OSError), open(path, "rb") as f:
-            if kind_of(path, f.read(8)) is not None:
+            if kind_of(path, f.read(8)) not in (None, "json-array"):
                 return True
     return False
 
