@@ -16,6 +16,12 @@ ROOT = Path(__file__).resolve().parent.parent
 # test and in every subprocess a test starts
 os.environ["FTLINT_TODAY"] = "2026-12-01"
 FIXTURES = ROOT / "fixtures"
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]  # the front door, then docs/
+
+
+def docs_text() -> str:
+    """The README and every page of docs/, as one text (for tests of what the documentation says)."""
+    return "\n".join(path.read_text(encoding="utf-8") for path in DOCS)
 
 
 @dataclass

@@ -11,7 +11,7 @@ Together's SDK v1 file checker (`together.utils.check_file`, installed from PyPI
 dependency; it mirrors the rules of Together's server) runs on every line of every fixture of the
 Together formats, each line alone in a file, and on every whole fixture file. ftlint's verdict on
 the same line (an error on that line or not) must be the checker's, unless the line is listed in
-the README's table "Where ftlint and the providers' checkers disagree", which gives Together's
+docs/check.md's table "Where ftlint and the providers' checkers disagree", which gives Together's
 documentation as the source for ftlint's side. A listed line that comes to agree fails too, so the
 table stays exact.
 """
@@ -77,20 +77,20 @@ def ftlint_errors(path: Path, fmt: str, other_format: bool = False) -> dict[int,
     return errors
 
 
-README_ROW = re.compile(r"^\| `(?P<file>[^`:]+):(?P<first>\d+)(?:-(?P<last>\d+))?` \| (?P<checker>[^|]+) \|")
+TABLE_ROW = re.compile(r"^\| `(?P<file>[^`:]+):(?P<first>\d+)(?:-(?P<last>\d+))?` \| (?P<checker>[^|]+) \|")
 
 
 @cache
 def documented() -> dict[str, str]:
-    """The README's disagreement table: `file:line` -> the checker it names (a row may give a
+    """docs/check.md's disagreement table: `file:line` -> the checker it names (a row may give a
     range of lines, `file:1-103`)."""
     table: dict[str, str] = {}
-    text = (ROOT / "README.md").read_text()
-    start = text.index("### Where ftlint and the providers' checkers disagree")
+    text = (ROOT / "docs" / "check.md").read_text()
+    start = text.index("## Where ftlint and the providers' checkers disagree")
     for line in text[start:].splitlines()[1:]:
         if line.startswith("#"):
             break
-        m = README_ROW.match(line)
+        m = TABLE_ROW.match(line)
         if m:
             for n in range(int(m["first"]), int(m["last"] or m["first"]) + 1):
                 table[f"{m['file']}:{n}"] = m["checker"].strip()
@@ -107,7 +107,7 @@ def test_together_line_verdict(path: Path, fmt: str, n: int, tmp_path: Path) -> 
     ours = n not in ftlint_errors(path, fmt)
     where = f"{rel(path)}:{n}"
     if where in documented():
-        assert ours != theirs, f"{where} now agrees with Together's checker: remove it from the README's table"
+        assert ours != theirs, f"{where} now agrees with Together's checker: remove it from docs/check.md's table"
         assert documented()[where].startswith("together"), documented()[where]
     else:
         assert ours == theirs, (f"{where}: Together's checker says {'pass' if theirs else 'FAIL: ' + message}; "
@@ -129,7 +129,7 @@ def test_together_file_verdict(path: Path, fmt: str, tmp_path: Path) -> None:
 def test_every_documented_difference_is_a_fixture_line() -> None:
     known = {f"{rel(p)}:{n}" for p, _, n in CASES}
     together_rows = {w for w, checker in documented().items() if checker.startswith("together")}
-    assert together_rows, "the README's table lists no difference with Together's checker"
+    assert together_rows, "docs/check.md's table lists no difference with Together's checker"
     assert together_rows <= known, sorted(together_rows - known)
 
 
@@ -157,7 +157,7 @@ def test_mistral_finetune_line_verdict(case: dict, verdict: dict) -> None:
     ours = verdict["line"] not in errors
     where = f"{rel(path)}:{verdict['line']}"
     if mistral_documented(where, case["mode"]):
-        assert ours != theirs, f"{where} now agrees with mistral-finetune: remove it from the README's table"
+        assert ours != theirs, f"{where} now agrees with mistral-finetune: remove it from docs/check.md's table"
     else:
         said = verdict.get("error") or verdict.get("chunk_error")
         assert ours == theirs, f"{where}: mistral-finetune says {'ok' if theirs else said}; ftlint {errors}"
