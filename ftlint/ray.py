@@ -347,10 +347,10 @@ def analyse_dataset(ds: Any, settings: Settings, emit: Emit, *, path_column: str
 
 def summarise(ds: Any, *, path_column: str = PATH_COLUMN, keep_order: bool = False, **options: Any) -> Summary:
     """A mergeable Summary (ftlint.api) of a Dataset of records: the API's options by name."""
-    from .api import Summary, _model, run_options
+    from .api import Summary, _model, options_of
     from .app import settings_for
 
-    run = dataclasses.replace(run_options(("<dataset>",), **options), keep_order=keep_order)
+    run = dataclasses.replace(options_of(("<dataset>",), options, ("path_column", "keep_order")), keep_order=keep_order)
     settings = settings_for(run, _model(run))
     found: list = []
     analysis = analyse_dataset(ds, settings, found.append, path_column=path_column, jobs=run.jobs)

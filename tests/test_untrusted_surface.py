@@ -1,0 +1,100 @@
+"""Untrusted repositories, second round (issue 24, item 9): the Python API refuses what its
+flags refuse, with UsageError. Real files throughout."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+import ftlint
+from conftest import FIXTURES, run
+
+GOOD = str(FIXTURES / "good" / "drone_training.jsonl")
+
+
+def chat(*turns: tuple[str, str]) -> str:
+    return json.dumps({"messages": [{"role": role, "content": text} for role, text in turns]})
+
+
+def lines_file(path: Path, lines: list[str]) -> Path:
+    path.write_bytes(("\n".join(lines) + "\n").encode())
+    return path
+
+
+# ---- the Python API: the flags' rules, as UsageError ------------------------------------------
+
+API_CASES: dict[str, tuple[Callable[[], object], str]] = {
+    "batch_size=0": (lambda: ftlint.estimate(GOOD, batch_size=0), "batch_size: 0 is not at least 1"),
+    "batch_size=-1": (lambda: ftlint.estimate(GOOD, batch_size=-1), "batch_size: -1 is not at least 1"),
+    "epochs=nan": (lambda: ftlint.estimate(GOOD, epochs=float("nan")), "epochs: nan is not a whole number"),
+    "warmup_ratio=1.5": (lambda: ftlint.estimate(GOOD, warmup_ratio=1.5), "warmup_ratio: 1.5 is not between 0 and 1"),
+    "gates nan": (lambda: ftlint.estimate(GOOD, gates={"max_cost_usd": float("nan")}), "gates.max_cost_usd: nan is not a finite number"),
+    "thresholds typo": (lambda: ftlint.estimate(GOOD, thresholds={"max_epoch": 3}), "thresholds: unknown key 'max_epoch'"),
+    "trainer": (lambda: ftlint.estimate(GOOD, trainer="deepspeed"), "trainer: 'deepspeed' is not one of 'hosted', 'hf'"),
+    "check(5)": (lambda: ftlint.check(5), "paths: 5 (int) is not a path or a list of paths"),
+    "check([])": (lambda: ftlint.check([]), "paths: none given"),
+    "unknown keyword": (lambda: ftlint.check(GOOD, modle="gpt-4o"), "unknown keyword 'modle'; the known ones: "),
+    "estimate(summary) typo": (lambda: ftlint.estimate(ftlint.summarise(GOOD), epoch=3), "unknown keyword 'epoch'"),
+    "max_depth='x'": (lambda: ftlint.check(GOOD, max_depth="x"), "max_depth: 'x' is not a whole number"),
+    "context=1.5": (lambda: ftlint.check(GOOD, context=1.5), "context: 1.5 is not a whole number"),
+    "jobs=0": (lambda: ftlint.check(GOOD, jobs=0), "jobs: 0 is not at least 1"),
+    "format": (lambda: ftlint.check(GOOD, format="chatml"), "format: 'chatml' is not a format"),
+    "dataset_rules='no'": (lambda: ftlint.check(GOOD, dataset_rules="no"), "dataset_rules: 'no' is not true or false"),
+    "select": (lambda: ftlint.check(GOOD, select=["X1"]), "select: 'X1' is not a code or code prefix"),
+    "merge([1])": (lambda: ftlint.merge([1]), "merge: item 0 (int) is not a Summary"),
+    "merge(5)": (lambda: ftlint.merge(5), "merge: int is not a list of Summary objects"),
+    "check_records(5)": (lambda: ftlint.check_records(5), "check_records: int is not an iterable of records"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(API_CASES))
+def test_the_api_refuses_what_its_flags_refuse_with_usage_error(case: str) -> None:
+    call, message = API_CASES[case]
+    with pytest.raises(ftlint.UsageError) as raised:
+        call()
+    assert message in str(raised.value)
+
+
+@pytest.mark.parametrize(("flag", "key", "keyword", "value", "reason"), [
+    ("--batch-size", "batch-size", "batch_size", "0", "0 is not at least 1"),
+    ("--epochs", "epochs", "epochs", "nan", "'nan' is not a whole number"),
+    ("--warmup-ratio", "warmup-ratio", "warmup_ratio", "2", "2 is not between 0 and 1"),
+    ("--max-depth", "max-depth", "max_depth", "1001", "1001 is not at least 1 and at most 1000"),
+])
+def test_a_flag_its_config_key_and_its_keyword_refuse_alike(tmp_path: Path, flag: str, key: str, keyword: str, value: str,
+                                                            reason: str) -> None:
+    by_flag = run("estimate", GOOD, flag, value)
+    assert by_flag.exit_code == 2 and reason in by_flag.stderr
+    config = tmp_path / "ftlint.toml"
+    config.write_text(f'[estimate]\n{key} = "{value}"\n')
+    by_config = run("--config", str(config), "estimate", GOOD)
+    assert by_config.exit_code == 2 and f"{key} = '{value}': {reason}" in by_config.stderr
+    with pytest.raises(ftlint.UsageError, match=re.escape(f"{keyword}: {reason}")):
+        ftlint.estimate(GOOD, **{keyword: value})
+
+
+def test_api_select_takes_codes_as_the_flag_does(tmp_path: Path) -> None:
+    # a string is comma-separated codes (it used to be taken letter by letter: 'F' selected everything)
+    bad = lines_file(tmp_path / "bad.jsonl", ['{"messages": [', chat(("user", "a"), ("user", "b"))])
+    everything = {d.code[:3] for d in ftlint.check(str(bad)).findings}
+    assert everything >= {"FT0", "FT2"}
+    assert {d.code[:3] for d in ftlint.check(str(bad), select="FT0").findings} == {"FT0"}
+    assert {d.code[:3] for d in ftlint.check(bad, ignore="FT0, FT4").findings} == everything - {"FT0", "FT4"}  # a Path too
+
+
+def test_a_path_that_cannot_be_read_is_an_error_the_caller_sees(tmp_path: Path) -> None:
+    missing = str(tmp_path / "missing.jsonl")
+    for call in (ftlint.check, ftlint.summarise, ftlint.estimate):
+        with pytest.raises(ftlint.UsageError, match=re.escape(f"no path could be read: {missing}: no such file")):
+            call(missing)
+    # beside readable files: reported as the CLI does (exit 2), the other files checked
+    result = ftlint.check([GOOD, missing])
+    assert result.io_errors == [f"{missing}: no such file"] and result.failing() and result.records == 103
+    merged = ftlint.check(ftlint.merge([ftlint.summarise(GOOD), ftlint.summarise([GOOD, missing])]))
+    assert merged.io_errors == [f"{missing}: no such file"] and merged.failing()
+    with pytest.raises(ftlint.UsageError, match=re.escape(f"cannot read: {missing}: no such file")):
+        ftlint.estimate([GOOD, missing])  # no figures of part of the data, as `ftlint estimate`
