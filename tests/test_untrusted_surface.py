@@ -1,5 +1,6 @@
-"""Untrusted repositories, second round (issue 24, item 9): the Python API refuses what its
-flags refuse, with UsageError. Real files throughout."""
+"""Untrusted repositories, second round (issue 24, items 8 and 9): convert accounts for every
+line it reads and drops nothing silently; the Python API refuses what its flags refuse, with
+UsageError. Real files throughout, the CLI in a child process for exit codes."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import ftlint
-from conftest import FIXTURES, run
+from conftest import FIXTURES, run, run_process
 
 GOOD = str(FIXTURES / "good" / "drone_training.jsonl")
 
@@ -20,9 +21,86 @@ def chat(*turns: tuple[str, str]) -> str:
     return json.dumps({"messages": [{"role": role, "content": text} for role, text in turns]})
 
 
+QA = (("user", "q"), ("assistant", "a"))
+TOOL_CALL = json.dumps({"messages": [
+    {"role": "user", "content": "time?"},
+    {"role": "assistant", "content": None, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "now", "arguments": "{}"}}]},
+    {"role": "tool", "tool_call_id": "c1", "content": "noon"}, {"role": "assistant", "content": "Noon."}]})
+
+# the issue's file: three good records, one Nova cannot hold (tool calls), two its rules reject
+# (no assistant turn), a broken line (FT001), an array (FT002) and a line with a NUL byte (FT010)
+NINE = [chat(*QA), chat(*QA), '{"messages": [', chat(*QA), "[1, 2]", chat(("user", "a"), ("user", "b")),
+        '{"messages": "x\x00"}', chat(("user", "c"), ("user", "d")), TOOL_CALL]
+
+
 def lines_file(path: Path, lines: list[str]) -> Path:
     path.write_bytes(("\n".join(lines) + "\n").encode())
     return path
+
+
+def summary(stdout: str) -> str:
+    last = stdout.strip().splitlines()[-1]
+    assert last.startswith("converted "), stdout
+    return last.split("): ", 1)[1]
+
+
+def accounted(line: str) -> tuple[int, int, int, int]:
+    """(lines read, written, left out, blank) from a convert summary."""
+    found = re.fullmatch(r"(\d+) lines read: (\d+) records written.*?, (\d+) left out.*, (\d+) blank", line)
+    assert found, line
+    read, written, left, blank = map(int, found.groups())
+    return read, written, left, blank
+
+
+def test_the_nine_line_file_accounts_for_every_line(tmp_path: Path) -> None:
+    data, out = lines_file(tmp_path / "nine.jsonl", NINE), tmp_path / "out.jsonl"
+    dropped = run_process("convert", str(data), "--to", "bedrock-nova", "-o", str(out), "--drop-invalid")
+    assert dropped.exit_code == 0, dropped.stdout + dropped.stderr
+    assert summary(dropped.stdout) == ("9 lines read: 3 records written, 6 left out (1 not convertible: FT802; "
+                                       "2 rejected: FT201 2; 3 unreadable: FT001 1, FT002 1, FT010 1), 0 blank")
+    assert len(out.read_text().splitlines()) == 3
+    for code, line in (("FT001", 3), ("FT002", 5), ("FT010", 7), ("FT802", 9)):
+        assert re.search(rf"nine\.jsonl:{line}:\d+: {code} ", dropped.stdout), (code, dropped.stdout)
+
+    kept = run_process("convert", str(data), "--to", "bedrock-nova", "-o", str(out))
+    assert kept.exit_code == 1
+    assert summary(kept.stdout) == ("9 lines read: 5 records written (2 rejected, written as they are: FT201 2), "
+                                    "4 left out (1 not convertible: FT802; 3 unreadable: FT001 1, FT002 1, FT010 1), 0 blank")
+    assert len(out.read_text().splitlines()) == 5
+    for result in (dropped, kept):
+        read, written, left, blank = accounted(summary(result.stdout))
+        assert written + left + blank == read == len(NINE)
+
+
+def test_blank_lines_and_a_duplicate_key_are_accounted_for(tmp_path: Path) -> None:
+    duplicate = '{"messages": [{"role": "user", "content": "first", "content": "second"}, {"role": "assistant", "content": "a"}]}'
+    data = lines_file(tmp_path / "d.jsonl", [chat(*QA), "", "   ", duplicate, "\ufeff" + chat(*QA)])
+    out = tmp_path / "out.jsonl"
+    kept = run_process("convert", str(data), "--to", "sharegpt", "-o", str(out))
+    assert kept.exit_code == 1  # the duplicate key's first value is lost: an error, as check says (FT013)
+    assert "d.jsonl:4:" in kept.stdout and "FT013 duplicate key 'content'" in kept.stdout
+    assert "d.jsonl:5:1: FT004" in kept.stdout  # read past, and said
+    assert summary(kept.stdout) == "5 lines read: 3 records written (1 rejected, written as they are: FT013 1), 0 left out, 2 blank"
+    dropped = run_process("convert", str(data), "--to", "sharegpt", "-o", str(out), "--drop-invalid")
+    assert dropped.exit_code == 0
+    assert summary(dropped.stdout) == "5 lines read: 2 records written, 1 left out (1 rejected: FT013 1), 2 blank"
+    assert "second" not in out.read_text() and len(out.read_text().splitlines()) == 2
+
+
+@pytest.mark.parametrize("turns", [
+    (("system", "be brief"), ("user", "q"), ("system", "now be long"), ("assistant", "a")),
+    (("system", "be brief"), ("system", "and kind"), ("user", "q"), ("assistant", "a")),
+], ids=["in-the-middle", "two-at-the-start"])
+def test_nova_never_drops_a_second_system_message(tmp_path: Path, turns: tuple[tuple[str, str], ...]) -> None:
+    # bedrock-conversation-2024 holds one system list, before the messages: a second system
+    # message cannot be placed, and is said (FT802), not written over the first
+    data, out = lines_file(tmp_path / "s.jsonl", [chat(*turns), chat(("system", "alone"), *QA)]), tmp_path / "n.jsonl"
+    r = run("convert", str(data), "--to", "bedrock-nova", "-o", str(out))
+    assert r.exit_code == 1
+    assert "s.jsonl:1:1: FT802 a system message after the start of the conversation" in r.stdout
+    assert summary(r.stdout) == "2 lines read: 1 records written, 1 left out (1 not convertible: FT802), 0 blank"
+    written = json.loads(out.read_text())
+    assert written["system"] == [{"text": "alone"}]
 
 
 # ---- the Python API: the flags' rules, as UsageError ------------------------------------------
