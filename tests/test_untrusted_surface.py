@@ -1,18 +1,28 @@
-"""Untrusted repositories, second round (issue 24, items 8 and 9): convert accounts for every
-line it reads and drops nothing silently; the Python API refuses what its flags refuse, with
-UsageError. Real files throughout, the CLI in a child process for exit codes."""
+"""Untrusted repositories, second round (issue 24, items 8-10): convert accounts for every line
+it reads and drops nothing silently; the Python API refuses what its flags refuse, with
+UsageError; `--engine ray` ends on a signal as the local engine does, leaving no process behind.
+
+Real files and real processes throughout: the CLI in a child process for exit codes and
+signals, a real local Ray cluster (started by the run itself, as the CLI does without
+RAY_ADDRESS), real FIFOs to hold a run in the middle of its judging."""
 
 from __future__ import annotations
 
 import json
+import os
 import re
-from collections.abc import Callable
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from processes import end, survivors, title, tree
 
 import ftlint
-from conftest import FIXTURES, run, run_process
+from conftest import FIXTURES, ROOT, run, run_process
 
 GOOD = str(FIXTURES / "good" / "drone_training.jsonl")
 
@@ -176,3 +186,53 @@ def test_a_path_that_cannot_be_read_is_an_error_the_caller_sees(tmp_path: Path) 
     assert merged.io_errors == [f"{missing}: no such file"] and merged.failing()
     with pytest.raises(ftlint.UsageError, match=re.escape(f"cannot read: {missing}: no such file")):
         ftlint.estimate([GOOD, missing])  # no figures of part of the data, as `ftlint estimate`
+
+
+# ---- --engine ray: signals as the local engine, nothing left behind -----------------------------
+
+@pytest.fixture
+def held(tmp_path: Path) -> Iterator[Path]:
+    """A FIFO as the data: the judge opens it and waits for a writer that never comes, so the run
+    is certainly in the middle of judging, however fast or slow the machine."""
+    fifo = tmp_path / "held.jsonl"
+    os.mkfifo(fifo)
+    yield fifo
+
+
+def ray_run(path: Path, moment: str, sig: int) -> tuple[int, str, dict[int, str]]:
+    """`ftlint check --engine ray PATH` on a local cluster of its own; `sig` once a process whose
+    title holds `moment` is in its tree. (exit code, stderr, every process seen in its tree)."""
+    env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"} | {"RAY_USAGE_STATS_ENABLED": "0"}
+    proc = subprocess.Popen([sys.executable, "-m", "ftlint", "check", "--engine", "ray", str(path)], cwd=ROOT, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    seen: dict[int, str] = {}
+    deadline = time.monotonic() + 180
+    try:
+        while proc.poll() is None and not any(moment in t for t in seen.values()) and time.monotonic() < deadline:
+            seen |= {p: title(p) or seen.get(p, "") for p in tree(proc.pid)}  # a title changes: fork, exec, Ray's own
+            time.sleep(0.05)
+        assert proc.poll() is None and any(moment in t for t in seen.values()), f"{moment!r} not reached: {seen}"
+        proc.send_signal(sig)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    return proc.returncode, err.decode("utf-8", "replace"), seen
+
+
+@pytest.mark.parametrize(("moment", "sig", "code", "said"), [
+    ("Judge", signal.SIGTERM, 143, "terminated"),  # the judge actor is up, and waits on the FIFO
+    ("gcs_server", signal.SIGTERM, 143, "terminated"),  # inside ray.init, while Ray's own SIGTERM handler is in place
+    ("Judge", signal.SIGINT, 130, "interrupted"),
+], ids=["sigterm-judging", "sigterm-starting", "sigint-judging"])
+def test_engine_ray_ends_on_a_signal_as_the_local_engine_and_leaves_no_process(held: Path, moment: str, sig: int, code: int,
+                                                                               said: str) -> None:
+    # as the local engine: 143 or 130 and one line (not 15 after Ray's stack dump), and the
+    # cluster the run started shut down with it (not its node agents alive a minute later)
+    exit_code, err, seen = ray_run(held, moment, sig)
+    try:
+        assert exit_code == code and err.strip() == f"ftlint: {said}", err
+        assert survivors(seen) == {}
+    finally:
+        end(seen)

@@ -641,5 +641,16 @@ def _quiet_exit(message: str | None, code: int) -> NoReturn:
     except (OSError, ValueError, AttributeError):
         pass
     if code in (130, 143):
+        _stop_ray()
         os._exit(code)  # interrupted: temporary files went while unwinding; nothing is left to flush
     sys.exit(code)
+
+
+def _stop_ray() -> None:
+    """An interrupted --engine ray run: Ray's shutdown, which os._exit would skip (ftlint/ray.py `stop`)."""
+    on_ray = sys.modules.get("ftlint.ray")
+    if on_ray is not None:
+        import contextlib
+
+        with contextlib.suppress(BaseException):  # a second signal while Ray shuts down: exit all the same
+            on_ray.stop()
