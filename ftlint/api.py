@@ -12,23 +12,33 @@ is exact (engine/result.py), duplicates and leakage across shards are found from
 fingerprints, and steps, warmup and cost are computed from the merged totals, never summed.
 
 The options are the CLI's, by the same names (`model`, `format`, `context`, `select`,
-`ignore`, ...; see `ftlint check --help`). Errors of use (an unknown model, options that do not
-go together, a tokenizer file that cannot be read, is malformed or fails on a text) raise
-UsageError, with the CLI's one-line message; a path that cannot be read is in the result's
-`io_errors`.
+`ignore`, ...; see `ftlint check --help`), and each takes what its flag takes (ftlint/checked.py:
+the same rule checks both, and the configuration file). Errors of use raise UsageError with a
+message naming the keyword: an unknown keyword, a value its flag would refuse (`batch_size=0`,
+`epochs=float("nan")`, `max_depth="x"`), paths that are not paths (`check(5)`), a merge of
+what is not a Summary, an unknown model, options that do not go together, a tokenizer file that
+cannot be read, is malformed or fails on a text (with the CLI's one-line message).
+
+Paths that cannot be read: `check` reports them as the CLI does, beside the files it could read,
+in the result's `io_errors` (and `failing()` is then true, as the CLI's exit 2); when no path
+at all can be read there is nothing to report on, and `check` raises UsageError (so does
+`summarise`). `estimate` raises UsageError for any path it cannot read: its figures would be
+of part of the data, and the CLI prints none either.
 Everything here is typed and stable from 0.x on: new keywords may come, none is renamed.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import inspect
+import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any
 
 from .app import Data, UsageError, analyse_data, counted, estimate_data, settings_for
+from .checked import OptionError, codes
 from .diagnostics import ERROR, WARNING, Diagnostic
 from .engine import Analysis, FileSummary
 from .options import Gates, PlanOptions, ReadLimits, RunOptions, Thresholds
@@ -42,8 +52,37 @@ Paths = str | Iterable[str]
 Emit = Callable[[Diagnostic], None]
 
 
-def _paths(paths: Paths) -> tuple[str, ...]:
-    return (paths,) if isinstance(paths, str) else tuple(str(p) for p in paths)
+def _paths(paths: object) -> tuple[str, ...]:
+    """A path (a string, a pathlib.Path) or an iterable of them, as strings."""
+    if isinstance(paths, (str, os.PathLike)):
+        items: list[object] = [paths]
+    elif isinstance(paths, Iterable) and not isinstance(paths, (bytes, bytearray)):
+        items = list(paths)
+    else:
+        raise UsageError(f"paths: {paths!r:.60} ({type(paths).__name__}) is not a path or a list of paths")
+    out: list[str] = []
+    for item in items:
+        path = os.fspath(item) if isinstance(item, os.PathLike) else item
+        if not isinstance(path, str):
+            raise UsageError(f"paths: {item!r:.60} ({type(item).__name__}) is not a path")
+        out.append(path)
+    if not out:
+        raise UsageError("paths: none given")
+    return tuple(out)
+
+
+KEYWORD = {"model_name": "model", "format_name": "format"}  # the keywords whose option has another name
+
+
+def _usage(exc: OptionError, table: str = "") -> UsageError:
+    return UsageError(f"{table}{KEYWORD.get(exc.option, exc.option)}: {exc.reason}")
+
+
+def _codes(keyword: str, values: object) -> tuple[str, ...]:
+    try:
+        return codes(values)
+    except OptionError as exc:
+        raise OptionError(exc.reason, keyword) from None
 
 
 def run_options(paths: Paths, *, model: str | None = None, format: str = "auto", context: int | None = None,
@@ -53,18 +92,41 @@ def run_options(paths: Paths, *, model: str | None = None, format: str = "auto",
                 max_file_bytes: int | None = None,
                 assistant_only_loss: bool = False, completion_only_loss: bool = True, max_seq_len: int | None = None,
                 mapping: str | None = None, dataset_rules: bool = True) -> RunOptions:
-    """The CLI's judging options, as keywords."""
-    limits = ReadLimits()
-    limits = ReadLimits(max_line_bytes if max_line_bytes is not None else limits.max_line_bytes,
-                        max_depth if max_depth is not None else limits.max_depth,
-                        max_file_bytes if max_file_bytes is not None else limits.max_file_bytes)
-    if engine not in ("local", "ray"):
-        raise UsageError(f"engine {engine!r}: 'local' or 'ray'")
-    return RunOptions(paths=_paths(paths), validation=validation, model_name=model, context=context, today=today,
-                      tokenizer=tokenizer, chat_template=chat_template, format_name=format, limits=limits,
-                      selection=Selection(tuple(select), tuple(ignore)), jobs=jobs, dataset_rules=dataset_rules,
-                      assistant_only_loss=assistant_only_loss, completion_only_loss=completion_only_loss,
-                      max_seq_len=max_seq_len, mapping=mapping, engine=engine)
+    """The CLI's judging options, as keywords, each checked as its flag is (UsageError)."""
+    default = ReadLimits()
+    try:
+        limits = ReadLimits(max_line_bytes if max_line_bytes is not None else default.max_line_bytes,
+                            max_depth if max_depth is not None else default.max_depth,
+                            max_file_bytes if max_file_bytes is not None else default.max_file_bytes)
+        return RunOptions(paths=_paths(paths), validation=validation, model_name=model, context=context, today=today,
+                          tokenizer=tokenizer, chat_template=chat_template, format_name=format, limits=limits,
+                          selection=Selection(_codes("select", select), _codes("ignore", ignore)), jobs=jobs,
+                          dataset_rules=dataset_rules, assistant_only_loss=assistant_only_loss,
+                          completion_only_loss=completion_only_loss, max_seq_len=max_seq_len, mapping=mapping, engine=engine)
+    except OptionError as exc:
+        raise _usage(exc) from None
+
+
+JUDGING_KEYS = tuple(inspect.signature(run_options).parameters)[1:]
+
+
+def options_of(paths: Paths, options: Mapping[str, Any], own: Iterable[str] = ()) -> RunOptions:
+    """run_options from the keywords a call was given; a keyword no option has is a UsageError
+    naming the known ones (`own`: the call's own keywords, for that list)."""
+    _known(options, (*JUDGING_KEYS, *own))
+    return run_options(paths, **options)
+
+
+def _known(options: Mapping[str, Any], known: Iterable[str]) -> None:
+    unknown = sorted(set(options) - set(known))
+    if unknown:
+        raise UsageError(f"unknown keyword {unknown[0]!r}; the known ones: {', '.join(sorted(set(known)))}")
+
+
+def _readable(analysis: Analysis) -> None:
+    """A run that could read none of its paths has nothing to report: an error, not an empty result."""
+    if analysis.io_errors and not analysis.files:
+        raise UsageError("no path could be read: " + "; ".join(analysis.io_errors))
 
 
 @dataclass
@@ -102,7 +164,7 @@ def summarise(paths: Paths, *, keep_order: bool = False, on_finding: Emit | None
     """Analyse some files (a shard) into a mergeable Summary. `keep_order`: keep each record's
     tokens in order, which `estimate(..., packing=True)` needs. `on_finding` sees each line
     and file finding as it is made (the summary keeps them too)."""
-    run = dataclasses.replace(run_options(paths, **options), keep_order=keep_order)
+    run = dataclasses.replace(options_of(paths, options, ("keep_order", "on_finding")), keep_order=keep_order)
     named = _model(run)
     settings = settings_for(run, named)
     found: list[Diagnostic] = []
@@ -115,15 +177,21 @@ def summarise(paths: Paths, *, keep_order: bool = False, on_finding: Emit | None
     from .app import _analyse
 
     analysis = _analyse(run.paths, settings, emit, dataclasses.replace(run, dataset_rules=False), None)
+    _readable(analysis)
     return Summary(run, analysis, found)
 
 
 def merge(summaries: Iterable[Summary]) -> Summary:
     """Summaries joined in order: the files of the first, then the second's, ... (one pass: the
     parts are copied once, however many there are)."""
+    if not isinstance(summaries, Iterable) or isinstance(summaries, Summary):
+        raise UsageError(f"merge: {type(summaries).__name__} is not a list of Summary objects (summarise() makes them)")
     parts = list(summaries)
     if not parts:
         raise UsageError("merge: no summaries")
+    for i, part in enumerate(parts):
+        if not isinstance(part, Summary):
+            raise UsageError(f"merge: item {i} ({type(part).__name__}) is not a Summary (summarise() makes them)")
     first = parts[0]
     if any(_judging(p.options) != _judging(first.options) for p in parts):
         raise UsageError("summaries made with different options do not merge")
@@ -175,6 +243,7 @@ class CheckResult:
 
 def _data(source: Paths | Summary, options: dict[str, Any], emit: Emit, *, bound: bool,
           keep_order: bool = False) -> tuple[Data, RunOptions]:
+    """The analysed data of paths (every path unreadable: UsageError) or of a Summary."""
     if isinstance(source, Summary):
         if options:
             raise UsageError("options belong to summarise(); check(summary) and estimate(summary) use the summary's")
@@ -185,7 +254,9 @@ def _data(source: Paths | Summary, options: dict[str, Any], emit: Emit, *, bound
             raise UsageError("packing needs each record's tokens in order: summarise(..., keep_order=True)")
         return analyse_data(source.options, emit, None, fresh), source.options
     run = dataclasses.replace(run_options(source, **options), bound_tokens=bound, keep_order=keep_order)
-    return analyse_data(run, emit), run
+    data = analyse_data(run, emit)
+    _readable(data.train)
+    return data, run
 
 
 def check(source: Paths | Summary, *, on_finding: Emit | None = None, bound_tokens: bool = False,
@@ -193,6 +264,7 @@ def check(source: Paths | Summary, *, on_finding: Emit | None = None, bound_toke
     """`ftlint check`: the findings on some files (or on a Summary of shards). `bound_tokens`:
     decide the token limit as the CLI's check does, from a byte bound where it suffices
     (faster; the same findings, but the files' `tokens` and `trainable` are then bounds)."""
+    _known(options, (*JUDGING_KEYS, "on_finding", "bound_tokens"))
     found: list[Diagnostic] = []
 
     def emit(d: Diagnostic) -> None:
@@ -214,19 +286,38 @@ def estimate(source: Paths | Summary, *, thresholds: Mapping[str, Any] | None = 
     (`.findings`). Plan keywords are PlanOptions' (epochs, batch_size, grad_accum, gpus,
     warmup_ratio, warmup_steps, trainer, max_seq_len, packing, price, ...); the rest are the
     judging options."""
+    _known(options, (*JUDGING_KEYS, *PLAN_KEYS, "thresholds", "gates"))
     plan_args = {k: options.pop(k) for k in list(options) if k in PLAN_KEYS}
-    if "warmup_ratio" in plan_args and plan_args["warmup_ratio"] is not None:
-        plan_args["warmup_ratio"] = Fraction(str(plan_args["warmup_ratio"]))
     if "max_seq_len" in plan_args and not isinstance(source, Summary):
         options["max_seq_len"] = plan_args["max_seq_len"]
-    plan = PlanOptions(**plan_args, thresholds=Thresholds(**(thresholds or {})), gates=Gates(**(gates or {})))
+    try:
+        plan = PlanOptions(**plan_args, thresholds=_table(Thresholds, "thresholds", thresholds), gates=_table(Gates, "gates", gates))
+    except OptionError as exc:
+        raise _usage(exc) from None
     from .app import check_plan
 
     check_plan(plan)
     if not isinstance(source, Summary):
         options.setdefault("dataset_rules", False)  # as `ftlint estimate`: no findings are listed
     data, run = _data(source, options, lambda d: None, bound=False, keep_order=plan.packing)
+    if data.io_errors:  # as `ftlint estimate` (exit 2): no figures of part of the data
+        raise UsageError("cannot read: " + "; ".join(data.io_errors))
     return estimate_data(data, plan, run).estimate
+
+
+def _table(kind: type[Thresholds] | type[Gates], keyword: str, values: Mapping[str, Any] | None) -> Any:
+    """thresholds= and gates=: a mapping of the fields of Thresholds or Gates."""
+    if values is None:
+        return kind()
+    if not isinstance(values, Mapping):
+        raise UsageError(f"{keyword}: {type(values).__name__} is not a mapping of {', '.join(kind.RULES)}")
+    unknown = sorted(str(k) for k in values if k not in kind.RULES)
+    if unknown:
+        raise UsageError(f"{keyword}: unknown key {unknown[0]!r}; the known ones: {', '.join(kind.RULES)}")
+    try:
+        return kind(**values)
+    except OptionError as exc:
+        raise _usage(exc, f"{keyword}.") from None
 
 
 def check_records(records: Iterable[Mapping[str, Any]], *, name: str = "<records>", on_finding: Emit | None = None,
@@ -237,7 +328,11 @@ def check_records(records: Iterable[Mapping[str, Any]], *, name: str = "<records
 
     from .engine.pipeline import Merger, Worker, file_chunks
 
-    run = run_options((name,), **options)
+    if not isinstance(records, Iterable) or isinstance(records, (str, bytes, Mapping)):
+        raise UsageError(f"check_records: {type(records).__name__} is not an iterable of records (mappings)")
+    if not isinstance(name, str):
+        raise UsageError(f"name: {name!r:.60} is not a string")
+    run = options_of((name,), options, ("name", "on_finding"))
     named = _model(run)
     settings = dataclasses.replace(settings_for(run, named), labels=((name, name),))
     found: list[Diagnostic] = []

@@ -6,12 +6,14 @@ shape. What the target cannot hold (a tool call into Alpaca, a weight into TRL m
 into ShareGPT, reasoning into Gemini) is a finding (FT801, the record is still written with the
 rest) and never dropped silently; a converted record the target's own rules reject is reported
 with the target's codes, and `--drop-invalid` leaves it out. Output is written to a temporary
-file and renamed into place, never over an input.
+file and renamed into place, never over an input. Every line read is accounted for (Tally):
+written, left out (and why), or blank.
 """
 
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
@@ -346,9 +348,12 @@ def to_nova(conv: Conversation, target: str, lost: Lost) -> dict:
     messages = []
     for i, m in enumerate(conv.messages):
         text = _text_of(m, i, lost, "Nova takes images from S3")
-        if m.role == "system":
+        if m.role == "system" and i == 0:
             record["system"] = [{"text": text}]
             continue
+        if m.role == "system":  # bedrock-conversation-2024's one system list comes before every message
+            raise Unconvertible("a system message after the start of the conversation: bedrock-conversation-2024 holds "
+                                "one system prompt, before the messages")
         if m.tool_calls or m.role == "tool":
             raise Unconvertible("tool calls: ftlint writes bedrock-conversation-2024 without tool use (Nova 1 takes none)")
         if m.weight not in (None, 1):
@@ -420,3 +425,43 @@ def convert_lines(lines: Iterator[tuple[int, dict]], source: str, target: str) -
                 if severity(code, fmt.severities) == ERROR:
                     rejected.append((code, hit.message, hit.pointer or ""))
         yield Converted(number, converted, lost, rejected, failure)
+
+
+@dataclass
+class Tally:
+    """What became of each line read: written, left out, or blank; the three add up to the lines
+    read, and the summary names each class with its codes. A rejected record (the target's rules,
+    or the source line's own error, a duplicate key) is written unless --drop-invalid leaves it
+    out; an unreadable line or a record the target cannot hold is never written."""
+
+    dropping: bool  # --drop-invalid
+    lines: int = 0
+    written: int = 0
+    blank: int = 0
+    unconvertible: int = 0  # FT802
+    rejected: Counter[str] = field(default_factory=Counter)  # records by their first error's code
+    unreadable: Counter[str] = field(default_factory=Counter)  # lines by the code that says why they hold no record
+
+    @property
+    def left_out(self) -> int:
+        return self.unconvertible + sum(self.unreadable.values()) + (sum(self.rejected.values()) if self.dropping else 0)
+
+    @property
+    def failing(self) -> bool:
+        """Exit 1: a line that is not a clean record, and no --drop-invalid to say leave it out."""
+        return not self.dropping and bool(self.unconvertible or self.rejected or self.unreadable)
+
+    def summary(self) -> str:
+        rejected = sum(self.rejected.values())
+        why = [f"{self.unconvertible:,} not convertible: FT802"] if self.unconvertible else []
+        if rejected and self.dropping:
+            why.append(f"{rejected:,} rejected: {_by_code(self.rejected)}")
+        if self.unreadable:
+            why.append(f"{sum(self.unreadable.values()):,} unreadable: {_by_code(self.unreadable)}")
+        kept = f" ({rejected:,} rejected, written as they are: {_by_code(self.rejected)})" if rejected and not self.dropping else ""
+        return (f"{self.lines:,} lines read: {self.written:,} records written{kept}, {self.left_out:,} left out"
+                + (f" ({'; '.join(why)})" if why else "") + f", {self.blank:,} blank")
+
+
+def _by_code(counts: Counter[str]) -> str:
+    return ", ".join(f"{code} {n:,}" for code, n in sorted(counts.items()))

@@ -2,13 +2,20 @@
 
 The command line (ftlint/cli/) parses flags and configuration into these; the use cases
 (ftlint/app.py) and the pure layers below them only ever see these objects.
+
+Each checks its values when it is made (RULES: ftlint/checked.py's rules, which the flags and so
+the configuration file use too), raising checked.OptionError; the Python API says it as UsageError.
+A value the command line has already checked passes again unchanged, at the cost of a few calls
+per run (never per record).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import ClassVar
 
+from .checked import Count, Flag, Number, OneOf, OptionError, Ratio, Rule, Text, check_fields
 from .read import DEFAULT_MAX_DEPTH, DEFAULT_MAX_LINE_BYTES
 from .selection import Selection
 from .trust import MAX_FILE_BYTES
@@ -19,6 +26,11 @@ class ReadLimits:
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES  # longer lines are FT007, never held whole
     max_depth: int = DEFAULT_MAX_DEPTH  # deeper nesting is FT014, never walked
     max_file_bytes: int = MAX_FILE_BYTES  # a chat template, tokenizer, mapping or run config larger than this is refused
+
+    RULES: ClassVar[dict[str, Rule]] = {"max_line_bytes": Count(1), "max_depth": Count(1, 1000), "max_file_bytes": Count(1)}
+
+    def __post_init__(self) -> None:
+        check_fields(self, self.RULES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +68,26 @@ class RunOptions:
     keep_order: bool = False  # keep each record's tokens in order: --packing's batches follow it
     engine: str = "local"  # "local": this machine's processes; "ray": a Ray cluster (ftlint/ray.py)
 
+    RULES: ClassVar[dict[str, Rule]] = {
+        "validation": Text(path=True), "model_name": Text(), "context": Count(1), "today": Text(), "tokenizer": Text(path=True),
+        "chat_template": Text(path=True), "format_name": Text(), "jobs": Count(1), "dataset_rules": Flag(),
+        "prompt_fingerprints": Flag(), "assistant_only_loss": Flag(), "completion_only_loss": Flag(), "max_seq_len": Count(1),
+        "bound_tokens": Flag(), "mapping": Text(path=True), "keep_order": Flag(), "engine": OneOf(("local", "ray")),
+    }
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.paths, tuple) or not all(isinstance(p, str) for p in self.paths):
+            raise OptionError(f"{self.paths!r} is not a tuple of paths", "paths")
+        check_fields(self, self.RULES)
+        if self.format_name != "auto":
+            from .formats.registry import FORMATS
+
+            if self.format_name not in FORMATS:
+                raise OptionError(f"{self.format_name!r} is not a format; `ftlint formats` lists them", "format_name")
+        for name, kind in (("limits", ReadLimits), ("selection", Selection)):
+            if not isinstance(getattr(self, name), kind):
+                raise OptionError(f"{getattr(self, name)!r} is not a {kind.__name__}", name)
+
 
 @dataclass(frozen=True, slots=True)
 class Thresholds:
@@ -69,6 +101,14 @@ class Thresholds:
     max_usual_epochs: int = 3  # FT506: supervised runs rarely need more (preference: 2)
     large_dataset: int = 100_000  # FT508: one epoch over this many records is plenty
 
+    RULES: ClassVar[dict[str, Rule]] = {
+        "min_total_steps": Count(0), "small_dataset": Count(0), "max_epochs_small": Count(0), "max_epochs": Count(0),
+        "max_warmup_share": Number(0, maximum=1), "max_usual_epochs": Count(0), "large_dataset": Count(0),
+    }
+
+    def __post_init__(self) -> None:
+        check_fields(self, self.RULES)
+
 
 @dataclass(frozen=True, slots=True)
 class Gates:
@@ -77,6 +117,11 @@ class Gates:
     max_cost_usd: float | None = None
     max_tokens: int | None = None  # tokens processed (all epochs)
     min_records: int | None = None
+
+    RULES: ClassVar[dict[str, Rule]] = {"max_cost_usd": Number(0), "max_tokens": Count(0), "min_records": Count(0)}
+
+    def __post_init__(self) -> None:
+        check_fields(self, self.RULES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,9 +148,29 @@ class PlanOptions:
     thresholds: Thresholds = field(default_factory=Thresholds)
     gates: Gates = field(default_factory=Gates)
 
+    RULES: ClassVar[dict[str, Rule]] = {
+        "epochs": Count(1), "batch_size": Count(1), "grad_accum": Count(1), "gpus": Count(1), "warmup_ratio": Ratio(),
+        "warmup_steps": Count(0), "drop_last": Flag(), "trainer": OneOf(("hosted", "hf")), "hf_legacy": Flag(),
+        "max_steps": Count(1), "max_seq_len": Count(1), "packing": Flag(), "price": Number(0), "budget_usd": Number(0),
+        "budget_tokens": Count(0), "tokens_per_second": Number(0, minimum_open=True), "gpu_hour_usd": Number(0),
+        "learning_rate": Number(0, minimum_open=True), "reference_batch_size": Count(1),
+    }
+
+    def __post_init__(self) -> None:
+        check_fields(self, self.RULES)
+        for name, kind in (("thresholds", Thresholds), ("gates", Gates)):
+            if not isinstance(getattr(self, name), kind):
+                raise OptionError(f"{getattr(self, name)!r} is not a {kind.__name__}", name)
+
 
 @dataclass(frozen=True, slots=True)
 class StudyOptions:
     trials: int = 12
     short_fraction: float = 0.1
     finalists: int = 3
+
+    RULES: ClassVar[dict[str, Rule]] = {"trials": Count(1), "short_fraction": Number(0, minimum_open=True, maximum=1),
+                                        "finalists": Count(0)}
+
+    def __post_init__(self) -> None:
+        check_fields(self, self.RULES)

@@ -1,11 +1,11 @@
-"""ftlint on Ray Data: the same judging, spread over a Ray cluster (`pip install 'ftlint[ray]'`).
+"""ftlint on Ray: the same judging, spread over a Ray cluster (`pip install 'ftlint[ray]'`).
 
 A file is cut into byte ranges at line starts (RANGE_BYTES each; a compressed file, a Parquet or
-Arrow file, a folder: one range), and two Ray Data passes run over the ranges:
-  1. count the lines of each range (and detect each file's format from its start, as one
+Arrow file, a folder: one range), and two rounds of Ray work run over the ranges:
+  1. a task per range counts its lines (and detects each file's format from its start, as one
      process does), so that every range knows the number of its first line;
-  2. judge each range (map_batches over blocks, one Worker per Ray worker: the tokenizer is
-     loaded once per worker): the chunk results a local run makes.
+  2. a pool of judge actors (one Worker each: the tokenizer is loaded once per actor) judges the
+     ranges, the chunk results a local run makes, taken back in range order.
 The driver then merges the results in file and range order with the merger the local engine
 uses (engine/pipeline.py: Merger), so the findings are the same, in the same order, and the
 figures are the same, as `ftlint check PATHS` on one machine. Only the results travel back:
@@ -14,6 +14,15 @@ findings, per-file sums, the token-length distribution and the fingerprint rows.
 The cluster: RAY_ADDRESS (or `address`) names an existing one; otherwise a local one is
 started for the run. Each Ray worker must be able to import ftlint and read the paths (a shared
 file system, or the same machine).
+
+What a run leaves behind: nothing. Its tasks and actors are owned by the driver (no detached
+actor, and no Ray Data, whose executor leaves detached actors in a cluster: ray/data/_internal/
+stats.py `get_or_create_stats_actor`), so Ray ends them when the driver ends, even when it is
+killed; the actors are killed as the run ends. A local cluster's processes end with the driver
+(Ray's kernel fate-sharing: ray/_private/utils.py `set_kill_on_parent_death_linux`); the CLI
+shuts it down when interrupted, so that its node agents end at once too (killed with the driver,
+they wait up to 60 s to report it: ray/_private/process_watcher.py `report_raylet_error_logs`).
+ray.init's signal handling is undone once it has started (`_signals_kept`).
 """
 
 from __future__ import annotations
@@ -23,10 +32,12 @@ import dataclasses
 import itertools
 import os
 import pickle
+import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from . import interrupt
 from .engine.judge import Settings
 
 if TYPE_CHECKING:
@@ -117,46 +128,83 @@ def connect(address: str | None = None, num_cpus: int | None = None) -> Any:
     """Ray, connected: to `address` or RAY_ADDRESS if set, else to a local cluster started now."""
     import logging
 
-    os.environ.setdefault("RAY_DATA_DISABLE_PROGRESS_BARS", "1")
     os.environ.setdefault("RAY_BACKEND_LOG_LEVEL", "fatal")  # its C++ notes on stderr (actor restarts) are not findings
     ray = _ray()
     if not ray.is_initialized():
         address = address or os.environ.get("RAY_ADDRESS") or None
         try:
-            with _quiet_stderr():  # Ray's start-up notes (its C++ log level, its session folder)
+            with _quiet_stderr(), _signals_kept():  # Ray's start-up notes (its C++ log level, its session folder)
                 ray.init(address=address, num_cpus=None if address else num_cpus, include_dashboard=False,
                          log_to_driver=False, logging_level=logging.ERROR, configure_logging=True)
         except Exception as exc:  # a cluster that is not there: one line
             raise RayUnavailable(f"Ray: cannot start or reach the cluster{f' at {address}' if address else ''}: "
                                  f"{str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__}") from None
-    import ray.data
-
-    for name in ("ray", "ray.data"):  # a report's own output stays clean: Ray's progress notes are not findings
-        logging.getLogger(name).setLevel(logging.ERROR)
-    context = ray.data.DataContext.get_current()
-    context.execution_options.preserve_order = True  # results come back in range order
-    context.enable_progress_bars = False
-    context.print_on_execution_start = False
+    logging.getLogger("ray").setLevel(logging.ERROR)  # a report's own output stays clean: Ray's notes are not findings
     return ray
 
 
-def _counter(settings: Settings) -> Any:
-    def count(batch: dict[str, Any]) -> dict[str, Any]:
-        counts, formats = [], []
-        for blob in batch["piece"]:
-            lines, chosen = _count(pickle.loads(blob), settings)
-            counts.append(lines)
-            formats.append(pickle.dumps(chosen))
-        return {"lines": counts, "format": formats}
+def stop() -> None:
+    """Disconnect from Ray, ending the local cluster this process started: for a driver that exits
+    at once when interrupted (the CLI), without Ray's own shutdown at exit."""
+    if "ray" in sys.modules:  # never imported: nothing to stop
+        ray = _ray()
+        if ray.is_initialized():
+            ray.shutdown()
 
-    return count
+
+def _data_context(ray: Any) -> None:
+    """Ray Data, for a Dataset given to analyse_dataset: no progress bars, no notes."""
+    import logging
+
+    os.environ.setdefault("RAY_DATA_DISABLE_PROGRESS_BARS", "1")
+    import ray.data
+
+    logging.getLogger("ray.data").setLevel(logging.ERROR)
+    context = ray.data.DataContext.get_current()
+    context.enable_progress_bars = False
+    context.print_on_execution_start = False
+
+
+@contextlib.contextmanager
+def _signals_kept() -> Iterator[None]:
+    """The caller's SIGINT and SIGTERM handlers (the CLI's: ftlint/interrupt.py; a program's own),
+    and its faulthandler state, as they were before ray.init, which replaces them: a Python
+    SIGTERM handler that exits 15 (ray/_private/worker.py `init`: sigterm_handler), the core
+    worker's C++ failure-signal handler that prints a stack dump first, and faulthandler
+    (worker.py `connect`). A SIGTERM that Ray's handler took while the cluster started is given
+    to the caller's, once it is back."""
+    import faulthandler
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():  # only the main thread has Python handlers
+        yield
+        return
+    saved = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)}
+    faults = faulthandler.is_enabled()
+
+    def restore() -> None:  # signal.signal puts Python's C handler back in place of the core worker's too
+        for number, handler in saved.items():
+            if handler is not None:  # None: a handler not set from Python, which cannot be put back
+                signal.signal(number, handler)
+        if not faults:
+            faulthandler.disable()
+
+    try:
+        yield
+    except SystemExit as exc:
+        if exc.code != signal.SIGTERM:
+            raise
+        restore()
+        os.kill(os.getpid(), signal.SIGTERM)  # the caller's handler takes it now (the CLI's raises Terminated)
+        raise RayUnavailable("Ray: terminated while the cluster started") from None
+    finally:
+        restore()
 
 
 @contextlib.contextmanager
 def _quiet_stderr() -> Iterator[None]:
     """File descriptor 2 to /dev/null for the block (Ray's C++ core writes there directly)."""
-    import sys
-
     sys.stderr.flush()
     saved = os.dup(2)
     null = os.open(os.devnull, os.O_WRONLY)
@@ -170,27 +218,19 @@ def _quiet_stderr() -> Iterator[None]:
 
 
 class _Judge:
-    """One per Ray worker: the Worker (rules, tokenizer, template) is built once. The settings
-    travel as a class attribute of a subclass made per run (constructor arguments would sit in
-    Ray's object store, and Ray warns about restarting such actors)."""
+    """A Ray actor: the Worker (rules, tokenizer, template) is built once, and judges range after range."""
 
-    settings: Settings
+    def __init__(self, settings: Settings) -> None:
+        self.worker = Worker(settings)
 
-    def __init__(self) -> None:
-        self.worker = Worker(self.settings)
-
-    def __call__(self, batch: dict[str, Any]) -> dict[str, Any]:
-        out = []
-        for blob, first_line, chosen in zip(batch["piece"], batch["first_line"], batch["format"], strict=True):
-            out.append(pickle.dumps(_judge(self.worker, pickle.loads(blob), int(first_line), pickle.loads(chosen)),
-                                    protocol=pickle.HIGHEST_PROTOCOL))
-        return {"result": out}
+    def judge(self, piece: Piece, first_line: int, chosen: tuple[str, str] | None) -> tuple[list[ChunkResult], str]:
+        return _judge(self.worker, piece, first_line, chosen)
 
 
 def analyse(paths: Iterable[str], settings: Settings, emit: Emit, jobs: int | None = None,
             progress: Progress | None = None, *, range_bytes: int = RANGE_BYTES, address: str | None = None) -> Analysis:
     """engine.analyse on Ray: the same Analysis, the same findings to `emit` in the same order.
-    `jobs`: the Ray workers judging at once (None: the cluster's CPUs)."""
+    `jobs`: the judge actors (None: one per CPU of the cluster)."""
     paths = list(paths)
     if "-" in paths:
         raise RayUnavailable("--engine ray reads files, not standard input")
@@ -199,29 +239,71 @@ def analyse(paths: Iterable[str], settings: Settings, emit: Emit, jobs: int | No
     result = Analysis()
     if not plan:
         return result
-    blobs = [pickle.dumps(p) for p in plan]
-    counted = (ray.data.from_items([{"piece": b} for b in blobs], override_num_blocks=len(blobs))
-               .map_batches(_counter(settings), batch_size=1)
-               .take_all())
+    with interrupt.deferred():
+        shared = ray.put(settings)
+        count = ray.remote(num_cpus=1)(_count)
+        refs = [count.remote(piece, shared) for piece in plan]
     first_lines, formats = [], []
     number, chosen_of = 1, {}
-    for piece, row in zip(plan, counted, strict=True):
+    for piece, (lines, found) in zip(plan, _in_order(ray, refs), strict=True):
         if piece.start <= 0:
             number = 1
-        found = pickle.loads(row["format"])
         if found is not None:
             chosen_of[piece.file_index] = found
         first_lines.append(number)
-        formats.append(pickle.dumps(chosen_of.get(piece.file_index) if piece.start >= 0 else None))
-        number += int(row["lines"])
-    judged = (ray.data.from_items([{"piece": b, "first_line": n, "format": f} for b, n, f in zip(blobs, first_lines, formats, strict=True)],
-                                  override_num_blocks=len(blobs))
-              .map_batches(type("Judge", (_Judge,), {"settings": settings}), batch_size=1,
-                           compute=ray.data.ActorPoolStrategy(size=min(jobs or _cpus(ray), len(blobs)))))
-    merger = Merger(result, settings, emit)
+        formats.append(chosen_of.get(piece.file_index) if piece.start >= 0 else None)
+        number += lines
+    with interrupt.deferred():
+        judge_class = ray.remote(num_cpus=1)(_Judge)
+        judges = [judge_class.remote(shared) for _ in range(min(jobs or _cpus(ray), len(plan)))]
+    try:
+        _merge(plan, _judged(judges, zip(plan, first_lines, formats, strict=True)), Merger(result, settings, emit), result, progress)
+    finally:
+        with interrupt.deferred():
+            for judge in judges:  # ended now, not when the driver ends or the handles are collected
+                ray.kill(judge)
+    return result
+
+
+# How long the driver waits on Ray at a time. A signal is held while Ray's code runs and taken
+# between waits (interrupt.deferred): raised inside Ray's Cython, the handler's exception becomes
+# a SystemError (ray/_raylet.pyx CoreWorker.get_objects), and the run would end as an internal error.
+WAIT_S = 0.25
+
+
+def _in_order(ray: Any, refs: list[Any]) -> Iterator[Any]:
+    """The values of some tasks, in order."""
+    for ref in refs:
+        while True:
+            with interrupt.deferred():
+                done, _ = ray.wait([ref], timeout=WAIT_S)
+                value = ray.get(done[0]) if done else None
+            if done:
+                break
+        yield value
+
+
+def _judged(judges: list[Any], work: Iterable[tuple[Piece, int, tuple[str, str] | None]]) -> Iterator[tuple[list[ChunkResult], str]]:
+    """Each range judged by the next free judge actor (Ray's ActorPool), the results in range order."""
+    from ray.util import ActorPool
+
+    pool = ActorPool(judges)
+    with interrupt.deferred():
+        for args in work:
+            pool.submit(lambda judge, a: judge.judge.remote(*a), args)
+    while pool.has_next():
+        with interrupt.deferred():
+            try:
+                value = pool.get_next(timeout=WAIT_S)
+            except TimeoutError:
+                continue
+        yield value
+
+
+def _merge(plan: list[Piece], judged: Iterator[tuple[list[ChunkResult], str]], merger: Merger, result: Analysis,
+           progress: Progress | None) -> None:
     failed: set[int] = set()
-    for piece, row in zip(plan, judged.iter_rows(), strict=True):
-        parts, error = pickle.loads(row["result"])
+    for piece, (parts, error) in zip(plan, judged, strict=True):
         if piece.file_index in failed:
             continue
         for part in parts:
@@ -232,7 +314,6 @@ def analyse(paths: Iterable[str], settings: Settings, emit: Emit, jobs: int | No
         if progress and piece.end > 0:
             progress(piece.shown, piece.end)
     merger.close()
-    return result
 
 
 def _cpus(ray: Any) -> int:
@@ -308,7 +389,27 @@ def analyse_dataset(ds: Any, settings: Settings, emit: Emit, *, path_column: str
     all its files. Ray has parsed the rows: what only the raw lines show (broken JSON, a blank
     line, a byte-order mark, duplicate keys) is not seen here: check the files themselves
     (`analyse(paths)`, `--engine ray PATHS`) for that."""
-    connect()
+    _data_context(connect())
+    with _rows_in_order(ds):
+        return _analyse_rows(ds, settings, emit, path_column, jobs)
+
+
+@contextlib.contextmanager
+def _rows_in_order(ds: Any) -> Iterator[None]:
+    """The Dataset's rows in their files' order while ftlint reads them (a finding's line is its
+    row's place), and no progress bars, whatever the context the Dataset was made with says (a
+    Dataset keeps the DataContext of its making: ray/data/dataset.py `Dataset.context`); the
+    caller's settings come back after."""
+    context = ds.context
+    kept = (context.execution_options.preserve_order, context.enable_progress_bars, context.print_on_execution_start)
+    context.execution_options.preserve_order, context.enable_progress_bars, context.print_on_execution_start = True, False, False
+    try:
+        yield
+    finally:
+        context.execution_options.preserve_order, context.enable_progress_bars, context.print_on_execution_start = kept
+
+
+def _analyse_rows(ds: Any, settings: Settings, emit: Emit, path_column: str, jobs: int | None) -> Analysis:
     from .formats.shape import DETECT_RECORDS, detect
 
     chosen: tuple[str, str] = (settings.format_name, "--format")
@@ -347,10 +448,10 @@ def analyse_dataset(ds: Any, settings: Settings, emit: Emit, *, path_column: str
 
 def summarise(ds: Any, *, path_column: str = PATH_COLUMN, keep_order: bool = False, **options: Any) -> Summary:
     """A mergeable Summary (ftlint.api) of a Dataset of records: the API's options by name."""
-    from .api import Summary, _model, run_options
+    from .api import Summary, _model, options_of
     from .app import settings_for
 
-    run = dataclasses.replace(run_options(("<dataset>",), **options), keep_order=keep_order)
+    run = dataclasses.replace(options_of(("<dataset>",), options, ("path_column", "keep_order")), keep_order=keep_order)
     settings = settings_for(run, _model(run))
     found: list = []
     analysis = analyse_dataset(ds, settings, found.append, path_column=path_column, jobs=run.jobs)

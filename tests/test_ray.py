@@ -1,20 +1,30 @@
 """ftlint on a real local Ray cluster (no mocks): the Ray engine, the single-process run and the
-merged per-shard runs agree finding by finding and figure by figure."""
+merged per-shard runs agree finding by finding and figure by figure; an existing cluster is
+joined and left with nothing of the run alive. Every cluster here is one the tests start (a
+local one in this process, a `ray start --head` on its own port, temp dir and token) and end
+by its own handle or pid: never `ray stop`, which stops every Ray process on the machine."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import faulthandler
 import json
 import os
+import secrets
 import shutil
+import signal
 import socket
 import subprocess
 import sys
+import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import ray
+from processes import alive, end, survivors, title, tree
 
 import ftlint
 from conftest import FIXTURES, ROOT, run
@@ -25,11 +35,39 @@ SHARDS = sorted(str(p.relative_to(ROOT)) for p in (FIXTURES / "shards").iterdir(
 HOSTILE = sorted(str(p) for p in (FIXTURES / "hostile").iterdir() if p.is_file())
 
 
+LEFT_BY_CONNECT: dict[str, object] = {}
+
+
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[None]:
-    on_ray.connect(num_cpus=2)
+    """A local cluster this process starts (RAY_ADDRESS, a user's cluster, is not joined), and
+    what connecting did to handlers the caller had set."""
+    def mine(signum: int, frame: object) -> None:
+        raise AssertionError("not delivered in these tests")
+
+    saved = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+    faults = faulthandler.is_enabled()
+    signal.signal(signal.SIGINT, mine)
+    signal.signal(signal.SIGTERM, mine)
+    faulthandler.disable()
+    try:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.delenv("RAY_ADDRESS", raising=False)
+            on_ray.connect(num_cpus=2)
+        LEFT_BY_CONNECT.update(sigint=signal.getsignal(signal.SIGINT) is mine, sigterm=signal.getsignal(signal.SIGTERM) is mine,
+                               faulthandler=faulthandler.is_enabled())
+    finally:
+        signal.signal(signal.SIGINT, saved[0])
+        signal.signal(signal.SIGTERM, saved[1])
+        if faults:
+            faulthandler.enable()
     yield
-    ray.shutdown()
+    ray.shutdown()  # the cluster this process started, and only it
+
+
+def test_connecting_leaves_the_callers_signal_handlers(cluster: None) -> None:
+    # ray.init puts its own in: SIGTERM exits 15 after a stack dump, and faulthandler is enabled
+    assert LEFT_BY_CONNECT == {"sigint": True, "sigterm": True, "faulthandler": False}
 
 
 def test_check_on_ray_prints_what_check_prints(cluster: None) -> None:
@@ -118,23 +156,67 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def test_an_existing_cluster_named_by_ray_address_is_used() -> None:
-    """`ray start --head` (a cluster outside the test process), then ftlint in a new process
-    with RAY_ADDRESS=auto (Ray's name for the cluster `ray start` made on this machine; an
-    ip:port names a remote one the same way): it joins that cluster rather than starting its own."""
-    ray.shutdown()  # this process's own cluster goes first: `ray stop` below stops every Ray process
+@contextlib.contextmanager
+def own_head(env: dict[str, str]) -> Iterator[tuple[str, int]]:
+    """`ray start --head --block` on a free port, with its own temp dir and token: a cluster outside
+    this process, which the test alone uses, and ends by the pid of its `ray start`. Yields its
+    address and that pid."""
     ray_cli = shutil.which("ray", path=os.path.dirname(sys.executable))
     assert ray_cli, "the ray command comes with the ray extra"
     port = _free_port()
-    env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
-    subprocess.run([ray_cli, "start", "--head", f"--port={port}", "--num-cpus=2", "--include-dashboard=false"],
-                   check=True, capture_output=True, env=env, timeout=120)
+    temp = tempfile.mkdtemp(prefix="ftl-", dir="/tmp")  # short: Ray's socket paths under it must fit in 107 bytes
+    log = Path(temp) / "head.log"
+    with open(log, "wb") as out:
+        head = subprocess.Popen([ray_cli, "start", "--head", "--block", f"--port={port}", f"--temp-dir={temp}", "--num-cpus=2",
+                                 "--include-dashboard=false"], stdout=out, stderr=subprocess.STDOUT,
+                                env={**env, "RAY_GRACEFUL_SHUTDOWN_DRAIN_TIMEOUT_S": "0"})  # SIGTERM: down at once
+    started: dict[int, str] = {}
     try:
-        env["RAY_ADDRESS"] = "auto"
+        deadline = time.monotonic() + 120
+        while b"Ray runtime started" not in log.read_bytes():
+            assert head.poll() is None and time.monotonic() < deadline, log.read_text(errors="replace")
+            time.sleep(0.2)
+        yield f"127.0.0.1:{port}", head.pid
+    finally:
+        started = {p: title(p) for p in tree(head.pid)}
+        head.terminate()
+        head.wait(timeout=120)
+        left = survivors(started)
+        end(left)
+        shutil.rmtree(temp, ignore_errors=True)
+    assert left == {}, left  # the head took down everything it started
+
+
+def test_an_existing_cluster_is_joined_and_left_with_nothing_of_the_run_alive(tmp_path: Path) -> None:
+    """ftlint in new processes with RAY_ADDRESS naming a cluster `ray start` made: it joins that
+    cluster rather than starting its own; and when a run's driver is killed (SIGKILL: no code of
+    it runs) Ray ends every actor of the run, for the run owns them all and made none detached
+    (Ray Data's executor left three detached actors in the cluster: _StatsActor,
+    AutoscalingCoordinator, ActorLocationTracker)."""
+    env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
+    env |= {"RAY_USAGE_STATS_ENABLED": "0", "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": secrets.token_hex(32)}
+    fifo = tmp_path / "held.jsonl"
+    os.mkfifo(fifo)  # the killed run's judge waits on it: the run is certainly in the middle of judging
+    with own_head(env) as (address, head):
+        before = set(tree(head))
+        env["RAY_ADDRESS"] = address
         code = ("import ray, ftlint; r = ftlint.check(%r, engine='ray'); "
                 "print(len(r.findings), ray.get_runtime_context().gcs_address.rsplit(':', 1)[1])") % [str(ROOT / p) for p in SHARDS]
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300, cwd=ROOT)
         assert out.returncode == 0, out.stderr[-2000:]
-        assert out.stdout.split() == ["19", str(port)]
-    finally:
-        subprocess.run([ray_cli, "stop", "--force"], capture_output=True, env=env, timeout=120)
+        assert out.stdout.split() == ["19", address.rsplit(":", 1)[1]]
+
+        driver = subprocess.Popen([sys.executable, "-m", "ftlint", "check", "--engine", "ray", str(fifo)], cwd=ROOT, env=env,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            deadline = time.monotonic() + 180
+            while not any("Judge" in title(p) for p in tree(head)) and time.monotonic() < deadline:
+                assert driver.poll() is None
+                time.sleep(0.05)
+            assert any("Judge" in title(p) for p in tree(head)), "the run's judge never started"
+        finally:
+            driver.kill()
+            driver.wait()
+        run_processes = {p: title(p) for p in tree(head) if p not in before and alive(p)}
+        left = survivors({p: t for p, t in run_processes.items() if t != "ray::IDLE"})  # idle workers are the cluster's pool
+        assert left == {}, left

@@ -16,6 +16,7 @@ from ..selection import Selection
 from . import options as opt
 
 if TYPE_CHECKING:
+    from ..convert import Tally
     from ..formats import Format
     from ..options import RunOptions
 
@@ -393,19 +394,16 @@ def formats(name: str | None) -> None:
 @click.option("-o", "--output", "output", required=True, type=click.Path(dir_okay=False), metavar="OUT",
               help="The file to write: JSONL, or Parquet if it ends in .parquet (written atomically, never over an input).")
 @click.option("--format", "source", default="auto", show_default=True, metavar="NAME", help="The input's format (auto: detected).")
-@click.option("--drop-invalid", is_flag=True, help="Leave out records the target's rules reject or that cannot be converted.")
+@click.option("--drop-invalid", is_flag=True, help="Leave out records with errors (the target's rules, a duplicate key), and exit 0 for what is left out (a line holding no record, a record the target cannot hold: never written).")
 def convert(path: str, target: str, output: str, source: str, drop_invalid: bool) -> None:
     """Convert PATH (JSONL, Parquet, Arrow, a JSON array) from one chat format to another.
 
     What the target cannot hold is reported (FT801), records it cannot hold at all (FT802) and
     records its own rules reject are reported with their codes; the exit code is 1 if any of them
-    is written or left out without --drop-invalid.
+    is written or left out without --drop-invalid, or a line holds no record (FT001, FT002, ...).
+    The last line accounts for every line read: records written, left out (and why), blank.
     """
-    from collections.abc import Iterator
-
-    import orjson
-
-    from ..convert import READERS, convert_lines
+    from ..convert import READERS
     from ..formats.shape import DETECT_RECORDS, detect
     from ..read import InputError, read_lines
     from .io import OutputRefused, check_target
@@ -420,39 +418,7 @@ def convert(path: str, target: str, output: str, source: str, drop_invalid: bool
             source = detect(head).name
         if source not in READERS:
             raise UsageFailure(f"cannot convert from {source!r}; ftlint converts from {', '.join(sorted(READERS))} (give --format)")
-        records = ((line.number, line) for line in read_lines(path))
-        written = dropped = failing = 0
-        report = []
-
-        def good() -> Iterator[tuple[int, dict]]:
-            nonlocal failing
-            for number, line in records:
-                if line.value is None:
-                    if not line.blank:
-                        for problem in line.problems:
-                            report.append(f"{path}:{number}:{problem.col}: {problem.code} {problem.message}")
-                        failing += 1
-                    continue
-                yield number, line.value
-
-        rows = []
-        for item in convert_lines(good(), source, target):
-            for where, what in item.lost:
-                report.append(f"{path}:{item.number}:1: FT801 {what} ({where})")
-            if item.failure is not None:
-                report.append(f"{path}:{item.number}:1: FT802 {item.failure}")
-                failing += 1
-                dropped += 1
-                continue
-            for code, message, pointer in item.rejected:
-                report.append(f"{path}:{item.number}:1: {code} in the {target} record: {message}" + (f" ({pointer})" if pointer else ""))
-            if item.rejected:
-                failing += 1
-                if drop_invalid:
-                    dropped += 1
-                    continue
-            rows.append(orjson.dumps(item.record))
-            written += 1
+        rows, report, tally = _converted(path, source, target, drop_invalid)
         _write_converted(output, rows)
     except InputError as exc:
         raise UsageFailure(str(exc)) from None
@@ -461,9 +427,57 @@ def convert(path: str, target: str, output: str, source: str, drop_invalid: bool
 
     for line in report:
         click.echo(terminal_safe(redact(line)))
-    left = f"; {dropped:,} left out" if dropped else ""
-    click.echo(f"converted {path} ({source}) to {output} ({target}): {written:,} records written{left}")
-    sys.exit(EXIT_FINDINGS if failing and not drop_invalid else EXIT_OK)
+    click.echo(f"converted {path} ({source}) to {output} ({target}): {tally.summary()}")
+    sys.exit(EXIT_FINDINGS if tally.failing else EXIT_OK)
+
+
+def _converted(path: str, source: str, target: str, drop_invalid: bool) -> tuple[list[bytes], list[str], Tally]:
+    """Each line of PATH converted: the rows to write, the findings to print, and what became of every line."""
+    from collections.abc import Iterator
+
+    import orjson
+
+    from ..convert import Tally, convert_lines
+    from ..read import read_lines
+    from ..rules import ERROR, severity
+
+    tally, report, rows = Tally(drop_invalid), [], []
+    own_error: dict[int, str] = {}  # a parsed line's own error (a duplicate key), until its record is converted
+
+    def records() -> Iterator[tuple[int, dict]]:
+        for line in read_lines(path):
+            tally.lines += 1
+            if line.blank:
+                tally.blank += 1
+                continue
+            for problem in line.problems:
+                report.append(f"{path}:{line.number}:{problem.col}: {problem.code} {problem.message}")
+            if line.value is None:
+                tally.unreadable[line.problems[-1].code if line.problems else "FT001"] += 1
+                continue
+            errors = [p.code for p in line.problems if severity(p.code) == ERROR]
+            if errors:
+                own_error[line.number] = errors[0]
+            yield line.number, line.value
+
+    for item in convert_lines(records(), source, target):
+        for where, what in item.lost:
+            report.append(f"{path}:{item.number}:1: FT801 {what} ({where})")
+        first_error = own_error.pop(item.number, None)
+        if item.failure is not None:
+            report.append(f"{path}:{item.number}:1: FT802 {item.failure}")
+            tally.unconvertible += 1
+            continue
+        for code, message, pointer in item.rejected:
+            report.append(f"{path}:{item.number}:1: {code} in the {target} record: {message}" + (f" ({pointer})" if pointer else ""))
+        first_error = first_error or (item.rejected[0][0] if item.rejected else None)
+        if first_error is not None:
+            tally.rejected[first_error] += 1
+            if drop_invalid:
+                continue
+        rows.append(orjson.dumps(item.record))
+        tally.written += 1
+    return rows, report, tally
 
 
 def _write_converted(output: str, rows: list[bytes]) -> None:
@@ -627,5 +641,16 @@ def _quiet_exit(message: str | None, code: int) -> NoReturn:
     except (OSError, ValueError, AttributeError):
         pass
     if code in (130, 143):
+        _stop_ray()
         os._exit(code)  # interrupted: temporary files went while unwinding; nothing is left to flush
     sys.exit(code)
+
+
+def _stop_ray() -> None:
+    """An interrupted --engine ray run: Ray's shutdown, which os._exit would skip (ftlint/ray.py `stop`)."""
+    on_ray = sys.modules.get("ftlint.ray")
+    if on_ray is not None:
+        import contextlib
+
+        with contextlib.suppress(BaseException):  # a second signal while Ray shuts down: exit all the same
+            on_ray.stop()

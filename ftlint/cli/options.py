@@ -4,14 +4,13 @@ names, so a key means the same in every command that has its flag."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
-from fractions import Fraction
 from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 
+from .. import checked
 from ..diagnostics import ERROR, WARNING
 from ..options import Gates, PlanOptions, ReadLimits, RunOptions, StudyOptions, Thresholds
 from ..read import DEFAULT_MAX_DEPTH, DEFAULT_MAX_LINE_BYTES
@@ -29,80 +28,45 @@ def format_choices() -> tuple[str, ...]:
     return ("auto", *FORMATS)
 
 
-class Ratio(click.ParamType):
-    """A decimal from 0 to 1, kept exact (0.1 is 1/10, not 0.1000000000000000055...), so
-    ceil(ratio x steps) is what arithmetic by hand gives."""
+class Checked(click.ParamType):
+    """A flag's values, checked by the rule of ftlint/checked.py that the frozen options (and so the
+    Python API) apply too: the flag, the configuration key and the keyword take the same values."""
 
-    name = "ratio"
+    def __init__(self, rule: checked.Rule) -> None:
+        self.rule = rule
+        self.name = rule.name
 
-    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> Fraction:
-        if isinstance(value, Fraction):
-            return value
-        if isinstance(value, bool) or not isinstance(value, (str, int, float)):
-            self.fail(f"{value!r} is not a decimal number", param, ctx)
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         try:
-            ratio = Fraction(str(value).strip())
-        except (ValueError, ZeroDivisionError):
-            self.fail(f"{value!r} is not a decimal number", param, ctx)
-        if not 0 <= ratio <= 1:
-            self.fail(f"{value} is not between 0 and 1", param, ctx)
-        return ratio
+            return self.rule(value)
+        except checked.OptionError as exc:
+            self.fail(exc.reason, param, ctx)
 
 
-class Number(click.ParamType):
-    """A finite decimal number in a range: NaN and infinity are refused (they would turn a gate
-    off: every comparison with NaN is false), and so is a boolean from a config file."""
-
-    name = "number"
-
-    def __init__(self, minimum: float = 0.0, *, minimum_open: bool = False, maximum: float | None = None) -> None:
-        self.minimum, self.minimum_open, self.maximum = minimum, minimum_open, maximum
-
-    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> float:
-        if isinstance(value, bool) or not isinstance(value, (str, int, float)):
-            self.fail(f"{value!r} is not a number", param, ctx)
-        try:
-            number = float(value)
-        except ValueError:
-            self.fail(f"{value!r} is not a number", param, ctx)
-        if not math.isfinite(number):
-            self.fail(f"{value!r} is not a finite number", param, ctx)
-        low = number <= self.minimum if self.minimum_open else number < self.minimum
-        if low or (self.maximum is not None and number > self.maximum):
-            bound = f"above {self.minimum:g}" if self.minimum_open else f"at least {self.minimum:g}"
-            if self.maximum is not None:
-                bound += f" and at most {self.maximum:g}"
-            self.fail(f"{value} is not {bound}", param, ctx)
-        return number
-
-
-class Count(click.ParamType):
-    """A whole number in a range; a float or a boolean (from a config file) is refused, not cut."""
-
-    name = "integer"
+class Count(Checked):
+    """A whole number in a range, for a flag no frozen option holds (--max-errors, review's --max-steps)."""
 
     def __init__(self, minimum: int = 0, maximum: int | None = None) -> None:
-        self.minimum, self.maximum = minimum, maximum
+        super().__init__(checked.Count(minimum, maximum))
 
-    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> int:
-        if isinstance(value, (bool, float)) or not isinstance(value, (str, int)):
-            self.fail(f"{value!r} is not a whole number", param, ctx)
-        try:
-            number = int(value)
-        except ValueError:
-            self.fail(f"{value!r} is not a whole number", param, ctx)
-        if number < self.minimum or (self.maximum is not None and number > self.maximum):
-            bound = f"at least {self.minimum}" + (f" and at most {self.maximum}" if self.maximum is not None else "")
-            self.fail(f"{value} is not {bound}", param, ctx)
-        return number
+
+def of(options: type[Any], name: str) -> Checked:
+    """The type of the flag that sets the field `name` of a frozen options class: its own rule."""
+    return Checked(options.RULES[name])
+
+
+def choices(options: type[Any], name: str) -> click.Choice:
+    """The names the field `name` of a frozen options class takes, as a flag's choice."""
+    rule = options.RULES[name]
+    assert isinstance(rule, checked.OneOf)
+    return click.Choice(rule.choices)
 
 
 def codes(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> tuple[str, ...]:
-    found = tuple(c.strip().upper() for v in values for c in str(v).split(",") if c.strip())
-    for code in found:
-        if not (code.startswith("FT") and code[2:].isdigit() and len(code) <= 5):
-            raise click.BadParameter(f"{code!r} is not a code or code prefix (like FT604 or FT6)")
-    return found
+    try:
+        return checked.codes(values)
+    except checked.OptionError as exc:
+        raise click.BadParameter(exc.reason) from None
 
 
 def whole_value(value: str, folder: Path) -> tuple[str, str] | None:
@@ -151,15 +115,15 @@ def apply(options: list[Callable[[F], F]]) -> Callable[[F], F]:
 # what to read and how to judge it (check, estimate, plan, diff)
 JUDGING = [
     click.option("--model", "model_name", metavar="MODEL", help="Target model: sets the tokenizer, the per-example limit and the price (see `ftlint models`)."),
-    click.option("--context", type=Count(1), metavar="TOKENS", help="Override the model's per-example token limit."),
+    click.option("--context", type=of(RunOptions, "context"), metavar="TOKENS", help="Override the model's per-example token limit."),
     click.option("--format", "format_name", type=click.Choice(format_choices()), default="auto", show_default=True, metavar="NAME", help="Dataset format (`ftlint formats`); auto detects it from each file's first records."),
-    click.option("--max-line-bytes", type=Count(1), default=DEFAULT_MAX_LINE_BYTES, show_default=True, help="Longer lines are reported (FT007), not parsed."),
-    click.option("--max-depth", type=Count(1, 1000), default=DEFAULT_MAX_DEPTH, show_default=True, help="Deeper nesting is reported (FT014), not checked."),
-    click.option("--max-file-bytes", type=Count(1), default=MAX_FILE_BYTES, show_default=True, help="A chat template, tokenizer, mapping or run config larger than this is refused (exit 2)."),
+    click.option("--max-line-bytes", type=of(ReadLimits, "max_line_bytes"), default=DEFAULT_MAX_LINE_BYTES, show_default=True, help="Longer lines are reported (FT007), not parsed."),
+    click.option("--max-depth", type=of(ReadLimits, "max_depth"), default=DEFAULT_MAX_DEPTH, show_default=True, help="Deeper nesting is reported (FT014), not checked."),
+    click.option("--max-file-bytes", type=of(ReadLimits, "max_file_bytes"), default=MAX_FILE_BYTES, show_default=True, help="A chat template, tokenizer, mapping or run config larger than this is refused (exit 2)."),
     click.option("--select", "select", multiple=True, metavar="CODES", callback=codes, help="Report only these codes or prefixes (e.g. FT0,FT1: file and structure). --ignore still applies."),
     click.option("--ignore", "ignore", multiple=True, metavar="CODES", callback=codes, help="Comma-separated codes or prefixes not to report (e.g. FT604,FT605 or FT6)."),
-    click.option("-j", "--jobs", type=Count(1), metavar="N", help="Worker processes (default: all cores; one for inputs under 4 MB; never more than the cores)."),
-    click.option("--engine", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+    click.option("-j", "--jobs", type=of(RunOptions, "jobs"), metavar="N", help="Worker processes (default: all cores; one for inputs under 4 MB; never more than the cores)."),
+    click.option("--engine", type=choices(RunOptions, "engine"), default="local", show_default=True,
                  help="Where lines are judged: this machine's processes, or a Ray cluster (RAY_ADDRESS, else a local one; pip install 'ftlint[ray]'). Same findings and figures."),
     click.option("--today", metavar="YYYY-MM-DD", help="Judge model lifecycles as of this date (default: the clock, or $FTLINT_TODAY)."),
     click.option("--tokenizer", cls=FileOption, file_part=tokenizer_file, metavar="NAME|PATH", help="Count with this tokenizer: a family (o200k_base, qwen2, llama3, ...) or a file: tokenizer.json, tekken.json, a tiktoken rank file, a model folder."),
@@ -170,7 +134,7 @@ JUDGING = [
 ]
 # check's own: estimate and plan have --max-seq-len among the plan's options
 TRUNCATION = [
-    click.option("--max-seq-len", type=Count(1), metavar="TOKENS", help="Records are cut at this many tokens (TRL max_length, keep_start): targets cut off are reported (FT236)."),
+    click.option("--max-seq-len", type=of(RunOptions, "max_seq_len"), metavar="TOKENS", help="Records are cut at this many tokens (TRL max_length, keep_start): targets cut off are reported (FT236)."),
 ]
 INPUTS = [
     click.argument("paths", nargs=-1, required=True, type=click.Path(dir_okay=True, allow_dash=True, readable=False)),
@@ -189,46 +153,46 @@ def output_options(formats: tuple[str, ...] = OUTPUT_FORMATS) -> list[Callable[[
 FAIL_ON = click.option("--fail-on", type=click.Choice([ERROR, WARNING]), default=ERROR, show_default=True, help="Lowest severity that makes the exit code 1.")
 
 PLAN = [
-    click.option("-e", "--epochs", type=Count(1), help="Epochs (default: the trainer's: a provider's auto rule, or transformers' 3)."),
-    click.option("-b", "--batch-size", type=Count(1), help="Per-device batch size (default: the trainer's)."),
-    click.option("-g", "--grad-accum", type=Count(1), default=1, show_default=True, help="Gradient accumulation steps."),
-    click.option("--gpus", type=Count(1), default=1, show_default=True, help="Data-parallel devices."),
-    click.option("--warmup-ratio", type=Ratio(), metavar="R", help="Warmup as a share of total steps, 0 to 1 (rounded up)."),
-    click.option("--warmup-steps", type=Count(0), help="Warmup in steps."),
+    click.option("-e", "--epochs", type=of(PlanOptions, "epochs"), help="Epochs (default: the trainer's: a provider's auto rule, or transformers' 3)."),
+    click.option("-b", "--batch-size", type=of(PlanOptions, "batch_size"), help="Per-device batch size (default: the trainer's)."),
+    click.option("-g", "--grad-accum", type=of(PlanOptions, "grad_accum"), default=1, show_default=True, help="Gradient accumulation steps."),
+    click.option("--gpus", type=of(PlanOptions, "gpus"), default=1, show_default=True, help="Data-parallel devices."),
+    click.option("--warmup-ratio", type=of(PlanOptions, "warmup_ratio"), metavar="R", help="Warmup as a share of total steps, 0 to 1 (rounded up)."),
+    click.option("--warmup-steps", type=of(PlanOptions, "warmup_steps"), help="Warmup in steps."),
     click.option("--drop-last", is_flag=True, help="Drop the partial last batch of each epoch (steps = floor)."),
-    click.option("--price", type=Number(0), metavar="USD_PER_1M_TOKENS", help="Override the model's training price."),
-    click.option("--trainer", type=click.Choice(["hosted", "hf"]), default="hosted", show_default=True, help="hosted: a provider's job (plain arithmetic); hf: Hugging Face Trainer's exact step arithmetic."),
+    click.option("--price", type=of(PlanOptions, "price"), metavar="USD_PER_1M_TOKENS", help="Override the model's training price."),
+    click.option("--trainer", type=choices(PlanOptions, "trainer"), default="hosted", show_default=True, help="hosted: a provider's job (plain arithmetic); hf: Hugging Face Trainer's exact step arithmetic."),
     click.option("--hf-legacy", is_flag=True, help="With --trainer hf: transformers <=4.51 (floor over gradient accumulation in max_steps)."),
-    click.option("--max-steps", type=Count(1), help="Total optimizer steps; overrides epochs, as in transformers."),
+    click.option("--max-steps", type=of(PlanOptions, "max_steps"), help="Total optimizer steps; overrides epochs, as in transformers."),
     click.option("--packing", is_flag=True, help="With --trainer hf: records are packed into rows of --max-seq-len tokens (TRL bfd)."),
-    click.option("--max-seq-len", type=Count(1), metavar="TOKENS", help="With --trainer hf: records are cut at this many tokens (TRL max_length), or packed into rows of it."),
-    click.option("--budget-usd", type=Number(0), metavar="USD", help="Show the most epochs and steps this budget buys."),
-    click.option("--budget-tokens", type=Count(0), metavar="N", help="Show the most epochs and steps this many tokens buy."),
-    click.option("--tokens-per-second", type=Number(0, minimum_open=True), metavar="TPS", help="Self-hosted throughput of the whole job: gives wall time."),
-    click.option("--gpu-hour-usd", type=Number(0), metavar="USD", help="Price of one GPU for an hour: gives compute cost with --tokens-per-second."),
-    click.option("--learning-rate", type=Number(0, minimum_open=True), metavar="LR", help="The learning rate, tuned at --reference-batch-size."),
-    click.option("--reference-batch-size", type=Count(1), metavar="B", help="Effective batch the learning rate was tuned at: shows linear and square-root scaled rates."),
-    click.option("--min-total-steps", type=Count(0), default=_T.min_total_steps, show_default=True, help="FT503 below this many steps."),
-    click.option("--small-dataset", type=Count(0), default=_T.small_dataset, show_default=True, help="FT504: fewer records than this ..."),
-    click.option("--max-epochs-small", type=Count(0), default=_T.max_epochs_small, show_default=True, help="... with more epochs than this."),
-    click.option("--max-epochs", type=Count(0), default=_T.max_epochs, show_default=True, help="FT504 above this many epochs at any size."),
-    click.option("--max-warmup-share", type=Number(0, maximum=1), default=_T.max_warmup_share, show_default=True, help="FT505 above this share of steps in warmup."),
-    click.option("--max-usual-epochs", type=Count(0), default=_T.max_usual_epochs, show_default=True, help="FT506 above this many epochs."),
-    click.option("--large-dataset", type=Count(0), default=_T.large_dataset, show_default=True, help="FT508: more than one epoch over this many records."),
+    click.option("--max-seq-len", type=of(PlanOptions, "max_seq_len"), metavar="TOKENS", help="With --trainer hf: records are cut at this many tokens (TRL max_length), or packed into rows of it."),
+    click.option("--budget-usd", type=of(PlanOptions, "budget_usd"), metavar="USD", help="Show the most epochs and steps this budget buys."),
+    click.option("--budget-tokens", type=of(PlanOptions, "budget_tokens"), metavar="N", help="Show the most epochs and steps this many tokens buy."),
+    click.option("--tokens-per-second", type=of(PlanOptions, "tokens_per_second"), metavar="TPS", help="Self-hosted throughput of the whole job: gives wall time."),
+    click.option("--gpu-hour-usd", type=of(PlanOptions, "gpu_hour_usd"), metavar="USD", help="Price of one GPU for an hour: gives compute cost with --tokens-per-second."),
+    click.option("--learning-rate", type=of(PlanOptions, "learning_rate"), metavar="LR", help="The learning rate, tuned at --reference-batch-size."),
+    click.option("--reference-batch-size", type=of(PlanOptions, "reference_batch_size"), metavar="B", help="Effective batch the learning rate was tuned at: shows linear and square-root scaled rates."),
+    click.option("--min-total-steps", type=of(Thresholds, "min_total_steps"), default=_T.min_total_steps, show_default=True, help="FT503 below this many steps."),
+    click.option("--small-dataset", type=of(Thresholds, "small_dataset"), default=_T.small_dataset, show_default=True, help="FT504: fewer records than this ..."),
+    click.option("--max-epochs-small", type=of(Thresholds, "max_epochs_small"), default=_T.max_epochs_small, show_default=True, help="... with more epochs than this."),
+    click.option("--max-epochs", type=of(Thresholds, "max_epochs"), default=_T.max_epochs, show_default=True, help="FT504 above this many epochs at any size."),
+    click.option("--max-warmup-share", type=of(Thresholds, "max_warmup_share"), default=_T.max_warmup_share, show_default=True, help="FT505 above this share of steps in warmup."),
+    click.option("--max-usual-epochs", type=of(Thresholds, "max_usual_epochs"), default=_T.max_usual_epochs, show_default=True, help="FT506 above this many epochs."),
+    click.option("--large-dataset", type=of(Thresholds, "large_dataset"), default=_T.large_dataset, show_default=True, help="FT508: more than one epoch over this many records."),
 ]
 GATES = [
-    click.option("--max-cost", type=Number(0), metavar="USD", help="Gate: fail (FT701) if the run costs more."),
-    click.option("--max-tokens", type=Count(0), metavar="N", help="Gate: fail (FT702) if more tokens are processed."),
-    click.option("--min-records", type=Count(0), metavar="N", help="Gate: fail (FT703) below N training records."),
+    click.option("--max-cost", type=of(Gates, "max_cost_usd"), metavar="USD", help="Gate: fail (FT701) if the run costs more."),
+    click.option("--max-tokens", type=of(Gates, "max_tokens"), metavar="N", help="Gate: fail (FT702) if more tokens are processed."),
+    click.option("--min-records", type=of(Gates, "min_records"), metavar="N", help="Gate: fail (FT703) below N training records."),
 ]
 PLOTS = [
     click.option("--plots", is_flag=True, help="Draw the token-length distribution and the learning-rate schedule (text output)."),
     click.option("--schedule", type=click.Choice(["linear", "cosine", "constant"]), default="linear", show_default=True, help="Decay after warmup, for --plots."),
 ]
 STUDY = [
-    click.option("--trials", type=Count(1), default=_S.trials, show_default=True, help="Short runs in the exploring round."),
-    click.option("--short-fraction", type=Number(0, minimum_open=True, maximum=1), default=_S.short_fraction, show_default=True, help="Length of a short run, as a share of the production steps."),
-    click.option("--finalists", type=Count(0), default=_S.finalists, show_default=True, help="Full-length runs in the confirming round."),
+    click.option("--trials", type=of(StudyOptions, "trials"), default=_S.trials, show_default=True, help="Short runs in the exploring round."),
+    click.option("--short-fraction", type=of(StudyOptions, "short_fraction"), default=_S.short_fraction, show_default=True, help="Length of a short run, as a share of the production steps."),
+    click.option("--finalists", type=of(StudyOptions, "finalists"), default=_S.finalists, show_default=True, help="Full-length runs in the confirming round."),
 ]
 THRESHOLD_KEYS = ("min_total_steps", "small_dataset", "max_epochs_small", "max_epochs", "max_warmup_share", "max_usual_epochs",
                   "large_dataset")
