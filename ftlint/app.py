@@ -19,7 +19,7 @@ from .engine import Analysis, DatasetView, Settings, analyse, dataset_findings
 from .formats import Format, get_format
 from .models import Model, Sourced, default_model, get_model, today_from, user_value
 from .options import Loss, PlanOptions, RunOptions, StudyOptions
-from .rules.secrets import redact
+from .redact import redact
 
 if TYPE_CHECKING:
     from .engine.pipeline import Progress
@@ -223,7 +223,6 @@ def counted(work: Callable[[], Analysis]) -> Analysis:
 def model_findings(model: Model, today: dt.date, run: RunOptions, fmt: Format, path: str) -> list[Diagnostic]:
     """The model rules' findings (its lifecycle), with the registry's severities."""
     from .rules import OFF, checks, severity
-    from .rules.secrets import redact
 
     out = []
     for c in checks("model"):

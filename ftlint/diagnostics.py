@@ -122,7 +122,7 @@ def _quote(key: str) -> str:
 def short_json(value: object, limit: int = 40) -> str:
     """A value as JSON, cut to `limit` characters for a message; a secret in it is masked first
     (cut, it would no longer be recognisable as one)."""
-    from .rules.secrets import redact
+    from .redact import redact
 
     text = redact(json.dumps(value, ensure_ascii=False))
     return text if len(text) <= limit else text[: limit - 1] + "…"

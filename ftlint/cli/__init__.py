@@ -422,8 +422,8 @@ def convert(path: str, target: str, output: str, source: str, drop_invalid: bool
         _write_converted(output, rows)
     except InputError as exc:
         raise UsageFailure(str(exc)) from None
+    from ..redact import redact
     from ..report.escape import terminal_safe
-    from ..rules.secrets import redact
 
     for line in report:
         click.echo(terminal_safe(redact(line)))

@@ -20,8 +20,8 @@ from ..diagnostics import ERROR, OFF, Diagnostic, Hit, compact_json, json_path
 from ..literals import present as literals_in
 from ..options import Loss, ReadLimits
 from ..read import BLANK, Line
+from ..redact import redact
 from ..rules import Check, checks, severity
-from ..rules.secrets import redact
 from ..selection import Selection
 from .result import Columns, DatasetView, FileSummary, Lengths
 

@@ -232,7 +232,7 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
     )
     e = dataclasses.replace(e, budget=_budget(e, plan, price_value), self_hosted=_self_hosted(e, plan),
                             learning_rate=_scaled_rates(e, plan))
-    from ..rules.secrets import redact
+    from ..redact import redact
 
     ctx = PlanContext(plan, info.min_examples, info.model_entry, info.today)
     return dataclasses.replace(e, findings=plan_findings(e, ctx, allows, severities, redact(info.paths[0]) if info.paths else ""))

@@ -51,8 +51,8 @@ def path_text(path: str) -> str:
 
 @functools.lru_cache(maxsize=1024)
 def shown_path(path: str) -> str:
-    """A file name as every output shows it: any secret in it masked (ftlint.rules.secrets)."""
-    from ..rules.secrets import redact
+    """A file name as every output shows it: any secret in it masked (ftlint.redact)."""
+    from ..redact import redact
 
     return redact(path)
 
