@@ -76,7 +76,7 @@ def tokenizer_for(run: RunOptions, model: Model | None) -> str:
     reason = missing(model.encoding)
     if reason is None:
         return model.encoding
-    from .tokenizer_files import hf_cache_snapshot
+    from .tokens.files import hf_cache_snapshot
 
     snapshot = hf_cache_snapshot(model.name)
     if snapshot is not None:
@@ -117,6 +117,11 @@ def template_for(run: RunOptions, model: Model | None) -> str:
 def settings_for(run: RunOptions, model: Model | None, training: bool = True) -> Settings:
     """Judging settings: a named model's tokenizer, template and limit, or (none named) o200k_base
     and each format's provider's default model's limit."""
+    if run.format_name != "auto":
+        from .formats.registry import FORMATS
+
+        if run.format_name not in FORMATS:
+            raise UsageError(f"format: {run.format_name!r} is not a format; `ftlint formats` lists them")
     template = template_for(run, model)
     mapping = None
     if run.mapping is not None:

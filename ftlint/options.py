@@ -78,12 +78,7 @@ class RunOptions:
     def __post_init__(self) -> None:
         if not isinstance(self.paths, tuple) or not all(isinstance(p, str) for p in self.paths):
             raise OptionError(f"{self.paths!r} is not a tuple of paths", "paths")
-        check_fields(self, self.RULES)
-        if self.format_name != "auto":
-            from .formats.registry import FORMATS
-
-            if self.format_name not in FORMATS:
-                raise OptionError(f"{self.format_name!r} is not a format; `ftlint formats` lists them", "format_name")
+        check_fields(self, self.RULES)  # the format's name is checked where formats are known (app.settings_for)
         for name, kind in (("limits", ReadLimits), ("selection", Selection)):
             if not isinstance(getattr(self, name), kind):
                 raise OptionError(f"{getattr(self, name)!r} is not a {kind.__name__}", name)

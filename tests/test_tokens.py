@@ -21,7 +21,7 @@ def test_shipped_rank_files_match_tiktokens_pinned_hashes() -> None:
         "cl100k_base": "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7",
         "o200k_base": "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d",
     }
-    root = Path(tokens.__file__).parent / "tokenizers"
+    root = Path(tokens.__file__).parent.parent / "tokenizers"
     for name, digest in pinned.items():
         data = gzip.decompress((root / f"{name}.tiktoken.gz").read_bytes())
         assert hashlib.sha256(data).hexdigest() == digest
@@ -30,7 +30,7 @@ def test_shipped_rank_files_match_tiktokens_pinned_hashes() -> None:
 def test_ranks_parse_line_by_line() -> None:
     # the loader takes a rank from its position when the file lists 0, 1, 2, ...; read each
     # line's own rank here instead, as tiktoken's loader does
-    root = Path(tokens.__file__).parent / "tokenizers"
+    root = Path(tokens.__file__).parent.parent / "tokenizers"
     shipped = [f for f in tokens.FAMILIES.values() if f.shipped]
     assert {f.name for f in shipped} == {"o200k_base", "cl100k_base", "qwen2", "mistral-tekken"}
     sums = dict(reversed(line.split()) for line in (root / "SHA256SUMS").read_text().splitlines() if line.strip())

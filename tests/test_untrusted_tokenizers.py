@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import functools
+import gzip
 import json
 import os
 import sys
@@ -136,7 +137,7 @@ def openai_rank_file(tmp_path: Path) -> Path:
     from ftlint import tokens
 
     path = tmp_path / "cl100k_base.tiktoken"
-    path.write_bytes(gzip.decompress((Path(tokens.__file__).parent / "tokenizers" / "cl100k_base.tiktoken.gz").read_bytes()))
+    path.write_bytes(gzip.decompress((Path(tokens.__file__).parent.parent / "tokenizers" / "cl100k_base.tiktoken.gz").read_bytes()))
     return path
 
 
@@ -349,7 +350,8 @@ def qwen2_tokenizer_json(tmp_path: Path) -> Path:
     from ftlint import tokens
 
     ranks = tmp_path / "qwen2.tiktoken"
-    ranks.write_bytes(tokens._family_bytes(tokens.FAMILIES["qwen2"]))
+    shipped = Path(tokens.__file__).parent.parent / "tokenizers" / "qwen2.tiktoken.gz"
+    ranks.write_bytes(gzip.decompress(shipped.read_bytes()))
     converted = TikTokenConverter(vocab_file=str(ranks), pattern=tokens.QWEN2_PATTERN).converted()
     converted.normalizer = normalizers.NFC()
     path = tmp_path / "Qwen-local" / "tokenizer.json"

@@ -11,7 +11,7 @@
       found in it.
 
 The file is read with trust.read_file (one regular file of at most --max-file-bytes: a FIFO or
-/dev/zero behind a symlink is refused) and checked before tiktoken sees it (tokenizer_json.py,
+/dev/zero behind a symlink is refused) and checked before tiktoken sees it (json_files.py,
 and `_check_vocabulary` here): a malformed file is one TokenizerError naming it and saying what
 would be right, never a panic of tiktoken's. Parsed, JSON takes up to 25 times its size (64 MiB
 of empty objects: 1.7 GB); real tokenizer files have 2 to 35 MB.
@@ -26,9 +26,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from .tokenizer_json import Malformed, hugging_face, tekken
-from .tokens import FAMILIES, TokenizerError, parse_ranks
-from .trust import MAX_FILE_BYTES, Refused, read_file
+from ..trust import MAX_FILE_BYTES, Refused, read_file
+from .families import FAMILIES, TokenizerError, parse_ranks
+from .json_files import Malformed, hugging_face, tekken
 
 # A split pattern longer than this is refused: real ones have a few hundred characters, and
 # compiling costs with the length (an alternation of 1.5 MB took fancy-regex 3 s and 490 MiB).

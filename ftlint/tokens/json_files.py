@@ -1,7 +1,7 @@
 """The two JSON tokenizer files --tokenizer reads, each into tiktoken's ranks, split pattern and
 normaliser: a Mistral Tekken file (tekken.json) and a Hugging Face tokenizer.json of a byte-level
 BPE model. What the file's own library refuses when it loads the file is refused here too, with
-the JSON path that is wrong and what would be right (`Malformed`; tokenizer_files names the file),
+the JSON path that is wrong and what would be right (`Malformed`; files.py names the file),
 before tiktoken sees the ranks: tiktoken panics on some of it instead of raising.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import binascii
 
-from .diagnostics import json_path, short_json
+from ..diagnostics import json_path, short_json
 
 RANK_MAX = 2**32 - 1  # tiktoken's Rank is a u32 (tiktoken/src/lib.rs)
 
@@ -176,7 +176,7 @@ def split_pattern(pre: object, where: tuple[object, ...]) -> str | None:
     """The regex of a Split pre-tokenizer (alone or in a Sequence); GPT-2's where a ByteLevel
     pre-tokenizer uses its own regex. (Recursion is bounded by the JSON's nesting, which the
     parser bounds.)"""
-    from .tokens import GPT2_PATTERN
+    from .families import GPT2_PATTERN
 
     if not isinstance(pre, dict):
         return None
