@@ -14,8 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .dataset import DatasetView
 from .diagnostics import Diagnostic
-from .engine import Analysis, DatasetView, Settings, analyse, dataset_findings
+from .engine import Analysis, Settings, analyse, dataset_findings, view_of
 from .formats import Format, get_format
 from .models import Model, Sourced, default_model, get_model, today_from, user_value
 from .options import Loss, PlanOptions, RunOptions, StudyOptions
@@ -240,7 +241,7 @@ def model_findings(model: Model, today: dt.date, run: RunOptions, fmt: Format, p
 
 
 def _view(result: Analysis) -> DatasetView:
-    return DatasetView.of(result)
+    return view_of(result)
 
 
 def _formats(result: Analysis) -> list[Format]:

@@ -1,4 +1,6 @@
-"""Dataset-wide findings, computed once over the fingerprint rows of the valid lines (polars).
+"""Fingerprints of records, and the queries dataset-wide checks make over them (rules/dataset.py
+words the findings): one fingerprint row per valid line, searched in Python when few, in polars
+when many.
 
 Each record carries two 64-bit fingerprints, made in the workers:
   exact  the record's compact JSON with sorted keys (key order and white space outside strings
@@ -12,6 +14,8 @@ blake2b). Collisions of 64-bit hashes are negligible below billions of records.
 from __future__ import annotations
 
 import re
+from array import array
+from dataclasses import dataclass
 from hashlib import sha1
 from typing import TYPE_CHECKING
 
@@ -20,8 +24,25 @@ if TYPE_CHECKING:
 
     import polars as pl
 
-    from .engine.result import DatasetView
+PRINT_COLUMNS = ("file", "line", "records", "exact", "near", "prompt")  # one fingerprint row per valid line
 
+
+def frame_of(columns: dict[str, array]) -> pl.DataFrame:
+    """Fingerprint columns as a polars frame of Int64 columns."""
+    import polars as pl
+
+    return pl.DataFrame({c: pl.Series(c, v, dtype=pl.Int64) for c, v in columns.items()})
+
+
+
+@dataclass(frozen=True)
+class DatasetView:
+    """The fingerprints of the files checked together, for dataset-wide checks: a polars frame,
+    or (fewer than CHUNK_ROWS lines) the columns themselves, searched without polars."""
+
+    frame: pl.DataFrame | None
+    paths: list[str]
+    rows: dict[str, array] | None = None
 
 
 def fingerprint(data: bytes) -> int:
@@ -55,14 +76,12 @@ def hex_fingerprint(value: int) -> str:
 Row = tuple[int, int, str]  # (file index, line, fingerprint of the record as hex)
 
 
-Pair = tuple[str, str, Row, tuple[int, int]]
-DUPLICATE = ("FT402", "exact duplicate of")
-NEAR = ("FT403", "near-duplicate (differs only in case or white space) of")
+Pair = tuple[str, Row, tuple[int, int]]  # ("exact" or "near", the later record, (file, line) of its first occurrence)
 
 
 def duplicate_pairs(view: DatasetView) -> Iterator[Pair]:
-    """(code, what, the later record, (file, line) of its first occurrence): FT402 for a record
-    identical to an earlier one, FT403 for one that differs from an earlier one only in case or
+    """(how, the later record, (file, line) of its first occurrence): "exact" for a record
+    identical to an earlier one, "near" for one that differs from an earlier one only in case or
     white space. The first occurrence is never reported. In file and line order. Few rows are
     searched in Python (a small file's check never imports polars), many in polars: the two
     give the same pairs (tests/test_dataset.py)."""
@@ -80,9 +99,9 @@ def _duplicates_of_rows(rows: dict) -> Iterator[Pair]:
     for r, (file, line, exact, near) in enumerate(zip(files, lines, rows["exact"], rows["near"], strict=True)):
         e, n = first_exact.setdefault(exact, r), first_near.setdefault(near, r)
         if e != r:
-            yield (*DUPLICATE, (file, line, hex_fingerprint(exact)), (files[e], lines[e]))
+            yield "exact", (file, line, hex_fingerprint(exact)), (files[e], lines[e])
         elif n != r:
-            yield (*NEAR, (file, line, hex_fingerprint(exact)), (files[n], lines[n]))
+            yield "near", (file, line, hex_fingerprint(exact)), (files[n], lines[n])
 
 
 def _duplicates_of_frame(frame: pl.DataFrame) -> Iterator[Pair]:
@@ -99,10 +118,10 @@ def _duplicates_of_frame(frame: pl.DataFrame) -> Iterator[Pair]:
     near = (marked.filter((pl.col("row") == pl.col("exact_first")) & (pl.col("row") != pl.col("near_first")))
             .join(first, left_on="near_first", right_on="ref"))
     out = []
-    for (code, what), rows in ((DUPLICATE, exact), (NEAR, near)):
+    for how, rows in (("exact", exact), ("near", near)):
         for r in rows.iter_rows(named=True):
-            out.append((code, what, (r["file"], r["line"], hex_fingerprint(r["exact"])), (r["ref_file"], r["ref_line"])))
-    out.sort(key=lambda item: (item[2][0], item[2][1], item[0]))
+            out.append((how, (r["file"], r["line"], hex_fingerprint(r["exact"])), (r["ref_file"], r["ref_line"])))
+    out.sort(key=lambda item: (item[1][0], item[1][1], item[0]))
     yield from out
 
 
@@ -124,8 +143,6 @@ def leaked(train: DatasetView, validation: DatasetView) -> Iterator[tuple[Row, t
 def _frame(view: DatasetView) -> pl.DataFrame:
     if view.frame is not None:
         return view.frame
-    from .engine.result import frame_of
-
     assert view.rows is not None
     return frame_of(view.rows)
 

@@ -74,8 +74,7 @@ def test_few_rows_in_python_and_many_in_polars_find_the_same(train: list[tuple[i
 
     import polars as pl
 
-    from ftlint.dataset import _duplicates_of_frame, _duplicates_of_rows, leaked
-    from ftlint.engine.result import PRINT_COLUMNS, DatasetView
+    from ftlint.dataset import PRINT_COLUMNS, DatasetView, _duplicates_of_frame, _duplicates_of_rows, leaked
 
     def columns(rows: list[tuple[int, int, int]]) -> dict[str, array]:
         rows = sorted(set(rows))  # (file, line, content): one row per line, in file and line order

@@ -2,13 +2,13 @@
 
 pipeline.py  chunks, worker processes, the ordered merge (no codes, no messages)
 judge.py     per line, per file and per dataset: the rules, their severities, the selection
-result.py    the mergeable summary: FileSummary, Lengths, Analysis (merge), Columns, DatasetView
+result.py    the mergeable summary: FileSummary, Lengths, Analysis (merge), Columns; view_of (the dataset checks' view)
 """
 
 from __future__ import annotations
 
 from .judge import Settings, dataset_findings
 from .pipeline import analyse, default_jobs
-from .result import Analysis, DatasetView, FileSummary
+from .result import Analysis, FileSummary, view_of
 
-__all__ = ["Analysis", "DatasetView", "FileSummary", "Settings", "analyse", "dataset_findings", "default_jobs"]
+__all__ = ["Analysis", "FileSummary", "Settings", "analyse", "dataset_findings", "default_jobs", "view_of"]

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..dataset import fingerprint, fingerprints, hex_fingerprint
+from ..dataset import DatasetView, fingerprint, fingerprints, hex_fingerprint
 from ..diagnostics import ERROR, OFF, Diagnostic, Hit, compact_json, json_path
 from ..literals import present as literals_in
 from ..options import Loss, ReadLimits
@@ -23,7 +23,7 @@ from ..read import BLANK, Line
 from ..redact import redact
 from ..rules import Check, checks, severity
 from ..selection import Selection
-from .result import Columns, DatasetView, FileSummary, Lengths
+from .result import Columns, FileSummary, Lengths
 
 OVER_LIMIT = "FT301"  # the one code whose check recounts a record exactly (rules/tokens.py)
 

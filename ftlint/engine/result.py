@@ -24,12 +24,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..dataset import PRINT_COLUMNS, DatasetView, frame_of
 from ..diagnostics import ERROR, WARNING
 
 if TYPE_CHECKING:
     import polars as pl
 
-PRINT_COLUMNS = ("file", "line", "records", "exact", "near", "prompt")
 CHUNK_ROWS = 65536
 _SUMS = ("lines", "valid", "invalid", "blank", "records", "messages", "targets", "tokens", "trainable",
          "rendered", "untrained", "truncated")
@@ -122,13 +122,6 @@ class Lengths:
     def in_range(self, low: int, high: int) -> int:
         """Records of at least `low` and fewer than `high` tokens."""
         return sum(n for t, n in self.counts.items() if low <= t < high)
-
-
-def frame_of(columns: dict[str, array]) -> pl.DataFrame:
-    """Fingerprint columns as a polars frame of Int64 columns."""
-    import polars as pl
-
-    return pl.DataFrame({c: pl.Series(c, v, dtype=pl.Int64) for c, v in columns.items()})
 
 
 class Columns:
@@ -256,16 +249,7 @@ class Analysis:
         return out if out is not None else cls()
 
 
-@dataclass(frozen=True)
-class DatasetView:
-    """The fingerprints of the files checked together, for dataset-wide checks: a polars frame,
-    or (fewer than CHUNK_ROWS lines) the columns themselves, searched without polars."""
-
-    frame: pl.DataFrame | None
-    paths: list[str]
-    rows: dict[str, array] | None = None
-
-    @classmethod
-    def of(cls, analysis: Analysis) -> DatasetView:
-        few = analysis.few_fingerprints()
-        return cls(None, analysis.paths, few) if few is not None else cls(analysis.fingerprints(), analysis.paths)
+def view_of(analysis: Analysis) -> DatasetView:
+    """The fingerprints of an analysis, as the dataset checks read them."""
+    few = analysis.few_fingerprints()
+    return DatasetView(None, analysis.paths, few) if few is not None else DatasetView(analysis.fingerprints(), analysis.paths)

@@ -11,8 +11,9 @@ from ..diagnostics import ERROR, WARNING, Hit, Located
 from . import check, register
 
 if TYPE_CHECKING:
+    from ..dataset import DatasetView
     from ..engine.judge import FileContext
-    from ..engine.result import DatasetView, FileSummary
+    from ..engine.result import FileSummary
 
 register("FT401", "too-few-examples", ERROR, """
     The training file holds fewer training records than its format's provider accepts.
@@ -54,11 +55,16 @@ def too_few(summary: FileSummary, ctx: FileContext) -> Iterator[Hit]:
         yield Hit(f"{summary.records:,} {noun}{rejected}; {summary.format} needs at least {minimum}")
 
 
+DUPLICATE = ("FT402", "exact duplicate of")
+NEAR = ("FT403", "near-duplicate (differs only in case or white space) of")
+
+
 @check("dataset", "FT402", "FT403")
 def duplicates(view: DatasetView) -> Iterator[Located]:
     from ..dataset import duplicate_pairs
 
-    for code, what, (file, line, fp), (ref_file, ref_line) in duplicate_pairs(view):
+    for how, (file, line, fp), (ref_file, ref_line) in duplicate_pairs(view):
+        code, what = DUPLICATE if how == "exact" else NEAR
         yield Located(file, line, Hit(f"{what} {view.paths[ref_file]}:{ref_line}", code=code), fp)
 
 
