@@ -267,8 +267,8 @@ def test_every_option_that_names_a_file_is_confined() -> None:
     """Driven by the options' declarations: each option of a configurable command whose value is
     a file (a click.Path, or a FILE or PATH metavar) is refused outside the configuration's folder,
     so a path flag added later cannot escape the rule. Before: all were accepted."""
-    from ftlint import config as cfg
     from ftlint.cli import cli
+    from ftlint.cli import config as cfg
 
     commands = {name: cmd for name, cmd in cli.commands.items() if name in cfg.SECTIONS}
     keys = {opt.lstrip("-") for cmd in commands.values() for p in cmd.params if isinstance(p, click.Option)

@@ -33,7 +33,7 @@ class UsageFailure(click.ClickException):
 
 
 def _config() -> Any:
-    from ..config import Config
+    from .config import Config
 
     return click.get_current_context().find_object(Config) or Config()
 
@@ -82,7 +82,7 @@ def cli(ctx: click.Context, config_path: str | None, no_config: bool) -> None:
     """
     from pathlib import Path
 
-    from .. import config as cfg
+    from . import config as cfg
 
     ctx.obj = cfg.Config()
     if no_config:

@@ -91,7 +91,7 @@ def mapping_file(value: str, folder: Path) -> tuple[str, str] | None:
 
 class FileOption(click.Option):
     """An option whose value names a file ftlint reads. A configuration file's value for it must
-    lie inside the configuration's folder (ftlint/config.py confines it with trust.confine);
+    lie inside the configuration's folder (ftlint/cli/config.py confines it with trust.confine);
     `file_part` says which part of a value is the path (None: the value names no file, as a
     tokenizer family). Every such option is declared with this class, and a click.Path option is
     confined as a whole value even without it, so a new path flag cannot slip past the rule

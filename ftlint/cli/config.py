@@ -29,7 +29,7 @@ from pathlib import Path
 
 import click
 
-from .trust import MAX_CONFIG_BYTES, Refused, confine, read_file
+from ..trust import MAX_CONFIG_BYTES, Refused, confine, read_file
 
 SECTIONS = ("check", "estimate", "plan", "diff", "review")
 NOT_FROM_FILES = {
@@ -148,7 +148,7 @@ def _confined(option: click.Option, value: object, path: Path, shown: str) -> ob
     """A value that names a file, as a path inside the configuration's folder (relative to it,
     symlinks followed), or refused naming the file, the key and the value. Which options name
     files is declared with them (cli/options.py FileOption; any click.Path option too)."""
-    from .cli.options import FileOption, whole_value
+    from .options import FileOption, whole_value
 
     file_part = option.file_part if isinstance(option, FileOption) else whole_value if isinstance(option.type, click.Path) else None
     if file_part is None:
@@ -201,7 +201,7 @@ def _per_file_ignores(path: Path, value: object) -> tuple[tuple[str, tuple[str, 
 
 def _weakened(config: Config) -> list[str]:
     """What the file turns off of the gate: error codes it ignores or does not select."""
-    from .rules import ERROR, registry
+    from ..rules import ERROR, registry
 
     errors = sorted(code for code, rule in registry().items() if rule.severity == ERROR)
     notes = []
