@@ -10,7 +10,7 @@ and exits. No printing here.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -24,7 +24,7 @@ from .redact import redact
 
 if TYPE_CHECKING:
     from .engine.pipeline import Progress
-    from .plan.estimate import Estimate
+    from .plan.estimate import DatasetInfo, Estimate
     from .plan.figures import DatasetFigures, ValidationFigures
     from .plan.study import Study
 
@@ -275,13 +275,12 @@ def check_plan(plan: PlanOptions) -> None:
 
 def estimate_data(data: Data, plan: PlanOptions, run: RunOptions) -> EstimateRun:
     """The estimate of analysed data under a plan: one frozen Estimate with its findings."""
-    from .plan.estimate import DatasetInfo, estimate
-    from .plan.figures import dataset_figures
+    from .plan.estimate import DatasetInfo
 
     fmt = data.format
     limit = data.limit
     train = data.train
-    figures = dataset_figures(train, context_limit=limit, truncate_at=plan.max_seq_len if not plan.packing else None)
+    figures = train.figures(context_limit=limit, truncate_at=plan.max_seq_len if not plan.packing else None)
     reason = redact(train.files[0].format_reason) if train.files else ""  # it may name the data's keys
     if len({f.format for f in train.files}) > 1:
         reason += "; files differ in format: " + ", ".join(f"{f.path}: {f.format}" for f in train.files)
@@ -291,18 +290,34 @@ def estimate_data(data: Data, plan: PlanOptions, run: RunOptions) -> EstimateRun
                        today=data.today)
     price: Sourced | None = user_value(plan.price, "usd_per_1m_tokens") if plan.price is not None else data.model.price
     path = train.paths[0] if train.paths else None
-    result = estimate(figures, plan, info, price=price, lengths=train.record_tokens() if plan.packing else None,
-                      allows=lambda code: run.selection.allows(code, path), severities=fmt.severities)
+    result = planned(figures, plan, info, price=price, lengths=train.record_tokens() if plan.packing else None,
+                     allows=lambda code: run.selection.allows(code, path), severities=fmt.severities)
     return EstimateRun(data, result)
+
+
+def planned(figures: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, price: Sourced | None,
+            lengths: Iterable[int] | None = None, allows: Callable[[str], bool] = lambda code: True,
+            severities: Mapping[str, str] | None = None) -> Estimate:
+    """The estimate of a dataset's figures under a plan, with the plan rules' findings (the
+    registry's severities, or the format's: `severities`) for the codes `allows` lets through."""
+    import dataclasses
+
+    from .engine.judge import plan_findings
+    from .plan.estimate import estimate
+    from .rules.context import PlanContext
+
+    e = estimate(figures, plan, info, price=price, lengths=lengths)
+    ctx = PlanContext(plan, info.min_examples, info.model_entry, info.today)
+    return dataclasses.replace(e, findings=plan_findings(e, ctx, allows, severities, redact(info.paths[0]) if info.paths else ""))
 
 
 def _validation_figures(data: Data, limit: int | None) -> ValidationFigures | None:
     held_out = data.validation
     if held_out is None:
         return None
-    from .plan.figures import ValidationFigures, dataset_figures
+    from .plan.figures import ValidationFigures
 
-    figures: DatasetFigures = dataset_figures(held_out, context_limit=limit)
+    figures: DatasetFigures = held_out.figures(context_limit=limit)
     return ValidationFigures(held_out.paths, figures.lines, figures.records, figures.tokens_capped, data.leaks)
 
 

@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from conftest import run
+from ftlint.app import planned as estimate
 from ftlint.models import Sourced
 from ftlint.options import PlanOptions as Plan
-from ftlint.plan.estimate import DatasetInfo, estimate
+from ftlint.plan.estimate import DatasetInfo
 from ftlint.plan.figures import DatasetFigures
 from ftlint.plan.trainers import auto_batch_size, auto_epochs
 

@@ -8,10 +8,11 @@ from fractions import Fraction
 import pytest
 
 from conftest import run
+from ftlint.app import planned as estimate
 from ftlint.models import Sourced
 from ftlint.options import PlanOptions as Plan
 from ftlint.options import Thresholds
-from ftlint.plan.estimate import DatasetInfo, estimate
+from ftlint.plan.estimate import DatasetInfo
 from ftlint.plan.figures import DatasetFigures
 from ftlint.plan.packing import pack
 from ftlint.plan.trainers import HuggingFace

@@ -10,7 +10,7 @@ one the user sees. The engine itself emits no code: every code belongs to a rule
 from __future__ import annotations
 
 from array import array
-from collections import Counter
+from collections import Counter, abc
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -32,6 +32,8 @@ if TYPE_CHECKING:
     from ..formats import Format, LineFigures
     from ..mapping import Mapping
     from ..models import Model
+    from ..plan.estimate import Estimate
+    from ..rules.context import PlanContext
     from ..tokens import TokenCounter
 
 
@@ -376,3 +378,23 @@ def record_findings(fmt: Format, record: dict, counter: TokenCounter, limit: int
         if not c.gate and (not c.needs or not ctx.present.isdisjoint(c.needs)):
             found += [(hit.code or c.codes[0], hit) for hit in c.func(record, ctx)]
     return found
+
+
+def plan_findings(e: Estimate, ctx: PlanContext, allows: Callable[[str], bool], severities: abc.Mapping[str, str] | None,
+                  path: str) -> tuple[Diagnostic, ...]:
+    """The plan rules' findings on an estimate (and, for a named model, its lifecycle's), with the
+    registry's severities or the format's (`severities`), for the codes `allows` lets through:
+    errors (failed gates) first, then by code."""
+    import datetime as dt
+
+    out = []
+    hits = [(c, hit) for c in checks("plan") for hit in c.func(e, ctx)]
+    if ctx.model is not None:
+        today = dt.date.fromisoformat(ctx.today) if ctx.today else dt.date.today()
+        hits += [(c, hit) for c in checks("model") for hit in c.func(ctx.model, today)]
+    for c, hit in hits:
+        code = hit.code or c.codes[0]
+        level = severity(code, severities)
+        if level != OFF and allows(code):
+            out.append(Diagnostic(path, 0, 0, code, hit.message, level))
+    return tuple(sorted(out, key=lambda d: (d.severity != "error", d.code)))

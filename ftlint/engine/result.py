@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from ..dataset import PRINT_COLUMNS, DatasetView, frame_of
 from ..diagnostics import ERROR, WARNING
+from ..plan.figures import DatasetFigures
 
 if TYPE_CHECKING:
     import polars as pl
@@ -213,6 +214,33 @@ class Analysis:
         if self.ordered is None:
             raise ValueError("record order was not kept: analyse with Settings(keep_order=True)")
         return self.ordered.tolist()
+
+    def figures(self, *, context_limit: int | None, truncate_at: int | None = None) -> DatasetFigures:
+        """The figures a plan is made from. Every figure is exact: the distribution keeps each distinct
+        token count (Lengths), so a clipped sum or a quantile is the same for one run and for merged
+        shards; quantiles use the nearest record (no interpolation): every figure is a real record's."""
+        lengths = self.lengths
+        files = self.files
+        limited = lengths.total(context_limit)
+        cap = min(context_limit, truncate_at) if context_limit is not None and truncate_at is not None else (truncate_at or context_limit)
+        capped = lengths.total(cap)
+        cut = 0
+        if truncate_at is not None:  # records longer than --max-seq-len once the limit has cut them
+            cut = lengths.over(truncate_at) if context_limit is None or truncate_at < context_limit else 0
+        return DatasetFigures(
+            lines=self.lines,
+            invalid_lines=self.invalid,
+            messages=self.messages,
+            records=lengths.records,
+            targets=sum(f.targets for f in files),
+            tokens_in_file=lengths.total(),
+            tokens_capped=capped,
+            trainable_tokens=sum(f.trainable for f in files),
+            records_over_limit=lengths.over(context_limit) if context_limit is not None else 0,
+            token_stats=lengths.stats(),
+            truncated_records=cut,
+            truncated_tokens=limited - capped,
+        )
 
     def merge(self, other: Analysis) -> None:
         """`other`'s files after these: the result is the analysis of both sets of files, as one

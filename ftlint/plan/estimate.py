@@ -10,16 +10,16 @@
                       the mean tokens of a sequence: what a shuffled run processes on average
   cost              = tokens processed x price per 1M tokens / 1,000,000
 
-The plan's advice and gates are plan rules (ftlint/rules/advice.py, gates.py): they read the
-estimate and become its findings, with the registry's severities.
+The plan's advice and gates are plan rules (ftlint/rules/advice.py, gates.py): the engine runs
+them on the estimate this module makes (engine/judge.py `plan_findings`), and the use case
+attaches their findings (app.py); this module knows no rule.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import datetime as dt
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -166,24 +166,10 @@ class Estimate:
         return out
 
 
-@dataclass(frozen=True, slots=True)
-class PlanContext:
-    """What a plan check may read besides the estimate."""
-
-    plan: PlanOptions
-    min_examples: int | None  # the format's provider minimum
-    model: Model | None = None
-    today: str = ""
-
-
-
-
 def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, price: Sourced | None,
-             lengths: Iterable[int] | None = None, allows: Callable[[str], bool] = lambda code: True,
-             severities: Mapping[str, str] | None = None) -> Estimate:
-    """`lengths` (tokens per record, in file order) is needed only for packing. The plan rules
-    make the findings, with the registry's severities (or the format's, `severities`), for the
-    codes `allows` lets through (the user's selection)."""
+             lengths: Iterable[int] | None = None) -> Estimate:
+    """The run's figures, without findings. `lengths` (tokens per record, in file order) is
+    needed only for packing."""
     strategy = trainer(plan.trainer, plan.hf_legacy)
     records = data.records
     tokens_per_epoch = data.tokens_capped
@@ -230,12 +216,8 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
         tokens_exact=model.tokens_exact if model else True, tokens_note=_tokens_note(model),
         price_unit=price.unit if price is not None else "", price_note=price_note,
     )
-    e = dataclasses.replace(e, budget=_budget(e, plan, price_value), self_hosted=_self_hosted(e, plan),
-                            learning_rate=_scaled_rates(e, plan))
-    from ..redact import redact
-
-    ctx = PlanContext(plan, info.min_examples, info.model_entry, info.today)
-    return dataclasses.replace(e, findings=plan_findings(e, ctx, allows, severities, redact(info.paths[0]) if info.paths else ""))
+    return dataclasses.replace(e, budget=_budget(e, plan, price_value), self_hosted=_self_hosted(e, plan),
+                               learning_rate=_scaled_rates(e, plan))
 
 
 def _price(price: Sourced | None, per_token_trainer: bool, info: DatasetInfo) -> tuple[Sourced | None, str]:
@@ -272,24 +254,6 @@ def _tokens_note(model: Model | None) -> str:
     if model.assumed and model.name.startswith("("):
         return "an estimate: no model named, counted with o200k_base; give --model for the model's own tokenizer"
     return ""
-
-
-def plan_findings(e: Estimate, ctx: PlanContext, allows: Callable[[str], bool], severities: Mapping[str, str] | None,
-                  path: str) -> tuple[Diagnostic, ...]:
-    """The plan rules' findings on an estimate: errors (failed gates) first, then by code."""
-    from ..rules import OFF, checks, severity
-
-    out = []
-    hits = [(c, hit) for c in checks("plan") for hit in c.func(e, ctx)]
-    if ctx.model is not None:
-        today = dt.date.fromisoformat(ctx.today) if ctx.today else dt.date.today()
-        hits += [(c, hit) for c in checks("model") for hit in c.func(ctx.model, today)]
-    for c, hit in hits:
-        code = hit.code or c.codes[0]
-        level = severity(code, severities)
-        if level != OFF and allows(code):
-            out.append(Diagnostic(path, 0, 0, code, hit.message, level))
-    return tuple(sorted(out, key=lambda d: (d.severity != "error", d.code)))
 
 
 def _tokens_processed(tokens_per_epoch: int, s: Schedule, epochs: int) -> tuple[int, str]:
@@ -342,5 +306,5 @@ def _scaled_rates(e: Estimate, plan: PlanOptions) -> ScaledRates | None:
                        plan.learning_rate * ratio, plan.learning_rate * math.sqrt(ratio))
 
 
-__all__ = ["BudgetFigures", "DatasetInfo", "Estimate", "PackingFigures", "PlanContext", "ScaledRates",
-           "SelfHostedFigures", "TruncationFigures", "estimate"]
+__all__ = ["BudgetFigures", "DatasetInfo", "Estimate", "PackingFigures", "ScaledRates", "SelfHostedFigures",
+           "TruncationFigures", "estimate"]

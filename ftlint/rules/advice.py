@@ -12,7 +12,8 @@ from ..diagnostics import ERROR, WARNING, Hit
 from . import check, register
 
 if TYPE_CHECKING:
-    from ..plan.estimate import Estimate, PlanContext
+    from ..plan.estimate import Estimate
+    from .context import PlanContext
 
 register("FT501", "lines-with-errors", WARNING, """
     Some lines have errors; the estimate counts only the records it could read.

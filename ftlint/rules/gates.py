@@ -9,7 +9,8 @@ from ..diagnostics import ERROR, Hit
 from . import check, register
 
 if TYPE_CHECKING:
-    from ..plan.estimate import Estimate, PlanContext
+    from ..plan.estimate import Estimate
+    from .context import PlanContext
 
 register("FT701", "max-cost", ERROR, """
     Gate: the planned run costs more than --max-cost (or its cost is unknown).

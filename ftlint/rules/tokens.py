@@ -11,7 +11,8 @@ from . import check, register
 
 if TYPE_CHECKING:
     from ..engine.judge import RecordContext
-    from ..plan.estimate import Estimate, PlanContext
+    from ..plan.estimate import Estimate
+    from .context import PlanContext
 
 # Spelled like a special token of OpenAI's or a common chat template's tokenizer: <|endoftext|>,
 # <|im_start|>, <|eot_id|>, ...
