@@ -29,7 +29,7 @@ from typing import Any
 from .app import Data, UsageError, analyse_data, estimate_data, settings_for
 from .diagnostics import ERROR, WARNING, Diagnostic
 from .engine import Analysis, FileSummary
-from .options import Gates, PlanOptions, ReadLimits, RunOptions, Thresholds
+from .options import Gates, PlanOptions, ReadLimits, RunOptions, TemplateBudget, Thresholds
 from .plan.estimate import Estimate
 from .selection import Selection
 
@@ -50,8 +50,13 @@ def run_options(paths: Paths, *, model: str | None = None, format: str = "auto",
                 engine: str = "local", max_line_bytes: int | None = None, max_depth: int | None = None,
                 max_file_bytes: int | None = None,
                 assistant_only_loss: bool = False, completion_only_loss: bool = True, max_seq_len: int | None = None,
-                mapping: str | None = None, dataset_rules: bool = True) -> RunOptions:
+                mapping: str | None = None, dataset_rules: bool = True, template_max_chars: int | None = None,
+                template_max_steps: int | None = None, template_seconds: float | None = None) -> RunOptions:
     """The CLI's judging options, as keywords."""
+    budget = TemplateBudget()
+    budget = TemplateBudget(template_max_chars if template_max_chars is not None else budget.max_chars,
+                            template_max_steps if template_max_steps is not None else budget.max_steps,
+                            template_seconds if template_seconds is not None else budget.seconds)
     limits = ReadLimits()
     limits = ReadLimits(max_line_bytes if max_line_bytes is not None else limits.max_line_bytes,
                         max_depth if max_depth is not None else limits.max_depth,
@@ -62,7 +67,7 @@ def run_options(paths: Paths, *, model: str | None = None, format: str = "auto",
                       tokenizer=tokenizer, chat_template=chat_template, format_name=format, limits=limits,
                       selection=Selection(tuple(select), tuple(ignore)), jobs=jobs, dataset_rules=dataset_rules,
                       assistant_only_loss=assistant_only_loss, completion_only_loss=completion_only_loss,
-                      max_seq_len=max_seq_len, mapping=mapping, engine=engine)
+                      max_seq_len=max_seq_len, mapping=mapping, engine=engine, template_budget=budget)
 
 
 @dataclass

@@ -22,6 +22,16 @@ class ReadLimits:
 
 
 @dataclass(frozen=True, slots=True)
+class TemplateBudget:
+    """What rendering a record through a chat template may cost (a real template takes a few
+    hundred steps and a few thousand characters). Over it, the record is FT238, and the run goes on."""
+
+    max_chars: int = 16 << 20  # --template-max-chars: characters one rendering produces, every intermediate string counted
+    max_steps: int = 200_000  # --template-max-steps: loop iterations, calls and filters of one rendering
+    seconds: float = 5.0  # --template-seconds: wall time of a record's renderings, a backstop to the two counts
+
+
+@dataclass(frozen=True, slots=True)
 class Loss:
     """What the trainer trains on (the trainers' own option names)."""
 
@@ -55,6 +65,7 @@ class RunOptions:
     mapping: str | None = None  # --mapping dataset_info.json[:NAME]: read records as LLaMA-Factory does
     keep_order: bool = False  # keep each record's tokens in order: --packing's batches follow it
     engine: str = "local"  # "local": this machine's processes; "ray": a Ray cluster (ftlint/ray.py)
+    template_budget: TemplateBudget = field(default_factory=TemplateBudget)  # the chat template's, per record
 
 
 @dataclass(frozen=True, slots=True)
