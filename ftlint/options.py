@@ -27,7 +27,7 @@ class TemplateBudget:
     hundred steps and a few thousand characters). Over it, the record is FT238, and the run goes on."""
 
     max_chars: int = 16 << 20  # --template-max-chars: characters one rendering produces, every intermediate string counted
-    max_steps: int = 200_000  # --template-max-steps: loop iterations, calls and filters of one rendering
+    max_steps: int = 200_000  # --template-max-steps: loop iterations, filters and calls (4 each) of one rendering
     seconds: float = 5.0  # --template-seconds: wall time of a record's renderings, a backstop to the two counts
 
 

@@ -104,7 +104,7 @@ def test_the_budget_is_the_users_to_set(tmp_path: Path) -> None:
     with (folder / "ftlint.toml").open("a") as config:
         config.write("template-max-steps = 1\n")
     code, out, err, _ = check(folder)
-    assert code == 1 and out.count(": FT238 ") == 11 and "more than 1 steps" in out, out + err
+    assert code == 1 and out.count(": FT238 ") == 11 and "more than 1 step (" in out, out + err
 
 
 def nested(depth: int) -> str:
@@ -149,6 +149,16 @@ def test_check_records_with_a_chat_template_is_bounded(tmp_path: Path) -> None:
     assert status == 0 and "Traceback" not in err, err
     assert out.splitlines() == [json.dumps([[BOMB_LINE, "FT238"]]), "10"], out
     assert peak < PEAK_MIB
+
+
+def test_the_api_takes_the_budget_by_keyword(tmp_path: Path) -> None:
+    import ftlint
+
+    template = tmp_path / "chatml.jinja"
+    template.write_text(TEMPLATE.replace("BOMB", ""))
+    result = ftlint.check_records(records(), chat_template=str(template), tokenizer="qwen2", template_max_steps=1)
+    assert [d.code for d in result.findings if d.line] == ["FT238"] * 11
+    assert "more than 1 step (" in result.findings[0].message
 
 
 @pytest.fixture(scope="module")

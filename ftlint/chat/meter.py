@@ -4,8 +4,8 @@ before they are made).
 
 A template from a repository is as untrusted as its data: `{{ 'x' * 1500000000 }}`, loops in
 loops, a macro calling itself twice would otherwise take the memory or the time of the run.
-- Steps: loop iterations, calls (macros, methods, `loop()`, `caller()`), filters, and the items
-  a reducing filter (sum, min, max) walks.
+- Steps: loop iterations, filters, the items a reducing filter (sum, min, max) walks, and
+  calls (macros, methods, `loop()`, `caller()`), which count 4 each (sandbox.py CALL_STEPS).
 - Characters: those of every string a rendering makes: each piece of output (literal text too,
   inside loops, macros and `{% set %}` blocks, which Jinja gathers in lists first), every result
   of an operator, filter, call or slice; a list or dict counts ITEM characters per entry.
@@ -61,8 +61,8 @@ class Meter:
     def check(self) -> None:
         """Over the steps, or past the deadline (read every CLOCK_EVERY steps: the clock costs more than a step)."""
         if self.steps > self.max_steps:
-            raise OverBudget(f"it took more than {self.max_steps:,} steps (loop iterations, calls and filters); "
-                             "--template-max-steps raises the budget")
+            steps = f"{self.max_steps:,} step{'s' if self.max_steps > 1 else ''}"
+            raise OverBudget(f"it took more than {steps} (loop iterations, calls and filters); --template-max-steps raises the budget")
         if monotonic() > self.deadline:
             raise OverBudget(f"it ran past {self.seconds:g} s; --template-seconds raises the budget")
         self.check_at = min(self.steps + CLOCK_EVERY, self.max_steps + 1)

@@ -86,10 +86,10 @@ register("FT238", "template-over-budget", ERROR, """
     or too long.
 
     Only with a chat template ftlint renders. Each rendering may take --template-max-steps
-    steps (loop iterations, calls and filters; 200,000), produce --template-max-chars characters
-    (every string it builds, its output included; 16,777,216), and a record's renderings
-    --template-seconds (5). A real template takes a few hundred steps and a few thousand
-    characters. The message says which budget, and the flag that raises it; the record's tokens
+    steps (loop iterations and filters, 4 a call; 200,000) and produce
+    --template-max-chars characters (every string it builds, its output included; 16,777,216);
+    a record's renderings may take --template-seconds (5). A real template takes a few dozen
+    steps and a few thousand characters per record. The message says which budget, and the flag that raises it; the record's tokens
     are then counted by ftlint's convention, and the run goes on with the next record.
     Why: a template from a repository is code its author wrote: `{{ 'x' * 1500000000 }}`, loops
     in loops or a macro calling itself twice would take the memory or the time of the whole run
