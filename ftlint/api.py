@@ -41,7 +41,7 @@ from .app import Data, UsageError, analyse_data, counted, estimate_data, setting
 from .checked import OptionError, codes
 from .diagnostics import ERROR, WARNING, Diagnostic
 from .engine import Analysis, FileSummary
-from .options import Gates, PlanOptions, ReadLimits, RunOptions, Thresholds
+from .options import Gates, PlanOptions, ReadLimits, RunOptions, TemplateBudget, Thresholds
 from .plan.estimate import Estimate
 from .selection import Selection
 
@@ -91,20 +91,33 @@ def run_options(paths: Paths, *, model: str | None = None, format: str = "auto",
                 engine: str = "local", max_line_bytes: int | None = None, max_depth: int | None = None,
                 max_file_bytes: int | None = None,
                 assistant_only_loss: bool = False, completion_only_loss: bool = True, max_seq_len: int | None = None,
-                mapping: str | None = None, dataset_rules: bool = True) -> RunOptions:
+                mapping: str | None = None, dataset_rules: bool = True, template_max_chars: int | None = None,
+                template_max_steps: int | None = None, template_seconds: float | None = None) -> RunOptions:
     """The CLI's judging options, as keywords, each checked as its flag is (UsageError)."""
-    default = ReadLimits()
+    default, budget = ReadLimits(), TemplateBudget()
     try:
         limits = ReadLimits(max_line_bytes if max_line_bytes is not None else default.max_line_bytes,
                             max_depth if max_depth is not None else default.max_depth,
                             max_file_bytes if max_file_bytes is not None else default.max_file_bytes)
+        budget = _budget(template_max_chars if template_max_chars is not None else budget.max_chars,
+                         template_max_steps if template_max_steps is not None else budget.max_steps,
+                         template_seconds if template_seconds is not None else budget.seconds)
         return RunOptions(paths=_paths(paths), validation=validation, model_name=model, context=context, today=today,
                           tokenizer=tokenizer, chat_template=chat_template, format_name=format, limits=limits,
                           selection=Selection(_codes("select", select), _codes("ignore", ignore)), jobs=jobs,
                           dataset_rules=dataset_rules, assistant_only_loss=assistant_only_loss,
-                          completion_only_loss=completion_only_loss, max_seq_len=max_seq_len, mapping=mapping, engine=engine)
+                          completion_only_loss=completion_only_loss, max_seq_len=max_seq_len, mapping=mapping, engine=engine,
+                          template_budget=budget)
     except OptionError as exc:
         raise _usage(exc) from None
+
+
+def _budget(max_chars: object, max_steps: object, seconds: object) -> TemplateBudget:
+    """The template budget; its fields are the keywords template_max_chars, _max_steps, _seconds."""
+    try:
+        return TemplateBudget(max_chars, max_steps, seconds)  # type: ignore[arg-type]  # checked by its rules
+    except OptionError as exc:
+        raise OptionError(exc.reason, f"template_{exc.option}") from None
 
 
 JUDGING_KEYS = tuple(inspect.signature(run_options).parameters)[1:]

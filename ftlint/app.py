@@ -9,6 +9,7 @@ and exits. No printing here.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from .options import Loss, PlanOptions, RunOptions, StudyOptions
 from .redact import redact
 
 if TYPE_CHECKING:
+    from .chat.source import TemplateFile
     from .engine.pipeline import Progress
     from .plan.estimate import DatasetInfo, Estimate
     from .plan.figures import DatasetFigures, ValidationFigures
@@ -134,15 +136,7 @@ def settings_for(run: RunOptions, model: Model | None, training: bool = True) ->
             raise UsageError(str(exc)) from None
         if run.format_name not in ("auto", mapping.formatting):
             raise UsageError(f"--mapping {run.mapping} reads the data as {mapping.formatting}, not as --format {run.format_name}")
-    if template.startswith("file:"):  # a user's template that cannot be read or compiled: one line, exit 2
-        from .chat.render import JinjaTemplate, TemplateFailure
-        from .chat.tally import _user_template
-
-        try:
-            JinjaTemplate(_user_template(template.removeprefix("file:")))
-        except TemplateFailure as exc:
-            message = str(exc)
-            raise UsageError(message if message.startswith("--chat-template") else f"--chat-template {run.chat_template}: {message}") from None
+    template_file = _template_file(run, template) if template.startswith("file:") else None
     if run.assistant_only_loss and template == "openai":
         raise UsageError("--assistant-only-loss needs the model's chat template: name a self-hosted model with --model, "
                          "or give --chat-template FILE")
@@ -154,8 +148,24 @@ def settings_for(run: RunOptions, model: Model | None, training: bool = True) ->
         content_fingerprints=run.dataset_rules or run.prompt_fingerprints or run.validation is not None,
         prompt_fingerprints=run.prompt_fingerprints, labels=run.labels,
         loss=Loss(run.assistant_only_loss, run.completion_only_loss, run.max_seq_len), bound_tokens=run.bound_tokens,
-        mapping=mapping, keep_order=run.keep_order,
+        mapping=mapping, keep_order=run.keep_order, template_file=template_file, template_budget=run.template_budget,
     )
+
+
+def _template_file(run: RunOptions, template: str) -> TemplateFile:
+    """A user's template, read once (the workers get its text) and compiled once here: one that
+    cannot be read or compiled is one line, exit 2."""
+    from .chat.render import JinjaTemplate, TemplateFailure
+    from .chat.source import read_template
+    from .trust import Refused
+
+    try:
+        found = read_template(template.removeprefix("file:"), run.limits.max_file_bytes)
+        JinjaTemplate(found.source, budget=run.template_budget)
+    except (TemplateFailure, Refused) as exc:
+        message = str(exc)
+        raise UsageError(message if message.startswith("--chat-template") else f"--chat-template {run.chat_template}: {message}") from None
+    return found
 
 
 def resolve_model(name: str | None) -> Model | None:
@@ -189,7 +199,7 @@ def analyse_data(run: RunOptions, emit: Emit, progress: Progress | None = None, 
         _report(model_findings(model, today, run, fmt, train.paths[0] if train.paths else ""), train, emit)
     validation, leaks = None, 0
     if run.validation is not None:
-        validation = _analyse((run.validation,), settings_for(run, named, training=False), emit, run, progress)
+        validation = _analyse((run.validation,), dataclasses.replace(settings, training=False), emit, run, progress)
         views = (_view(train), _view(validation))
         made, found = dataset_findings(views, "split", run.selection, _formats(train) + _formats(validation))
         _report(found, validation, emit)
@@ -325,8 +335,6 @@ def run_estimate(run: RunOptions, plan: PlanOptions, progress: Progress | None =
     """`ftlint estimate`: analyse (no findings shown), then estimate."""
     check_plan(plan)
     if plan.packing and not run.keep_order:
-        import dataclasses
-
         run = dataclasses.replace(run, keep_order=True)
     data = analyse_data(run, lambda d: None, progress)
     return estimate_data(data, plan, run)

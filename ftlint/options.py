@@ -34,6 +34,21 @@ class ReadLimits:
 
 
 @dataclass(frozen=True, slots=True)
+class TemplateBudget:
+    """What rendering a record through a chat template may cost (a real template takes a few
+    hundred steps and a few thousand characters). Over it, the record is FT238, and the run goes on."""
+
+    max_chars: int = 16 << 20  # --template-max-chars: characters one rendering produces, every intermediate string counted
+    max_steps: int = 200_000  # --template-max-steps: loop iterations, filters and calls (4 each) of one rendering
+    seconds: float = 5.0  # --template-seconds: wall time of a record's renderings, a backstop to the two counts
+
+    RULES: ClassVar[dict[str, Rule]] = {"max_chars": Count(1), "max_steps": Count(1), "seconds": Number(0, minimum_open=True)}
+
+    def __post_init__(self) -> None:
+        check_fields(self, self.RULES)
+
+
+@dataclass(frozen=True, slots=True)
 class Loss:
     """What the trainer trains on (the trainers' own option names)."""
 
@@ -67,6 +82,7 @@ class RunOptions:
     mapping: str | None = None  # --mapping dataset_info.json[:NAME]: read records as LLaMA-Factory does
     keep_order: bool = False  # keep each record's tokens in order: --packing's batches follow it
     engine: str = "local"  # "local": this machine's processes; "ray": a Ray cluster (ftlint/ray.py)
+    template_budget: TemplateBudget = field(default_factory=TemplateBudget)  # the chat template's, per record
 
     RULES: ClassVar[dict[str, Rule]] = {
         "validation": Text(path=True), "model_name": Text(), "context": Count(1), "today": Text(), "tokenizer": Text(path=True),
@@ -79,7 +95,7 @@ class RunOptions:
         if not isinstance(self.paths, tuple) or not all(isinstance(p, str) for p in self.paths):
             raise OptionError(f"{self.paths!r} is not a tuple of paths", "paths")
         check_fields(self, self.RULES)  # the format's name is checked where formats are known (app.settings_for)
-        for name, kind in (("limits", ReadLimits), ("selection", Selection)):
+        for name, kind in (("limits", ReadLimits), ("selection", Selection), ("template_budget", TemplateBudget)):
             if not isinstance(getattr(self, name), kind):
                 raise OptionError(f"{getattr(self, name)!r} is not a {kind.__name__}", name)
 

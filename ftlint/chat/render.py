@@ -5,6 +5,9 @@ a `tojson` filter that keeps non-ASCII text (ensure_ascii off), the `raise_excep
 `strftime_now` globals, and the `{% generation %}` tag whose spans mark what TRL's
 assistant_only_loss trains on. `strftime_now` reads --today (so dated templates are
 reproducible), at midnight.
+
+Every rendering runs under a budget (ftlint/options.py TemplateBudget; sandbox.py, meter.py): over
+it, the record's rendering fails with OverBudget (FT238), and the next record is rendered afresh.
 """
 
 from __future__ import annotations
@@ -19,7 +22,12 @@ from typing import Any
 import jinja2
 import jinja2.ext
 import jinja2.nodes
-import jinja2.sandbox
+
+from ..options import TemplateBudget
+from .meter import Meter, OverBudget, TemplateFailure
+from .sandbox import MeteredEnvironment, compile_template
+
+__all__ = ["END", "START", "JinjaTemplate", "OverBudget", "Rendered", "TemplateFailure", "normalised"]
 
 START, END = "\ue000", "\ue001"  # private-use characters around a {% generation %} block while rendering
 
@@ -41,10 +49,6 @@ def normalised(messages: Sequence[dict]) -> list[dict]:
                 message = {"thinking": reasoning, **message, "reasoning_content": reasoning}
         out.append(message)
     return out
-
-
-class TemplateFailure(Exception):
-    """The template raised (its own raise_exception, or a Jinja error): the record cannot be rendered."""
 
 
 class _Generation(jinja2.ext.Extension):
@@ -77,24 +81,31 @@ class Rendered:
 class JinjaTemplate:
     """A compiled chat template."""
 
-    def __init__(self, source: str, today: dt.date | None = None) -> None:
-        env = jinja2.sandbox.ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True,
-                                                            extensions=[_Generation, jinja2.ext.loopcontrols])
-        env.filters["tojson"] = _tojson
+    def __init__(self, source: str, today: dt.date | None = None, budget: TemplateBudget | None = None) -> None:
+        self.budget = budget or TemplateBudget()
+        self.env = env = MeteredEnvironment(self.budget, {"tojson": _tojson}, trim_blocks=True, lstrip_blocks=True,
+                                            extensions=[_Generation, jinja2.ext.loopcontrols])
         day = dt.datetime.combine(today or dt.date.today(), dt.time())
+
+        def strftime_now(fmt: str) -> str:
+            if isinstance(fmt, str):  # a directive writes at most a few dozen characters
+                env.meter.need(len(fmt) * 16, "strftime_now")
+            return day.strftime(fmt)
+
         env.globals["raise_exception"] = _raise
-        env.globals["strftime_now"] = day.strftime
-        try:
-            self.template = env.from_string(source)
-        except jinja2.TemplateError as exc:
-            raise TemplateFailure(f"the chat template does not compile: {exc}") from None
+        env.globals["strftime_now"] = strftime_now
+        self.template = compile_template(env, source)
         self.has_generation = "{% generation" in source or "{%- generation" in source
 
     def render(self, messages: Sequence[dict], tools: object = None, bos: str = "", eos: str = "",
-               add_generation_prompt: bool = False, **extra: object) -> Rendered:
+               add_generation_prompt: bool = False, deadline: float | None = None, **extra: object) -> Rendered:
+        """The conversation rendered, under the budget (its seconds until `deadline`, a
+        time.monotonic() value shared by a record's renderings; None: from now)."""
         marked = START in str(messages) or END in str(messages)  # data holding our markers: no spans
+        given = normalised(messages)
+        self.env.meter = Meter(self.budget, deadline, (given, tools))
         try:
-            text = self.template.render(messages=normalised(messages), tools=tools or None, bos_token=bos, eos_token=eos,
+            text = self.template.render(messages=given, tools=tools or None, bos_token=bos, eos_token=eos,
                                         add_generation_prompt=add_generation_prompt, **extra)
         except TemplateFailure:
             raise

@@ -2,38 +2,52 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
-from collections.abc import Sequence
-from pathlib import Path
+from collections.abc import Iterator, Sequence
+from time import monotonic
 
-from ..options import Loss
+from ..options import Loss, TemplateBudget
 from ..tokens import TokenCounter
 from . import CHAT_TEMPLATES, FAMILY_TEMPLATE_DEFAULTS, ChatTemplate, count_rendered, template_text
 from .mask import Masked, Tokenizer, common_prefix, span_mask
-from .render import JinjaTemplate, Rendered, TemplateFailure
+from .render import JinjaTemplate, Rendered
+from .source import TemplateFile, read_template
 
 
 class Tally:
-    """Renders conversations with one template and counts their tokens with one tokenizer."""
+    """Renders conversations with one template and counts their tokens with one tokenizer.
+    `file`: a --chat-template already read (source.py); without it, "file:PATH" is read here."""
 
-    def __init__(self, template: str, counter: TokenCounter, today: dt.date, loss: Loss | None = None) -> None:
+    def __init__(self, template: str, counter: TokenCounter, today: dt.date, loss: Loss | None = None,
+                 budget: TemplateBudget | None = None, file: TemplateFile | None = None) -> None:
         self.counter, self.today = counter, today
         self.loss = loss or Loss()
+        self.budget = budget or TemplateBudget()
         self._tokenizer: Tokenizer | None = None
+        self._deadline: float | None = None
         if template.startswith("file:"):
             path = template.removeprefix("file:")
-            source = _user_template(path)
+            user = file or read_template(path)
             specials, bos, eos, pattern = FAMILY_TEMPLATE_DEFAULTS.get(counter.encoding_name, ((), "", "", ""))
-            added, config_bos, config_eos = _user_tokens(path)
-            if added:  # the tokenizer_config.json's own added tokens are the tokenizer's: they alone count
-                specials, pattern = added, ""
-            self.spec = ChatTemplate(template, f"--chat-template {path}", tuple(specials), config_bos or bos,
-                                     config_eos or eos, "file", pattern)
-            self.jinja: JinjaTemplate | None = JinjaTemplate(source, today)
+            if user.specials:  # the tokenizer_config.json's own added tokens are the tokenizer's: they alone count
+                specials, pattern = user.specials, ""
+            self.spec = ChatTemplate(template, f"--chat-template {path}", tuple(specials), user.bos or bos,
+                                     user.eos or eos, "file", pattern)
+            self.jinja: JinjaTemplate | None = JinjaTemplate(user.source, today, self.budget)
         else:
             self.spec = CHAT_TEMPLATES[template]
-            self.jinja = JinjaTemplate(template_text(template), today) if self.spec.source != "python" else None
+            self.jinja = JinjaTemplate(template_text(template), today, self.budget) if self.spec.source != "python" else None
         self.name = template
+
+    @contextlib.contextmanager
+    def record(self) -> Iterator[None]:
+        """The renderings of one record: they share its --template-seconds."""
+        self._deadline = monotonic() + self.budget.seconds
+        try:
+            yield
+        finally:
+            self._deadline = None
 
     @property
     def has_generation(self) -> bool:
@@ -45,7 +59,7 @@ class Tally:
             from . import llama3
 
             return llama3.render(messages, tools, llama3.dated(self.name, self.today), add_generation_prompt)
-        return self.jinja.render(messages, tools, self.spec.bos, self.spec.eos, add_generation_prompt)
+        return self.jinja.render(messages, tools, self.spec.bos, self.spec.eos, add_generation_prompt, self._deadline)
 
     @property
     def tokenizer(self) -> Tokenizer:
@@ -97,56 +111,3 @@ class Tally:
     def tokens(self, messages: Sequence[dict], tools: object = None) -> int:
         """All tokens of the conversation as the template renders it. TemplateFailure if it cannot."""
         return count_rendered(self.render(messages, tools).text, self.spec.splitter, self.counter.count)
-
-
-def _user_template(path: str) -> str:
-    """A Jinja file, or a tokenizer_config.json (or a model folder) that holds the template."""
-    import json
-
-    p = Path(path)
-    if p.is_dir():
-        for name in ("chat_template.jinja", "tokenizer_config.json"):
-            if (p / name).is_file():
-                p = p / name
-                break
-    try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise TemplateFailure(f"--chat-template {path}: cannot read it ({exc})") from None
-    if p.suffix == ".json":
-        try:
-            template = json.loads(text).get("chat_template")
-        except (ValueError, AttributeError):
-            template = None
-        if isinstance(template, list):  # named templates: the default one
-            template = next((t.get("template") for t in template if isinstance(t, dict) and t.get("name") == "default"), None)
-        if not isinstance(template, str):
-            raise TemplateFailure(f"--chat-template {path}: no chat_template in it")
-        return template
-    return text
-
-
-def _user_tokens(path: str) -> tuple[tuple[str, ...], str, str]:
-    """The added tokens, bos and eos a tokenizer_config.json (or a model folder's) declares, as
-    transformers reads them (added_tokens_decoder; bos_token and eos_token, strings or objects)."""
-    import json
-
-    p = Path(path)
-    config = p / "tokenizer_config.json" if p.is_dir() else p
-    if config.suffix != ".json" or not config.is_file():
-        return (), "", ""
-    try:
-        data = json.loads(config.read_text(encoding="utf-8"))
-    except (OSError, ValueError, UnicodeDecodeError):
-        return (), "", ""
-    if not isinstance(data, dict):
-        return (), "", ""
-
-    def token(value: object) -> str:
-        if isinstance(value, dict):
-            value = value.get("content")
-        return value if isinstance(value, str) else ""
-
-    decoder = data.get("added_tokens_decoder")
-    added = tuple(t for t in (token(v) for v in decoder.values()) if t) if isinstance(decoder, dict) else ()
-    return added, token(data.get("bos_token")), token(data.get("eos_token"))

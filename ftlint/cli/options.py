@@ -12,13 +12,13 @@ import click
 
 from .. import checked
 from ..diagnostics import ERROR, WARNING
-from ..options import Gates, PlanOptions, ReadLimits, RunOptions, StudyOptions, Thresholds
+from ..options import Gates, PlanOptions, ReadLimits, RunOptions, StudyOptions, TemplateBudget, Thresholds
 from ..read import DEFAULT_MAX_DEPTH, DEFAULT_MAX_LINE_BYTES
 from ..selection import Selection
 from ..trust import MAX_FILE_BYTES
 
 F = TypeVar("F", bound=Callable[..., Any])
-_T, _S = Thresholds(), StudyOptions()  # the defaults, written once in ftlint/options.py
+_T, _S, _B = Thresholds(), StudyOptions(), TemplateBudget()  # the defaults, written once in ftlint/options.py
 OUTPUT_FORMATS = ("text", "json", "github", "sarif", "markdown")
 
 
@@ -131,6 +131,9 @@ JUDGING = [
     click.option("--assistant-only-loss", is_flag=True, help="As TRL's assistant_only_loss: only the template's {% generation %} spans train (needs a chat template: --model of a self-hosted model, or --chat-template)."),
     click.option("--mapping", cls=FileOption, file_part=mapping_file, metavar="FILE[:NAME]", help="Read records as a trainer's column mapping says: LLaMA-Factory's dataset_info.json (NAME: its dataset entry)."),
     click.option("--completion-only-loss/--no-completion-only-loss", default=True, show_default=True, help="As TRL's completion_only_loss: a prompt-completion row trains on its completion only."),
+    click.option("--template-max-chars", type=of(TemplateBudget, "max_chars"), default=_B.max_chars, show_default=True, help="A chat template's rendering of a record may produce this many characters, every string it builds counted; more is FT238."),
+    click.option("--template-max-steps", type=of(TemplateBudget, "max_steps"), default=_B.max_steps, show_default=True, help="A chat template's rendering of a record may take this many steps (loop iterations, calls, filters); more is FT238."),
+    click.option("--template-seconds", type=of(TemplateBudget, "seconds"), default=_B.seconds, show_default=True, help="A chat template may take this long over a record's renderings; longer is FT238."),
 ]
 # check's own: estimate and plan have --max-seq-len among the plan's options
 TRUNCATION = [
@@ -212,6 +215,8 @@ def run_options(params: dict[str, Any], paths: tuple[str, ...], selection_base: 
         assistant_only_loss=params.pop("assistant_only_loss", False), completion_only_loss=params.pop("completion_only_loss", True),
         max_seq_len=params.get("max_seq_len"),  # estimate's and plan's plan options take it too
         bound_tokens=bound_tokens, mapping=params.pop("mapping", None), engine=params.pop("engine", "local"),
+        template_budget=TemplateBudget(params.pop("template_max_chars"), params.pop("template_max_steps"),
+                                       params.pop("template_seconds")),
     )
 
 

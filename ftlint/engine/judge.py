@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from ..dataset import DatasetView, fingerprint, fingerprints, hex_fingerprint
 from ..diagnostics import ERROR, OFF, Diagnostic, Hit, compact_json, json_path
 from ..literals import present as literals_in
-from ..options import Loss, ReadLimits
+from ..options import Loss, ReadLimits, TemplateBudget
 from ..read import BLANK, Line
 from ..redact import redact
 from ..rules import Check, checks, severity
@@ -28,6 +28,7 @@ from .result import Columns, FileSummary, Lengths
 OVER_LIMIT = "FT301"  # the one code whose check recounts a record exactly (rules/tokens.py)
 
 if TYPE_CHECKING:
+    from ..chat.source import TemplateFile
     from ..chat.tally import Tally
     from ..formats import Format, LineFigures
     from ..mapping import Mapping
@@ -58,6 +59,8 @@ class Settings:
     bound_tokens: bool = False  # check: count by the byte bound, exactly only where it reaches a limit
     mapping: Mapping | None = None  # --mapping: records are read through a trainer's column mapping first
     keep_order: bool = False  # keep each record's tokens in order (--packing's batches follow it)
+    template_file: TemplateFile | None = None  # a "file:PATH" template, read once in the main process
+    template_budget: TemplateBudget = field(default_factory=TemplateBudget)
 
     @property
     def keeps_prints(self) -> bool:
@@ -115,6 +118,7 @@ class FileContext:
     training: bool
     loss: Loss = field(default_factory=Loss)
     template: str = "openai"  # the chat template records were rendered with (Settings.template)
+    template_source: str | None = None  # a "file:PATH" template's text, as it was read
 
 
 class Severities:
@@ -329,7 +333,8 @@ class Recounter:
 def file_findings(summary: FileSummary, fmt: Format, settings: Settings) -> list[Diagnostic]:
     """The file-level checks (empty file, too few records) at the end of a file."""
     level = Severities(fmt, settings.selection.for_path(summary.path))
-    ctx = FileContext(fmt, settings.training, settings.loss, settings.template)
+    ctx = FileContext(fmt, settings.training, settings.loss, settings.template,
+                      settings.template_file.source if settings.template_file else None)
     out = []
     for c in checks("file"):
         for hit in c.func(summary, ctx):

@@ -87,7 +87,8 @@ class Worker:
             from ..chat.tally import Tally
 
             assert self._exact is not None
-            self.tally = Tally(settings.template, self._exact, dt.date.fromisoformat(settings.today), settings.loss)
+            self.tally = Tally(settings.template, self._exact, dt.date.fromisoformat(settings.today), settings.loss,
+                               settings.template_budget, settings.template_file)
 
     def exact(self) -> TokenCounter:
         """The tokenizer itself, loaded the first time a record's bound reaches its limit."""

@@ -35,6 +35,7 @@ class LineFigures:
     records: list[RecordFigures]
     messages: int  # messages on the line (not per expanded record)
     failure: str | None = None  # the chat template could not render the record (counted by the convention)
+    over_budget: bool = False  # ... because it went over its budget (FT238, not FT230)
     rendered: Masked | None = None  # the record through the chat template, with the trainer's loss mask
 
 

@@ -84,37 +84,38 @@ class ChatFormat(Format):
     def _templated(self, record: dict, counter: TokenCounter, tally: Tally) -> LineFigures:
         """Tokens of the conversation as the model's chat template renders it; trainable tokens are
         the targets' own (their content), as under the convention."""
-        from ..chat.render import TemplateFailure
+        from ..chat.render import OverBudget, TemplateFailure
 
         c = Counting(counter)
         turns = self.turns(record)
         messages = [t for _, t in turns]
         tools = record.get("tools")
         expand = self.expands(record)
-        try:
-            if expand:
-                records = [RecordFigures(k + 1, 1, tally.tokens(messages[: k + 1], tools), c.body(t))
-                           for k, t in enumerate(messages) if self.is_target(t)]
-                records = records or [RecordFigures(len(messages), 0, tally.tokens(messages, tools), 0)]
-            elif tally.loss.assistant_only or self.targets == "all":
-                # the trainer's own mask: TRL trains every token, or the template's generation spans
-                masked = tally.masked(messages, tools)
-                assistants = sum(1 for t in messages if t.get("role") == "assistant")
-                records = [RecordFigures(len(messages), len(messages) if masked.all_trained else assistants,
-                                         masked.tokens, masked.trained)]
-                return LineFigures(records, len(messages), rendered=masked)
-            else:
-                tokens = tally.tokens(messages, tools)
-                if self.targets == "none":
-                    targets, trainable = 0, 0
+        with tally.record():  # the record's renderings share its seconds
+            try:
+                if expand:
+                    records = [RecordFigures(k + 1, 1, tally.tokens(messages[: k + 1], tools), c.body(t))
+                               for k, t in enumerate(messages) if self.is_target(t)]
+                    records = records or [RecordFigures(len(messages), 0, tally.tokens(messages, tools), 0)]
+                elif tally.loss.assistant_only or self.targets == "all":
+                    # the trainer's own mask: TRL trains every token, or the template's generation spans
+                    masked = tally.masked(messages, tools)
+                    assistants = sum(1 for t in messages if t.get("role") == "assistant")
+                    records = [RecordFigures(len(messages), len(messages) if masked.all_trained else assistants,
+                                             masked.tokens, masked.trained)]
+                    return LineFigures(records, len(messages), rendered=masked)
                 else:
-                    chosen = [t for t in messages if self.is_target(t)]
-                    targets, trainable = len(chosen), sum(c.body(t) for t in chosen)
-                records = [RecordFigures(len(messages), targets, tokens, trainable)]
-        except TemplateFailure as exc:
-            figures = self._convention(record, counter)
-            figures.failure = str(exc)
-            return figures
+                    tokens = tally.tokens(messages, tools)
+                    if self.targets == "none":
+                        targets, trainable = 0, 0
+                    else:
+                        chosen = [t for t in messages if self.is_target(t)]
+                        targets, trainable = len(chosen), sum(c.body(t) for t in chosen)
+                    records = [RecordFigures(len(messages), targets, tokens, trainable)]
+            except TemplateFailure as exc:
+                figures = self._convention(record, counter)
+                figures.failure, figures.over_budget = str(exc), isinstance(exc, OverBudget)
+                return figures
         return LineFigures(records, len(messages))
 
     def _convention(self, record: dict, counter: TokenCounter) -> LineFigures:

@@ -51,17 +51,18 @@ class FieldsFormat(Format):
     def _templated(self, record: dict, tally: Tally) -> LineFigures | None:
         """A conversational prompt and completion through the chat template, masked as TRL
         masks them (None: not lists of messages, counted by the convention)."""
-        from ..chat.render import TemplateFailure
+        from ..chat.render import OverBudget, TemplateFailure
 
         prompt, completion = record.get(self.inputs[0]), record.get(self.outputs[0])
         if not (isinstance(prompt, list) and isinstance(completion, list)
                 and all(isinstance(m, dict) for m in (*prompt, *completion))):
             return None
         try:
-            masked = tally.prompt_completion(prompt, completion, record.get("tools"))
+            with tally.record():  # the record's two renderings share its seconds
+                masked = tally.prompt_completion(prompt, completion, record.get("tools"))
         except TemplateFailure as exc:
             figures = self.figures(record, tally.counter)
-            figures.failure = str(exc)
+            figures.failure, figures.over_budget = str(exc), isinstance(exc, OverBudget)
             return figures
         n = len(prompt) + len(completion)
         return LineFigures([RecordFigures(n, 1, masked.tokens, masked.trained)], n, rendered=masked)

@@ -87,13 +87,16 @@ TRUNCATED_SHARE = 0.05  # FT237 from this share of rendered records
 
 
 @cache
-def template_marks(template: str) -> bool:
-    """Whether the chat template has {% generation %} blocks (ftlint's Llama renderer has none)."""
+def template_marks(template: str, source: str | None = None) -> bool:
+    """Whether the chat template has {% generation %} blocks (ftlint's Llama renderer has none).
+    `source`: a "file:PATH" template's text, as it was read (else it is read here)."""
     from ..chat import CHAT_TEMPLATES, template_text
-    from ..chat.tally import _user_template
 
     if template.startswith("file:"):
-        source = _user_template(template.removeprefix("file:"))
+        if source is None:
+            from ..chat.source import read_template
+
+            source = read_template(template.removeprefix("file:")).source
     elif template in CHAT_TEMPLATES and CHAT_TEMPLATES[template].source != "python":
         source = template_text(template)
     else:
@@ -168,7 +171,7 @@ def dropped(record: dict, ctx: RecordContext) -> Iterator[Hit]:
 def file_mask(summary: FileSummary, ctx: FileContext) -> Iterator[Hit]:
     if not summary.rendered:
         return
-    if ctx.loss.assistant_only and not template_marks(ctx.template):
+    if ctx.loss.assistant_only and not template_marks(ctx.template, ctx.template_source):
         yield Hit(f"--assistant-only-loss, but the chat template {template_name(ctx.template)} has no {{% generation %}} "
                   "block: no token of any record trains (use a training variant of the template, or leave the option off)")
         return

@@ -82,7 +82,27 @@ register("FT230", "template-failed", ERROR, """
 """)
 
 
-@check("record", "FT230")
+register("FT238", "template-over-budget", ERROR, """
+    The chat template went over its budget on the record: too many steps, too many characters,
+    or too long.
+
+    Only with a chat template ftlint renders. Each rendering may take --template-max-steps
+    steps (loop iterations and filters, 4 a call; 200,000) and produce
+    --template-max-chars characters (every string it builds, its output included; 16,777,216);
+    a record's renderings may take --template-seconds (5). A real template takes a few dozen
+    steps and a few thousand characters per record. The message says which budget, and the flag that raises it; the record's tokens
+    are then counted by ftlint's convention, and the run goes on with the next record.
+    Why: a template from a repository is code its author wrote: `{{ 'x' * 1500000000 }}`, loops
+    in loops or a macro calling itself twice would take the memory or the time of the whole run
+    (and of the trainer's). Example: {% for i in range(100000) %}{% for j in range(100000) %}.
+""")
+
+
+@check("record", "FT230", "FT238")
 def template_failed(record: dict, ctx: RecordContext) -> Iterator[Hit]:
-    if ctx.figures is not None and ctx.figures.failure:
-        yield Hit(f"the chat template cannot render this record: {ctx.figures.failure}")
+    figures = ctx.figures
+    if figures is not None and figures.failure:
+        if figures.over_budget:
+            yield Hit(f"the chat template went over its budget on this record: {figures.failure}", code="FT238")
+        else:
+            yield Hit(f"the chat template cannot render this record: {figures.failure}")
