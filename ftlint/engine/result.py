@@ -26,10 +26,11 @@ from typing import TYPE_CHECKING
 
 from ..dataset import PRINT_COLUMNS, DatasetView, frame_of
 from ..diagnostics import ERROR, WARNING
-from ..plan.figures import DatasetFigures
 
 if TYPE_CHECKING:
     import polars as pl
+
+    from ..plan.figures import DatasetFigures
 
 CHUNK_ROWS = 65536
 _SUMS = ("lines", "valid", "invalid", "blank", "records", "messages", "targets", "tokens", "trainable",
@@ -219,6 +220,8 @@ class Analysis:
         """The figures a plan is made from. Every figure is exact: the distribution keeps each distinct
         token count (Lengths), so a clipped sum or a quantile is the same for one run and for merged
         shards; quantiles use the nearest record (no interpolation): every figure is a real record's."""
+        from ..plan.figures import DatasetFigures  # only an estimate needs it: a check never loads plan/
+
         lengths = self.lengths
         files = self.files
         limited = lengths.total(context_limit)
