@@ -131,7 +131,13 @@ def test_a_template_that_is_not_a_regular_file_is_one_line(kind: str, tmp_path: 
         os.mkfifo(folder / "evil.jinja")  # nobody writes to it: reading it would wait for ever
     else:
         (folder / "evil.jinja").symlink_to("/dev/zero")  # endless zeros
-    code, out, err, peak = check(folder, timeout=60)
+    # the configuration names the FIFO; /dev/zero is outside the repository, which a configuration
+    # may not name (tests/test_untrusted_configs.py), so the user names it with the flag
+    if kind == "fifo":
+        code, out, err, peak = check(folder, timeout=60)
+    else:
+        code, out, err, peak = run_limited(["--no-config", "check", "train.jsonl", "--chat-template", "evil.jinja", "--tokenizer",
+                                            "qwen2"], memory_mib=CAP_MIB, cwd=str(folder), timeout=60)
     assert code == 2 and out == "" and len(err.splitlines()) == 1, err
     assert err.startswith("ftlint: error: --chat-template ")
     assert ("a FIFO, not a regular file" if kind == "fifo" else "a device, not a regular file") in err
