@@ -223,7 +223,7 @@ def estimate(paths: tuple[str, ...], output_file: str | None, output_format: str
     e = result.estimate
     try:
         with destination(output_file, _inputs(run.paths, run.validation)) as out:
-            out.write(ESTIMATE_RENDERERS[output_format](e, list(e_paths(result))))
+            out.write(ESTIMATE_RENDERERS[output_format](result))
             if plots and output_format == "text":
                 from ..plots import length_histogram, schedule_plot
 
@@ -232,10 +232,6 @@ def estimate(paths: tuple[str, ...], output_file: str | None, output_format: str
     except OutputRefused as exc:
         raise UsageFailure(str(exc)) from None
     sys.exit(EXIT_FINDINGS if _failing(e.findings, fail_on) else EXIT_OK)
-
-
-def e_paths(result: Any) -> list[str]:
-    return list(result.data.train.paths)
 
 
 @cli.command()
@@ -258,13 +254,14 @@ def plan(paths: tuple[str, ...], output_file: str | None, output_format: str, fa
 
     run = _analyse_or_fail(lambda: _for_workers(opt.run_options(params, expand(paths), _base_selection(), dataset_rules=False)))
     plan_opts = opt.plan_options(params)
-    production, study = _analyse_or_fail(run_study, run, plan_opts, StudyOptions(trials, short_fraction, finalists))
+    result = _analyse_or_fail(run_study, run, plan_opts, StudyOptions(trials, short_fraction, finalists))
+    production = result.production
     if production.data.io_errors:
         _io_errors(production.data.io_errors)
         sys.exit(EXIT_USAGE)
     try:
         with destination(output_file, _inputs(run.paths, run.validation)) as out:
-            out.write(PLAN_RENDERERS[output_format](production.estimate, study, e_paths(production)))
+            out.write(PLAN_RENDERERS[output_format](result))
     except OutputRefused as exc:
         raise UsageFailure(str(exc)) from None
     sys.exit(EXIT_FINDINGS if _failing(production.estimate.findings, fail_on) else EXIT_OK)
