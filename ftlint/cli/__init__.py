@@ -317,7 +317,7 @@ def review(log: str, metric: str | None, mode: str | None, max_steps: int | None
     train longer. Checkpoints too sparse to choose from are flagged. Exit 1 unless the verdict
     is ok and the checkpoints are dense enough.
     """
-    from ..report.escape import terminal_safe
+    from ..report.review import REVIEW_RENDERERS
     from ..review import ReviewError
     from ..review import review as judge
 
@@ -325,17 +325,7 @@ def review(log: str, metric: str | None, mode: str | None, max_steps: int | None
         r = judge(log, metric, mode, max_steps)
     except ReviewError as exc:
         raise UsageFailure(str(exc)) from None
-    if output_format == "json":
-        import orjson
-
-        click.echo(orjson.dumps(r.to_dict(), option=orjson.OPT_INDENT_2).decode())
-    else:
-        click.echo(f"{terminal_safe(log)}: best {terminal_safe(r.metric)} {r.best_value:g} at step {r.best_step:,} "
-                   f"of {r.max_steps:,} ({r.best_fraction:.0%})")
-        click.echo(f"  verdict: {r.verdict}: {terminal_safe(r.advice)}")
-        if r.sparse:
-            click.echo(f"  checkpoints too sparse to choose from: {r.evaluations} evaluations, largest gap {r.largest_gap:,} steps "
-                       f"(evaluate at least 5 times, no gap over a quarter of the run)")
+    click.echo(REVIEW_RENDERERS[output_format](r), nl=False)
     sys.exit(EXIT_OK if r.verdict == "ok" and not r.sparse else EXIT_FINDINGS)
 
 
