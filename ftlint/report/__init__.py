@@ -2,7 +2,7 @@
 
 Two protocols: check's reporters stream the findings as they are found (report/check.py: start,
 diagnostic, finish); every other report is rendered whole from one use case's result
-(report/shared.py `Renderer`: result -> text), one dict of renderers per report.
+(report/renderer.py `Renderer`: result -> text), one dict of renderers per report.
 
 Each report is imported where it is used (`from ftlint.report import X` still works): importing one
 report costs none of the others', so `ftlint models` loads no engine, and `check` no estimate."""

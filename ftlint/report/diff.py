@@ -7,7 +7,7 @@ import orjson
 from ..diff import DiffResult
 from .check import concise, json_finding
 from .escape import json_safe, md_code, md_fence, md_text, path_text, shown_path, terminal_safe
-from .shared import Renderer
+from .renderer import Renderer
 
 
 def _delta(a: float | int | None, b: float | int | None, money: bool = False) -> str:

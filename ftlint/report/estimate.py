@@ -9,7 +9,8 @@ import orjson
 
 from ..diagnostics import ERROR, Diagnostic
 from .escape import json_safe, md_code, md_text, path_text, shown_path, terminal_safe
-from .shared import Renderer, github_annotation, sarif_document
+from .renderer import Renderer
+from .shared import github_annotation, sarif_document
 
 if TYPE_CHECKING:
     from ..app import EstimateRun

@@ -15,7 +15,7 @@ from ..formats.registry import BY_SHAPE
 from ..models import all_models, today_from
 from ..rules import checks, registry
 from ..schemas import load_schema
-from .shared import Renderer
+from .renderer import Renderer
 
 # which of a rule's citations are the format's provider's (by the format's first word)
 PROVIDER_SOURCES = {"together": "together", "vertex": "google", "bedrock": "aws|amazon", "azure": "microsoft|azure",

@@ -7,7 +7,7 @@ import datetime as dt
 import orjson
 
 from ..models import PRICE_UNITS, Listing, Model, Provider, Sourced
-from .shared import Renderer
+from .renderer import Renderer
 
 
 def _value(s: Sourced | None) -> dict[str, object] | None:

@@ -10,7 +10,7 @@ import orjson
 from ..diagnostics import ERROR
 from .escape import json_safe, path_text, shown_path
 from .estimate import findings_block, usd
-from .shared import Renderer
+from .renderer import Renderer
 
 if TYPE_CHECKING:
     from ..app import StudyRun

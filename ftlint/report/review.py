@@ -7,7 +7,7 @@ import orjson
 
 from ..review import Review
 from .escape import terminal_safe
-from .shared import Renderer
+from .renderer import Renderer
 
 
 def render_text(r: Review) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..rules import Rule
-from .shared import Renderer
+from .renderer import Renderer
 
 
 def render_list(rules: Iterable[Rule]) -> str:

@@ -1,26 +1,16 @@
-"""What several reporters share: the one protocol of the reports rendered whole, GitHub workflow
-annotations and SARIF, escaped as their formats need (ftlint/report/escape.py)."""
+"""What several reporters share: GitHub workflow annotations and SARIF, escaped as their
+formats need (ftlint/report/escape.py)."""
 
 from __future__ import annotations
 
-from typing import IO, Protocol, TypeVar
+import io
+from typing import IO
 
 import orjson
 
 from .. import __version__
+from ..rules import registry
 from .escape import github_data, github_property, json_safe, sarif_uri
-
-Result = TypeVar("Result", contravariant=True)
-
-
-class Renderer(Protocol[Result]):
-    """A report rendered whole (estimate, plan, diff, review, models, formats, rules): what one
-    use case found in, the report in one output format out. Each report keeps its renderers in a
-    dict by format name ("text", "json", ...), the CLI picks one. Only check's findings stream
-    instead (report/check.py: start, diagnostic, finish), so its memory stays flat."""
-
-    def __call__(self, result: Result, /) -> str: ...
-
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 
@@ -58,8 +48,6 @@ def sarif_result(code: str, severity: str, message: str, path: str | None, line:
 
 
 def _rule_entry(code: str) -> dict | None:
-    from ..rules import registry
-
     rule = registry().get(code)
     if rule is None:
         return None
@@ -105,8 +93,6 @@ class SarifWriter:
 
 def sarif_document(results: list[tuple]) -> str:
     """A whole SARIF log for a few results (estimate): (code, severity, message, path)."""
-    import io
-
     buffer = io.StringIO()
     writer = SarifWriter(buffer)
     writer.start()
