@@ -35,7 +35,7 @@ def rules(code: str | None) -> None:
 def formats(name: str | None) -> None:
     """List the dataset formats: what a record is, who takes it. With NAME, one in full."""
     from ..formats.registry import FORMATS
-    from ..report.formats import FORMAT_RENDERERS, FORMATS_RENDERERS
+    from ..report.formats import FORMATS_RENDERERS
 
     if not name:
         click.echo(FORMATS_RENDERERS[TEXT](FORMATS.values()), nl=False)
@@ -43,6 +43,8 @@ def formats(name: str | None) -> None:
     fmt = FORMATS.get(name)
     if fmt is None:
         raise UsageFailure(f"unknown format {name!r}; `ftlint formats` lists them")
+    from ..report.format_sheet import FORMAT_RENDERERS  # the sheet's sources: the catalog, the rules, the schemas
+
     click.echo(FORMAT_RENDERERS[TEXT](fmt), nl=False)
 
 
