@@ -266,8 +266,23 @@ def _report(found: list[Diagnostic], result: Analysis, emit: Emit) -> None:
 
 @dataclass(frozen=True)
 class EstimateRun:
+    """`ftlint estimate`'s result: the analysed data and its estimate."""
+
     data: Data
     estimate: Estimate
+
+    @property
+    def paths(self) -> list[str]:
+        """The training files the estimate is of, as the reports name them."""
+        return list(self.data.train.paths)
+
+
+@dataclass(frozen=True)
+class StudyRun:
+    """`ftlint plan`'s result: the production run's estimate and the tuning study around it."""
+
+    production: EstimateRun
+    study: Study
 
 
 def check_plan(plan: PlanOptions) -> None:
@@ -340,10 +355,9 @@ def run_estimate(run: RunOptions, plan: PlanOptions, progress: Progress | None =
     return estimate_data(data, plan, run)
 
 
-def run_study(run: RunOptions, plan: PlanOptions, options: StudyOptions,
-              progress: Progress | None = None) -> tuple[EstimateRun, Study]:
+def run_study(run: RunOptions, plan: PlanOptions, options: StudyOptions, progress: Progress | None = None) -> StudyRun:
     """`ftlint plan`: the production run's estimate, and the tuning study around it."""
     from .plan.study import study
 
     production = run_estimate(run, plan, progress)
-    return production, study(production.estimate, options.trials, options.short_fraction, options.finalists)
+    return StudyRun(production, study(production.estimate, options.trials, options.short_fraction, options.finalists))

@@ -35,6 +35,10 @@ class UnknownModel(Exception):
     pass
 
 
+class UnknownProvider(Exception):
+    pass
+
+
 @dataclass(frozen=True, slots=True)
 class Sourced:
     """A value and where it came from. confidence: V verified, D docs excerpt, U unverified;
@@ -88,6 +92,11 @@ class Model:
     assumed: bool = False  # no model was named: the format's provider's default (or none)
     # kinds of part (keys such as functionCall) the model's tuning rejects, comma-separated (FT223)
     unsupported_parts: Sourced | None = None
+
+    def matches(self, text: str) -> bool:
+        """Whether the name or an alias holds `text`, in any case."""
+        lowered = text.lower()
+        return lowered in self.name.lower() or any(lowered in a.lower() for a in self.aliases)
 
     def rejects_part(self, key: str) -> bool:
         return self.unsupported_parts is not None and key in str(self.unsupported_parts.value).split(",")
@@ -214,10 +223,31 @@ def get_model(name: str) -> Model:
     for model in models.values():
         if name in model.aliases:
             return model
-    lowered = name.lower()
-    close = sorted(n for n, m in models.items() if lowered in n.lower() or any(lowered in a.lower() for a in m.aliases))
+    close = sorted(n for n, m in models.items() if m.matches(name))
     hint = f"; did you mean {', '.join(close[:5])}?" if close else "; `ftlint models` lists them"
     raise UnknownModel(f"unknown model {name!r}{hint}")
+
+
+@dataclass(frozen=True, slots=True)
+class Listing:
+    """The models a query chose, every provider (a provider's heading and auto rules are shown
+    with its models), and the day their lifecycles are judged on."""
+
+    models: tuple[Model, ...]
+    providers: dict[str, Provider]
+    today: dt.date
+
+
+def listing(query: str | None, provider: str | None, today: dt.date) -> Listing:
+    """`ftlint models`: the catalog's models whose name or an alias holds `query` (all without
+    one), of one provider or of all."""
+    known = providers()
+    if provider is not None and provider not in known:
+        raise UnknownProvider(f"unknown provider {provider!r}; known: {', '.join(known)}")
+    chosen = tuple(m for m in all_models().values() if (provider is None or m.provider == provider) and (not query or m.matches(query)))
+    if query and not chosen:
+        raise UnknownModel(f"no model matches {query!r}; `ftlint models` lists them")
+    return Listing(chosen, known, today)
 
 
 def default_model(format_name: str, today: dt.date) -> Model:
@@ -253,5 +283,5 @@ def today_from(value: str | None) -> dt.date:
     return dt.datetime.now(dt.UTC).date()
 
 
-__all__ = ["Model", "Provider", "Sourced", "UnknownModel", "all_models", "default_model", "field", "get_model", "providers",
-           "today_from", "user_value"]
+__all__ = ["Listing", "Model", "Provider", "Sourced", "UnknownModel", "UnknownProvider", "all_models", "default_model", "field",
+           "get_model", "listing", "providers", "today_from", "user_value"]

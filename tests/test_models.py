@@ -236,6 +236,24 @@ def test_models_filters_by_provider_and_text_and_has_json() -> None:
     assert run("models", "--provider", "nope").exit_code == 2
 
 
+def test_the_catalogs_listing_filters_by_text_and_provider_and_names_what_it_lacks() -> None:
+    """`ftlint models` without the CLI: the catalog's listing() is the filter the command shows."""
+    import datetime as dt
+
+    from ftlint.models import UnknownModel, UnknownProvider, get_model, listing
+
+    day = dt.date(2025, 9, 1)
+    everything = listing(None, None, day)
+    assert everything.today == day and len(everything.models) > 10 and "openai" in everything.providers
+    azure = listing("GPT", "azure", day)  # any case
+    assert azure.models and all(m.provider == "azure" and "gpt" in m.name.lower() for m in azure.models)
+    assert get_model("gpt-3.5-turbo-0125") in listing("turbo-1106", "openai", day).models  # by an alias too
+    with pytest.raises(UnknownProvider, match="unknown provider 'nope'; known: openai, azure"):
+        listing(None, "nope", day)
+    with pytest.raises(UnknownModel, match="no model matches 'zzzz'"):
+        listing("zzzz", None, day)
+
+
 def test_a_tokenizer_json_or_a_model_folder_counts_offline(tmp_path: Path) -> None:
     """--tokenizer with a Hugging Face tokenizer.json built from Llama 3's ranks (by the tokenizers
     library, not by ftlint) counts what ftlint's llama3 family counts."""

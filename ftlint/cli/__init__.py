@@ -4,32 +4,21 @@ a reporter -> the exit code. Heavy imports stay inside commands, so `ftlint --he
 from __future__ import annotations
 
 import os
-import re
 import sys
-from typing import IO, TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
 from .. import __version__, interrupt
 from ..diagnostics import ERROR, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, WARNING
 from ..selection import Selection
+from . import catalog
 from . import options as opt
+from .errors import UsageFailure
 
 if TYPE_CHECKING:
     from ..convert import Tally
-    from ..formats import Format
     from ..options import RunOptions
-
-
-class UsageFailure(click.ClickException):
-    """A one-line error with exit 2 (usage, configuration or I/O)."""
-
-    exit_code = EXIT_USAGE
-
-    def show(self, file: IO[Any] | None = None) -> None:
-        from ..report.escape import path_text
-
-        click.echo(f"ftlint: error: {path_text(self.format_message())}", err=True)
 
 
 def _config() -> Any:
@@ -99,6 +88,10 @@ def cli(ctx: click.Context, config_path: str | None, no_config: bool) -> None:
                 click.echo(f"ftlint: note: {path_text(note)}", err=True)
     except cfg.ConfigError as exc:
         raise UsageFailure(str(exc)) from None
+
+
+for command in catalog.COMMANDS:  # rules, formats, models: ftlint/cli/catalog.py
+    cli.add_command(command)
 
 
 def _analyse_or_fail(func: Any, *args: Any) -> Any:
@@ -223,7 +216,7 @@ def estimate(paths: tuple[str, ...], output_file: str | None, output_format: str
     e = result.estimate
     try:
         with destination(output_file, _inputs(run.paths, run.validation)) as out:
-            out.write(ESTIMATE_RENDERERS[output_format](e, list(e_paths(result))))
+            out.write(ESTIMATE_RENDERERS[output_format](result))
             if plots and output_format == "text":
                 from ..plots import length_histogram, schedule_plot
 
@@ -232,10 +225,6 @@ def estimate(paths: tuple[str, ...], output_file: str | None, output_format: str
     except OutputRefused as exc:
         raise UsageFailure(str(exc)) from None
     sys.exit(EXIT_FINDINGS if _failing(e.findings, fail_on) else EXIT_OK)
-
-
-def e_paths(result: Any) -> list[str]:
-    return list(result.data.train.paths)
 
 
 @cli.command()
@@ -258,13 +247,14 @@ def plan(paths: tuple[str, ...], output_file: str | None, output_format: str, fa
 
     run = _analyse_or_fail(lambda: _for_workers(opt.run_options(params, expand(paths), _base_selection(), dataset_rules=False)))
     plan_opts = opt.plan_options(params)
-    production, study = _analyse_or_fail(run_study, run, plan_opts, StudyOptions(trials, short_fraction, finalists))
+    result = _analyse_or_fail(run_study, run, plan_opts, StudyOptions(trials, short_fraction, finalists))
+    production = result.production
     if production.data.io_errors:
         _io_errors(production.data.io_errors)
         sys.exit(EXIT_USAGE)
     try:
         with destination(output_file, _inputs(run.paths, run.validation)) as out:
-            out.write(PLAN_RENDERERS[output_format](production.estimate, study, e_paths(production)))
+            out.write(PLAN_RENDERERS[output_format](result))
     except OutputRefused as exc:
         raise UsageFailure(str(exc)) from None
     sys.exit(EXIT_FINDINGS if _failing(production.estimate.findings, fail_on) else EXIT_OK)
@@ -320,7 +310,7 @@ def review(log: str, metric: str | None, mode: str | None, max_steps: int | None
     train longer. Checkpoints too sparse to choose from are flagged. Exit 1 unless the verdict
     is ok and the checkpoints are dense enough.
     """
-    from ..report.escape import terminal_safe
+    from ..report.review import REVIEW_RENDERERS
     from ..review import ReviewError
     from ..review import review as judge
 
@@ -328,63 +318,8 @@ def review(log: str, metric: str | None, mode: str | None, max_steps: int | None
         r = judge(log, metric, mode, max_steps)
     except ReviewError as exc:
         raise UsageFailure(str(exc)) from None
-    if output_format == "json":
-        import orjson
-
-        click.echo(orjson.dumps(r.to_dict(), option=orjson.OPT_INDENT_2).decode())
-    else:
-        click.echo(f"{terminal_safe(log)}: best {terminal_safe(r.metric)} {r.best_value:g} at step {r.best_step:,} "
-                   f"of {r.max_steps:,} ({r.best_fraction:.0%})")
-        click.echo(f"  verdict: {r.verdict}: {terminal_safe(r.advice)}")
-        if r.sparse:
-            click.echo(f"  checkpoints too sparse to choose from: {r.evaluations} evaluations, largest gap {r.largest_gap:,} steps "
-                       f"(evaluate at least 5 times, no gap over a quarter of the run)")
+    click.echo(REVIEW_RENDERERS[output_format](r), nl=False)
     sys.exit(EXIT_OK if r.verdict == "ok" and not r.sparse else EXIT_FINDINGS)
-
-
-@cli.command()
-@click.argument("code", required=False)
-def rules(code: str | None) -> None:
-    """List every code, or explain one: what it checks, why it matters, an example."""
-    from ..rules import registry
-
-    known = registry()
-    if code:
-        rule = known.get(code.upper())
-        if rule is None:
-            raise UsageFailure(f"unknown code {code!r}; `ftlint rules` lists them")
-        click.echo(f"{rule.code} {rule.name} ({rule.severity})\n\n{rule.doc}")
-        return
-    for rule in sorted(known.values(), key=lambda r: r.code):
-        click.echo(f"{rule.code}  {rule.severity:<7}  {rule.name:<26}  {rule.summary}")
-
-
-@cli.command()
-@click.argument("name", required=False)
-def formats(name: str | None) -> None:
-    """List the dataset formats: what a record is, who takes it. With NAME, one in full."""
-    from ..formats.registry import BY_SHAPE, FORMATS
-
-    if name:
-        fmt = FORMATS.get(name)
-        if fmt is None:
-            raise UsageFailure(f"unknown format {name!r}; `ftlint formats` lists them")
-        detected = ("detected by its shape" if BY_SHAPE.get(fmt.shape) == fmt.name
-                    else f"give --format {fmt.name} (its shape is detected as {BY_SHAPE.get(fmt.shape)})")
-        lines = [f"{fmt.name}: {fmt.title}", f"  providers   {fmt.providers}", f"  record      {fmt.record_rule}",
-                 "  documented  " + ("yes" if fmt.documented else "no: this is ftlint's conservative reading"),
-                 f"  minimum     {fmt.min_examples if fmt.min_examples else 'none known'} examples",
-                 f"  schema      schemas/{fmt.schema}.schema.json", f"  detection   {detected}"]
-        if fmt.severities:
-            lines.append("  severities  " + ", ".join(f"{code} {level}" for code, level in sorted(fmt.severities.items())))
-        if fmt.notes:
-            lines.append(f"  notes       {fmt.notes}")
-        lines += format_sources(fmt)
-        click.echo("\n".join(lines))
-        return
-    for fmt in FORMATS.values():
-        mark = "" if fmt.documented else "  [record rule undocumented: conservative reading]"
-        click.echo(f"{fmt.name:<24} {fmt.title}\n{'':<24} record: {fmt.record_rule}{mark}\n{'':<24} for: {fmt.providers}")
 
 
 @cli.command()
@@ -512,67 +447,6 @@ def orjson_loads(raw: bytes) -> object:
     import orjson
 
     return orjson.loads(raw)
-
-
-def format_sources(fmt: Format) -> list[str]:
-    """`ftlint formats NAME`: the catalog's models for the format, where its schema comes from, and
-    the rules made for it (scoped to it or to its family) with the sources their docs cite."""
-    from ..models import all_models, today_from
-    from ..rules import checks, registry
-    from ..schemas import load_schema
-
-    today = today_from(None)
-    lines: list[str] = []
-    for model in all_models().values():
-        if fmt.name in model.formats:
-            state = model.lifecycle(today)
-            status = f"  [{state[0]} for training: {state[1].value}]" if state else ""
-            methods = f"  ({', '.join(model.methods)})" if model.methods else ""
-            lines.append(f"{'  models' if not lines else '':<14}{model.name}{methods}{status}")
-    if not lines:
-        lines.append("  models      none in the catalog (self-hosted or any model: name yours with --model)")
-    description = load_schema(fmt.schema).get("description", "")
-    lines.append(f"  schema from {description}")
-    codes = sorted({code for c in checks("record") if c.scope is not None and c.applies(fmt) for code in c.codes})
-    rules = registry()
-    mine = re.compile(PROVIDER_SOURCES.get(fmt.name.split("-")[0], fmt.name.split("-")[0]))
-    for i, code in enumerate(codes):
-        cited = sorted({c for c in CITATION.findall(rules[code].doc) if mine.search(c)})
-        where = f" ({'; '.join(cited)})" if cited else ""
-        lines.append(f"{'  rules' if i == 0 else '':<14}{code} {rules[code].name}{where}")
-    return lines
-
-
-# which of a rule's citations are the format's provider's (by the format's first word)
-PROVIDER_SOURCES = {"together": "together", "vertex": "google", "bedrock": "aws|amazon", "azure": "microsoft|azure",
-                    "mistral": "mistral", "openai": "openai", "fireworks": "fireworks", "cohere": "cohere", "trl": "trl|huggingface"}
-# what a rule's doc cites: a web address or a file of a provider's repository or package
-CITATION = re.compile(r"\b(?:[a-z0-9-]+\.)+(?:com|ai|dev|org|io)(?:/[\w./#-]*[\w/])?|\b[\w-]+(?:/[\w.-]+)+\.py\b")
-
-
-@cli.command()
-@click.argument("query", required=False)
-@click.option("--provider", help="Only this provider's models (openai, azure, bedrock, vertex, together, fireworks, hf).")
-@click.option("--today", metavar="YYYY-MM-DD", help="Judge lifecycles as of this date (default: today).")
-@click.option("-o", "--output-format", type=click.Choice(("text", "json")), default="text", show_default=True)
-def models(query: str | None, provider: str | None, today: str | None, output_format: str) -> None:
-    """Models ftlint knows, by provider: tokenizer, per-example limit, training price and its
-    unit, lifecycle dates, each with its source. QUERY filters by text (e.g. llama, qwen3)."""
-    from ..models import all_models, providers, today_from
-    from ..report.models import render_models
-
-    try:
-        day = today_from(today)
-    except ValueError:
-        raise UsageFailure(f"--today {today}: not a date (YYYY-MM-DD)") from None
-    known = providers()
-    if provider is not None and provider not in known:
-        raise UsageFailure(f"unknown provider {provider!r}; known: {', '.join(known)}")
-    chosen = [m for m in all_models().values() if (provider is None or m.provider == provider)
-              and (not query or query.lower() in m.name.lower() or any(query.lower() in a.lower() for a in m.aliases))]
-    if query and not chosen:
-        raise UsageFailure(f"no model matches {query!r}; `ftlint models` lists them")
-    click.echo(render_models(chosen, known, day, output_format), nl=False)
 
 
 def main() -> NoReturn:

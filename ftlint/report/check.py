@@ -8,11 +8,13 @@ import os
 from collections import Counter
 from typing import IO
 
+import click
 import orjson
 
 from ..diagnostics import ERROR, WARNING, Diagnostic
 from ..engine import FileSummary
-from .escape import md_code, md_fence, md_text, path_text, terminal_safe
+from ..rules import registry
+from .escape import json_safe, md_code, md_fence, md_text, path_text, terminal_safe
 from .shared import SarifWriter, github_annotation
 
 
@@ -82,8 +84,6 @@ class TextReporter(Reporter):
         if not self.color:
             self.out.write(concise(d) + "\n")
             return
-        import click
-
         where = f" {click.style(f'({terminal_safe(d.pointer)})', dim=True)}" if d.pointer else ""
         code = click.style(d.code, fg="red" if d.severity == ERROR else "yellow", bold=True)
         self.out.write(f"{click.style(f'{path_text(d.path)}:{d.line}:{d.col}:', bold=True)} {code} {terminal_safe(d.message)}{where}\n")
@@ -134,8 +134,6 @@ class MarkdownReporter(Reporter):
             self.first.append(d)
 
     def finish(self, files: list[FileSummary]) -> None:
-        from ..rules import registry
-
         head, _ = summary_lines(files, self.by_code)
         errors = sum(n for (sev, _), n in self.by_code.items() if sev == ERROR)
         warnings = sum(self.by_code.values()) - errors
@@ -169,8 +167,6 @@ class JsonReporter(Reporter):
 
 
 def json_finding(d: Diagnostic) -> dict[str, object]:
-    from .escape import json_safe
-
     found = d.to_dict()
     found["path"], found["message"] = json_safe(d.path), json_safe(d.message)
     if d.pointer:

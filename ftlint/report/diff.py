@@ -7,6 +7,7 @@ import orjson
 from ..diff import DiffResult
 from .check import concise, json_finding
 from .escape import json_safe, md_code, md_fence, md_text, path_text, shown_path, terminal_safe
+from .renderer import Renderer
 
 
 def _delta(a: float | int | None, b: float | int | None, money: bool = False) -> str:
@@ -63,4 +64,4 @@ def render_markdown(r: DiffResult) -> str:
     return "\n".join(lines) + "\n"
 
 
-DIFF_RENDERERS = {"text": render_text, "json": render_json, "markdown": render_markdown}
+DIFF_RENDERERS: dict[str, Renderer[DiffResult]] = {"text": render_text, "json": render_json, "markdown": render_markdown}

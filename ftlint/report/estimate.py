@@ -1,16 +1,22 @@
-"""Renderers for `ftlint estimate`."""
+"""Renderers for `ftlint estimate`: the dataset's figures, the plan's, and the findings."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 import orjson
 
-from .escape import md_code, md_text, path_text, shown_path, terminal_safe
+from ..diagnostics import ERROR, Diagnostic
+from .escape import json_safe, md_code, md_text, path_text, shown_path, terminal_safe
+from .renderer import Renderer
 from .shared import github_annotation, sarif_document
 
 if TYPE_CHECKING:
-    from ..plan.estimate import Estimate
+    from ..app import EstimateRun
+    from ..plan.estimate import BudgetFigures, Estimate
+
+Row = tuple[str, str, str]  # a figure's label, its value, how it was found
 
 
 def _n(value: int) -> str:
@@ -26,51 +32,85 @@ def usd(value: float | None) -> str:
     return _money(value) if value is not None else "unknown"
 
 
-def render_text(e: Estimate, paths: list[str]) -> str:
-    rows: list[tuple[str, str, str]] = []
+def render_text(run: EstimateRun) -> str:
+    e = run.estimate
+    dataset, plan = _dataset_rows(e), [*_model_rows(e), *_step_rows(e), *_cost_rows(e)]
+    widths = max(len(label) for label, _, _ in dataset + plan), max(len(value) for _, value, _ in dataset + plan)
+    model = "no model named" if e.model.startswith("(") else e.model
+    lines = [f"dataset: {', '.join(path_text(p) for p in run.paths)}", *_block(dataset, widths), "",
+             f"plan: {model} ({e.encoding}{'' if e.tokens_exact else ', an estimate'})", *_block(plan, widths)]
+    lines += findings_block("errors", [d for d in e.findings if d.severity == ERROR])
+    lines += findings_block("warnings", [d for d in e.findings if d.severity != ERROR])
+    return "\n".join(lines) + "\n"
 
-    def row(label: str, value: str, how: str = "") -> None:
-        rows.append((label, value, how))
 
-    row("lines", _n(e.lines), f"{_n(e.invalid_lines)} with errors, not counted" if e.invalid_lines else "")
-    row("format", e.format, terminal_safe(e.format_reason))
+def _block(rows: list[Row], widths: tuple[int, int]) -> list[str]:
+    """Rows aligned on the widths of both blocks, so the dataset's and the plan's line up."""
+    width, vwidth = widths
+    return [f"  {label:<{width}}  {value:>{vwidth}}  {how}".rstrip() for label, value, how in rows]
+
+
+def findings_block(title: str, findings: Iterable[Diagnostic]) -> list[str]:
+    """`title:` and a finding's code and message a line, after a blank line; nothing without findings."""
+    lines = [f"  {d.code} {terminal_safe(d.message)}" for d in findings]
+    return ["", f"{title}:", *lines] if lines else []
+
+
+def _dataset_rows(e: Estimate) -> list[Row]:
     valid = e.lines - e.invalid_lines
     why = e.record_rule if e.records == valid else f"{_n(e.records)} records from {_n(valid)} lines: {e.record_rule}"
-    row("records", _n(e.records), why)
-    row("messages", _n(e.messages))
-    row("targets", _n(e.targets), "spans that carry the loss (assistant turns without weight 0, completions, outputs)")
     limit = f"{_n(e.context_limit)}-token limit" if e.context_limit else "no limit"
     over = f", {_n(e.records_over_limit)} over the {limit} counted at it" if e.records_over_limit else f", none over the {limit}"
     exactness = f"; {e.tokens_note}" if e.tokens_note else ""
-    row("tokens per epoch", _n(e.tokens), f"formatting overhead included{over}{exactness}")
-    row("trainable tokens", _n(e.trainable_tokens), "in the targets")
+    rows = [("lines", _n(e.lines), f"{_n(e.invalid_lines)} with errors, not counted" if e.invalid_lines else ""),
+            ("format", e.format, terminal_safe(e.format_reason)),
+            ("records", _n(e.records), why),
+            ("messages", _n(e.messages), ""),
+            ("targets", _n(e.targets), "spans that carry the loss (assistant turns without weight 0, completions, outputs)"),
+            ("tokens per epoch", _n(e.tokens), f"formatting overhead included{over}{exactness}"),
+            ("trainable tokens", _n(e.trainable_tokens), "in the targets")]
     if e.token_stats:
         s = e.token_stats
-        row("tokens per record", f"min {_n(int(s['min']))}", f"median {_n(int(s['p50']))}, p90 {_n(int(s['p90']))}, max {_n(int(s['max']))}, mean {s['mean']:,}")
+        rows.append(("tokens per record", f"min {_n(int(s['min']))}",
+                     f"median {_n(int(s['p50']))}, p90 {_n(int(s['p90']))}, max {_n(int(s['max']))}, mean {s['mean']:,}"))
     if e.validation:
         v = e.validation
         leaks = f", {_n(v.records_in_training)} also in training (FT404)" if v.records_in_training else ""
-        row("validation", _n(v.records), f"records, {_n(v.tokens)} tokens{leaks}; {v.billing_note}")
-    plan: list[tuple[str, str, str]] = []
-    rows_data = rows
-    rows = plan
-    if e.model_assumed:
-        if e.model.startswith("("):
-            row("model", "none", f"no --model, and {e.provider or 'this format'} has no default open for training: name yours "
-                f"with --model (`ftlint models --provider {e.provider or 'NAME'}`)")
-        else:
-            row("model", "assumed", f"{e.model}: the default of {e.provider} for {e.format}; name yours with --model")
+        rows.append(("validation", _n(v.records), f"records, {_n(v.tokens)} tokens{leaks}; {v.billing_note}"))
+    return rows
+
+
+def _model_rows(e: Estimate) -> list[Row]:
+    """The model, when none was named; the trainer, when it is not a provider's."""
+    rows: list[Row] = []
+    if e.model_assumed and e.model.startswith("("):
+        rows.append(("model", "none", f"no --model, and {e.provider or 'this format'} has no default open for training: name yours "
+                     f"with --model (`ftlint models --provider {e.provider or 'NAME'}`)"))
+    elif e.model_assumed:
+        rows.append(("model", "assumed", f"{e.model}: the default of {e.provider} for {e.format}; name yours with --model"))
     if e.trainer == "hf":
-        row("trainer", "hf", e.trainer_rule)
-    row("epochs", _n(e.epochs), e.epochs_source)
-    row("batch size", _n(e.batch_size), f"per device; {e.batch_size_source}")
-    row("effective batch", _n(e.effective_batch_size), f"= {e.batch_size} batch x {e.grad_accum} grad-accum x {e.gpus} GPU{'s' if e.gpus != 1 else ''}")
-    unit = "records"
+        rows.append(("trainer", "hf", e.trainer_rule))
+    return rows
+
+
+def _step_rows(e: Estimate) -> list[Row]:
+    """Epochs, batches and the steps they make."""
+    gpus = f"{e.gpus} GPU{'s' if e.gpus != 1 else ''}"
+    rows: list[Row] = [("epochs", _n(e.epochs), e.epochs_source),
+                       ("batch size", _n(e.batch_size), f"per device; {e.batch_size_source}"),
+                       ("effective batch", _n(e.effective_batch_size), f"= {e.batch_size} batch x {e.grad_accum} grad-accum x {gpus}")]
     if e.packing:
         p = e.packing
-        unit = "rows"
-        row("packed rows", _n(p.rows), f"{_n(e.records)} records packed into rows of {_n(p.max_seq_len)} tokens "
-            f"(perfect packing: {_n(p.lower_bound_rows)}); {p.algorithm}")
+        rows.append(("packed rows", _n(p.rows), f"{_n(e.records)} records packed into rows of {_n(p.max_seq_len)} tokens "
+                     f"(perfect packing: {_n(p.lower_bound_rows)}); {p.algorithm}"))
+    rows += [("steps per epoch", _n(e.steps_per_epoch), _steps_per_epoch_how(e)),
+             ("total steps", _n(e.total_steps), _total_steps_how(e)),
+             ("warmup steps", _n(e.warmup_steps), _warmup_how(e))]
+    return rows
+
+
+def _steps_per_epoch_how(e: Estimate) -> str:
+    unit = "rows" if e.packing else "records"
     if e.trainer == "hf":
         how = f"from {_n(e.sequences)} {unit}, batches of {e.batch_size} on {e.gpus} device{'s' if e.gpus != 1 else ''}, accumulating {e.grad_accum}"
     else:
@@ -78,80 +118,79 @@ def render_text(e: Estimate, paths: list[str]) -> str:
     if e.last_batch:
         tail = "dropped each epoch (--drop-last)" if e.drop_last else "a partial last batch"
         how += f": {_n(e.full_batches)} full batches and one of {e.last_batch} ({tail})"
-    row("steps per epoch", _n(e.steps_per_epoch), how)
+    return how
+
+
+def _total_steps_how(e: Estimate) -> str:
     if e.refusal:
-        row("total steps", _n(e.total_steps), e.refusal)
-    elif e.max_steps:
-        row("total steps", _n(e.total_steps), f"--max-steps: {e.epochs_covered:g} passes over the data")
-    elif e.total_steps != e.steps_per_epoch * e.epochs:
-        row("total steps", _n(e.total_steps), f"{e.epochs_covered:g} passes of {_n(e.steps_per_epoch)} steps: the trainer's planned steps end the run")
-    else:
-        row("total steps", _n(e.total_steps), f"= {_n(e.steps_per_epoch)} x {e.epochs} epochs")
+        return e.refusal
+    if e.max_steps:
+        return f"--max-steps: {e.epochs_covered:g} passes over the data"
+    if e.total_steps != e.steps_per_epoch * e.epochs:
+        return f"{e.epochs_covered:g} passes of {_n(e.steps_per_epoch)} steps: the trainer's planned steps end the run"
+    return f"= {_n(e.steps_per_epoch)} x {e.epochs} epochs"
+
+
+def _warmup_how(e: Estimate) -> str:
     if e.warmup_ratio is not None and not (e.trainer == "hf" and e.warmup_steps and e.warmup_ratio == 0):
-        warm = f"= ceil({e.warmup_ratio:g} x {_n(e.total_steps)})" + (" in floating point, as transformers does" if e.trainer == "hf" else "")
-    else:
-        warm = "--warmup-steps" if e.warmup_steps else "no warmup (--warmup-ratio or --warmup-steps)"
-    row("warmup steps", _n(e.warmup_steps), warm)
-    row("tokens processed", _n(e.tokens_processed), e.tokens_processed_rule)
+        return f"= ceil({e.warmup_ratio:g} x {_n(e.total_steps)})" + (" in floating point, as transformers does" if e.trainer == "hf" else "")
+    return "--warmup-steps" if e.warmup_steps else "no warmup (--warmup-ratio or --warmup-steps)"
+
+
+def _cost_rows(e: Estimate) -> list[Row]:
+    """Tokens processed and what they cost: a provider's price, or a self-hosted run's hours; a budget; scaled rates."""
+    rows: list[Row] = [("tokens processed", _n(e.tokens_processed), e.tokens_processed_rule)]
     if e.cost_usd is not None and e.price_per_1m is not None:
-        row("cost", _money(e.cost_usd), f"= {_n(e.tokens_processed)} x ${e.price_per_1m:g} / 1M tokens ({e.price_source})")
+        rows.append(("cost", _money(e.cost_usd), f"= {_n(e.tokens_processed)} x ${e.price_per_1m:g} / 1M tokens ({e.price_source})"))
     else:
-        row("cost", "n/a", e.price_note)
+        rows.append(("cost", "n/a", e.price_note))
     if e.self_hosted:
         h = e.self_hosted
-        row("wall time", f"{h.wall_hours:,.2f} h", f"= {_n(e.tokens_processed)} tokens / {h.tokens_per_second:g} tokens/s")
+        rows.append(("wall time", f"{h.wall_hours:,.2f} h", f"= {_n(e.tokens_processed)} tokens / {h.tokens_per_second:g} tokens/s"))
         if h.compute_cost_usd is not None and h.gpu_hour_usd is not None:
-            row("compute cost", _money(h.compute_cost_usd), f"= {h.wall_hours:.2f} h x {e.gpus} GPU x ${h.gpu_hour_usd:g}/h")
+            rows.append(("compute cost", _money(h.compute_cost_usd), f"= {h.wall_hours:.2f} h x {e.gpus} GPU x ${h.gpu_hour_usd:g}/h"))
     if e.budget:
-        b = e.budget
-        what = " and ".join(x for x in (f"${b.usd:g}" if b.usd is not None else "", f"{_n(b.tokens)} tokens" if b.tokens is not None else "") if x)
-        if b.max_epochs is None or b.max_steps is None:
-            row("budget", what, str(b.note))
-        else:
-            row("budget", what, f"buys at most {b.max_epochs} epoch(s), {_n(b.max_steps)} steps")
+        rows.append(_budget_row(e.budget))
     if e.learning_rate:
         lr = e.learning_rate
-        row("learning rate", f"{lr.learning_rate:g}", f"tuned at batch {lr.reference_batch_size}; at {e.effective_batch_size}: {lr.linear:.3g} linear, {lr.sqrt:.3g} square-root scaled")
-    width = max(len(label) for label, _, _ in rows_data + plan)
-    vwidth = max(len(value) for _, value, _ in rows_data + plan)
-
-    def block(items: list[tuple[str, str, str]]) -> list[str]:
-        return [f"  {label:<{width}}  {value:>{vwidth}}  {how}".rstrip() for label, value, how in items]
-
-    model = "no model named" if e.model.startswith("(") else e.model
-    lines = [f"dataset: {', '.join(path_text(p) for p in paths)}", *block(rows_data), "",
-             f"plan: {model} ({e.encoding}{'' if e.tokens_exact else ', an estimate'})", *block(plan)]
-    errors = [d for d in e.findings if d.severity == "error"]
-    advice = [d for d in e.findings if d.severity != "error"]
-    if errors:
-        lines += ["", "errors:"] + [f"  {d.code} {terminal_safe(d.message)}" for d in errors]
-    if advice:
-        lines += ["", "warnings:"] + [f"  {d.code} {terminal_safe(d.message)}" for d in advice]
-    return "\n".join(lines) + "\n"
+        rows.append(("learning rate", f"{lr.learning_rate:g}", f"tuned at batch {lr.reference_batch_size}; at {e.effective_batch_size}: "
+                     f"{lr.linear:.3g} linear, {lr.sqrt:.3g} square-root scaled"))
+    return rows
 
 
-def render_json(e: Estimate, paths: list[str]) -> str:
-    from .escape import json_safe
+def _budget_row(b: BudgetFigures) -> Row:
+    what = " and ".join(x for x in (f"${b.usd:g}" if b.usd is not None else "", f"{_n(b.tokens)} tokens" if b.tokens is not None else "") if x)
+    if b.max_epochs is None or b.max_steps is None:
+        return "budget", what, str(b.note)
+    return "budget", what, f"buys at most {b.max_epochs} epoch(s), {_n(b.max_steps)} steps"
 
-    data = {"paths": [json_safe(shown_path(p)) for p in paths], **e.to_dict()}
+
+def render_json(run: EstimateRun) -> str:
+    data = {"paths": [json_safe(shown_path(p)) for p in run.paths], **run.estimate.to_dict()}
     return orjson.dumps(data, option=orjson.OPT_INDENT_2).decode() + "\n"
 
 
-def render_github(e: Estimate, paths: list[str]) -> str:
+def render_github(run: EstimateRun) -> str:
     """The text report, then one annotation per warning or failed gate, on the dataset's file."""
-    path = shown_path(paths[0]) if len(paths) == 1 else None
-    notes = [github_annotation(d.severity, d.code, d.message, path) for d in e.findings]
-    return render_text(e, paths) + "".join(n + "\n" for n in notes)
+    path = _one_path(run)
+    notes = [github_annotation(d.severity, d.code, d.message, path) for d in run.estimate.findings]
+    return render_text(run) + "".join(n + "\n" for n in notes)
 
 
-def render_sarif(e: Estimate, paths: list[str]) -> str:
-    path = shown_path(paths[0]) if len(paths) == 1 else None
-    return sarif_document([(d.code, d.severity, d.message, path) for d in e.findings])
+def render_sarif(run: EstimateRun) -> str:
+    path = _one_path(run)
+    return sarif_document([(d.code, d.severity, d.message, path) for d in run.estimate.findings])
 
 
-def render_markdown(e: Estimate, paths: list[str]) -> str:
+def _one_path(run: EstimateRun) -> str | None:
+    """The file a plan finding is on, when the dataset is one file."""
+    return shown_path(run.paths[0]) if len(run.paths) == 1 else None
+
+
+def render_markdown(run: EstimateRun) -> str:
     """A pull-request comment: what the data holds and what the run costs."""
-    failing = any(d.severity == "error" for d in e.findings)
+    e, paths = run.estimate, run.paths
+    failing = any(d.severity == ERROR for d in e.findings)
     cost = _money(e.cost_usd) if e.cost_usd is not None else "n/a (no price)"
     rows = [
         ("lines", _n(e.lines)), ("records", _n(e.records)), ("messages", _n(e.messages)), ("targets", _n(e.targets)),
@@ -169,5 +208,5 @@ def render_markdown(e: Estimate, paths: list[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-ESTIMATE_RENDERERS = {"text": render_text, "json": render_json, "github": render_github,
-                      "sarif": render_sarif, "markdown": render_markdown}
+ESTIMATE_RENDERERS: dict[str, Renderer[EstimateRun]] = {
+    "text": render_text, "json": render_json, "github": render_github, "sarif": render_sarif, "markdown": render_markdown}

@@ -6,7 +6,8 @@ import datetime as dt
 
 import orjson
 
-from ..models import ESTIMATED_TOKENIZERS, PRICE_UNITS, Model, Provider, Sourced
+from ..models import PRICE_UNITS, Listing, Model, Provider, Sourced
+from .renderer import Renderer
 
 
 def _value(s: Sourced | None) -> dict[str, object] | None:
@@ -31,39 +32,50 @@ def model_dict(m: Model, today: dt.date) -> dict[str, object]:
     }
 
 
-def render_models(models: list[Model], providers: dict[str, Provider], today: dt.date, output_format: str) -> str:
-    if output_format == "json":
-        return orjson.dumps({"today": today.isoformat(), "models": [model_dict(m, today) for m in models]},
-                            option=orjson.OPT_INDENT_2).decode() + "\n"
+def render_json(shown: Listing) -> str:
+    data = {"today": shown.today.isoformat(), "models": [model_dict(m, shown.today) for m in shown.models]}
+    return orjson.dumps(data, option=orjson.OPT_INDENT_2).decode() + "\n"
+
+
+def render_text(shown: Listing) -> str:
+    """By provider, in the catalog's order: the provider's heading and auto rules, then its models."""
     lines: list[str] = []
-    for name, provider in providers.items():
-        mine = [m for m in models if m.provider == name]
-        if not mine:
-            continue
-        status = f"  ({provider.status.value}; {provider.status.note})" if provider.status else ""
-        lines += [f"== {provider.title} [{name}]{status}"]
-        lines += [f"  {key:<14}{value.value}  ({value.note})" for key, value in provider.defaults]
-        for m in mine:
-            state = m.lifecycle(today)
-            mark = {"retired": "  [RETIRED for training]", "retiring": "  [closing soon]"}.get(state[0], "") if state else ""
-            default = "  (default for its formats)" if provider.default_model == m.name else ""
-            aliases = f"  aliases: {', '.join(m.aliases)}" if m.aliases else ""
-            lines.append(f"{m.name}{default}{mark}{aliases}")
-            tokenizer = m.tokenizer if m.tokens_exact else f"{m.tokenizer}: not available offline, counted with o200k_base as an estimate"
-            lines.append(f"  {'tokenizer':<14}{tokenizer}" + (f"; template {m.template}" if m.template != "openai" else ""))
-            for label, value, fmt in (("limit", m.context, "{:,} tokens per example"), ("minimum", m.min_examples, "{} examples"),
-                                      ("last training", m.last_training_date, "{}"), ("shutdown", m.shutdown_date, "{}"),
-                                      ("status", m.status, "{}")):
-                if value is not None:
-                    lines.append(f"  {label:<14}{fmt.format(value.value)}  ({value.note})")
-            if m.price is not None:
-                unit = PRICE_UNITS.get(m.price.unit, m.price.unit)
-                remark = f"; {m.price.remark}" if m.price.remark else ""
-                lines.append(f"  {'price':<14}${float(m.price.value):g} {unit}{remark}  ({m.price.note})")
-            else:
-                lines.append(f"  {'price':<14}not in the catalog: give --price")
-        lines.append("")
+    for name, provider in shown.providers.items():
+        mine = [m for m in shown.models if m.provider == name]
+        if mine:
+            lines += _provider_lines(name, provider)
+            lines += [line for m in mine for line in _model_lines(m, provider, shown.today)]
+            lines.append("")
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
-__all__ = ["ESTIMATED_TOKENIZERS", "model_dict", "render_models"]
+def _provider_lines(name: str, provider: Provider) -> list[str]:
+    status = f"  ({provider.status.value}; {provider.status.note})" if provider.status else ""
+    return [f"== {provider.title} [{name}]{status}", *(f"  {key:<14}{value.value}  ({value.note})" for key, value in provider.defaults)]
+
+
+def _model_lines(m: Model, provider: Provider, today: dt.date) -> list[str]:
+    state = m.lifecycle(today)
+    mark = {"retired": "  [RETIRED for training]", "retiring": "  [closing soon]"}.get(state[0], "") if state else ""
+    default = "  (default for its formats)" if provider.default_model == m.name else ""
+    aliases = f"  aliases: {', '.join(m.aliases)}" if m.aliases else ""
+    tokenizer = m.tokenizer if m.tokens_exact else f"{m.tokenizer}: not available offline, counted with o200k_base as an estimate"
+    lines = [f"{m.name}{default}{mark}{aliases}",
+             f"  {'tokenizer':<14}{tokenizer}" + (f"; template {m.template}" if m.template != "openai" else "")]
+    for label, value, fmt in (("limit", m.context, "{:,} tokens per example"), ("minimum", m.min_examples, "{} examples"),
+                              ("last training", m.last_training_date, "{}"), ("shutdown", m.shutdown_date, "{}"),
+                              ("status", m.status, "{}")):
+        if value is not None:
+            lines.append(f"  {label:<14}{fmt.format(value.value)}  ({value.note})")
+    lines.append(f"  {'price':<14}{_price(m.price)}")
+    return lines
+
+
+def _price(price: Sourced | None) -> str:
+    if price is None:
+        return "not in the catalog: give --price"
+    remark = f"; {price.remark}" if price.remark else ""
+    return f"${float(price.value):g} {PRICE_UNITS.get(price.unit, price.unit)}{remark}  ({price.note})"
+
+
+MODELS_RENDERERS: dict[str, Renderer[Listing]] = {"text": render_text, "json": render_json}

@@ -3,11 +3,13 @@ formats need (ftlint/report/escape.py)."""
 
 from __future__ import annotations
 
+import io
 from typing import IO
 
 import orjson
 
 from .. import __version__
+from ..rules import registry
 from .escape import github_data, github_property, json_safe, sarif_uri
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -46,8 +48,6 @@ def sarif_result(code: str, severity: str, message: str, path: str | None, line:
 
 
 def _rule_entry(code: str) -> dict | None:
-    from ..rules import registry
-
     rule = registry().get(code)
     if rule is None:
         return None
@@ -93,8 +93,6 @@ class SarifWriter:
 
 def sarif_document(results: list[tuple]) -> str:
     """A whole SARIF log for a few results (estimate): (code, severity, message, path)."""
-    import io
-
     buffer = io.StringIO()
     writer = SarifWriter(buffer)
     writer.start()
