@@ -329,7 +329,7 @@ def _row_lines(batch: Any, path_column: str) -> list[tuple[str, list[bytes]]]:
     """A block's rows as JSON lines, in runs of rows of the same source file."""
     import orjson
 
-    from .containers import _default, _plain
+    from .read.tables import _default, _plain
 
     rows = batch.to_pylist() if hasattr(batch, "to_pylist") else batch
     runs: list[tuple[str, list[bytes]]] = []

@@ -107,13 +107,13 @@ def _slow_lines(path: Path) -> list[dict]:
     reference the NDJSON blocks polars writes must equal."""
     import orjson
 
-    from ftlint.containers import _default, _plain
+    from ftlint.read.tables import _default, _plain
 
     return [json.loads(orjson.dumps(_plain(row), default=_default)) for row in pl.read_parquet(path).iter_rows(named=True)]
 
 
 def _fast_lines(path: Path) -> list[dict]:
-    from ftlint.containers import table_lines
+    from ftlint.read.tables import table_lines
 
     return [json.loads(line) for block in table_lines("parquet", str(path)) for line in block.splitlines()]
 

@@ -169,7 +169,7 @@ class LineStream(io.RawIOBase):
                 return 0
             except OSError:
                 raise
-            except Exception as exc:  # polars on a damaged file: the reader reports FT009 and goes on with the next file
+            except Exception as exc:  # polars on a damaged file: the reader reports a broken stream and goes on with the next file
                 raise OSError(f"cannot read the rows: {str(exc).splitlines()[0][:200]}") from None
         n = min(len(buffer), len(self._pending))
         buffer[:n] = self._pending[:n]
