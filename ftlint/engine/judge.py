@@ -4,7 +4,8 @@ Per line: its facts' hits, then (for a parsed object) the shape gate, the format
 and every record check that applies to the format. Each finding takes its severity from the
 registry (or the format's own, where its provider decides otherwise) and passes the selection
 here, in the worker, so a line's verdict (valid, or with errors: rejected, in no figure) is the
-one the user sees. The engine itself emits no code: every code belongs to a rule module.
+one the user sees. The engine itself emits no code: every code belongs to a rule module. With
+--mapping, the mapping's checks see the record as read, before it is mapped and checked.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..dataset import fingerprint, fingerprints, hex_fingerprint
-from ..diagnostics import ERROR, OFF, Diagnostic, Hit, json_path
+from ..diagnostics import ERROR, OFF, Diagnostic, Hit
 from ..literals import present as literals_in
 from ..options import Loss, ReadLimits
 from ..parse import BLANK, Line, compact_json
@@ -161,7 +162,7 @@ class LineJudge:
         self.checks = [c for c in applicable if not c.gate and _reported(c, self.severity)]
         self.limit, owner = settings.limit_for(fmt)
         self.shown_path = redact(summary.path)
-        self.line_checks = checks("line")
+        self.line_checks, self.mapping_checks = checks("line"), checks("mapping")
         self._blank: tuple[str, str, str] | bool | None = False  # (code, severity, message) of a blank line, once known
         self._blank_fp: dict[bytes, str] = {}
         level = self.severity  # the lambdas below hold their parts, never the judge: a cycle through it would keep a
@@ -225,10 +226,8 @@ class LineJudge:
         ctx = self.context
         mapping = self.settings.mapping
         if mapping is not None:
-            value, missing = mapping.apply(value)
-            for canonical, column in missing:
-                hits.append(("FT109", Hit(f"the mapping {mapping.name} reads the {canonical} from column '{column}', which "
-                                          "this record lacks", json_path([column]))))
+            hits.extend((hit.code or c.codes[0], hit) for c in self.mapping_checks for hit in c.func(value, mapping))
+            value = mapping.apply(value)
         compact = line.compact if line.compact is not None else compact_json(value)
         ctx.present = literals_in(compact)
         ctx.figures = None
