@@ -8,12 +8,13 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, assert_never
 
 from ..diagnostics import ERROR, WARNING, Hit, short_json
-from ..parse import BadArray, Blank, Bom, Broken, DuplicateKey, Fact, Line, NotJson, NotObject, Nul, TooDeep, TooLong, Utf16
+from ..parse import BadArray, Blank, Bom, Broken, DuplicateKey, NotJson, NotObject, Nul, TooDeep, TooLong, Utf16
 from . import check, register
 
 if TYPE_CHECKING:
     from ..engine.judge import FileContext
     from ..engine.result import FileSummary
+    from ..parse import ArrayFault, Fact, Line
 
 register("FT001", "invalid-json", ERROR, """
     The line is not valid JSON.
@@ -133,7 +134,7 @@ def empty_file(summary: FileSummary, ctx: FileContext) -> Iterator[Hit]:
 
 
 LINE_CODES = ("FT001", "FT002", "FT003", "FT004", "FT005", "FT007", "FT008", "FT009", "FT010", "FT011", "FT012", "FT013", "FT014")
-ARRAY_FAULTS = {
+ARRAY_FAULTS: dict[ArrayFault, str] = {
     "not-an-array": "a .json file read as records holds one array; expected '['",
     "text-after": "text after the array's closing bracket; a .json file holds one array",
     "empty-element": "an empty element (a comma with no value before it)",
