@@ -189,3 +189,20 @@ def test_the_reader_and_the_parser_name_no_code() -> None:
             else:
                 continue
             assert not [n for n in named if re.match(r"(ftlint\.|\.+)(rules|engine)\b", n)], (path, named)
+
+
+def test_every_fact_is_said_by_the_code_that_documents_it() -> None:
+    from typing import get_args
+
+    from ftlint import parse as p
+    from ftlint.rules.file import LINE_CODES
+
+    facts = [(p.Bom(), "FT004"), (p.BLANK, "FT005"), (p.Nul(3), "FT010"), (p.NotJson(b'{"a": x}', "unexpected character", 6, 128), "FT001"),
+             (p.NotObject([1]), "FT002"), (p.TooDeep(128), "FT014"), (p.DuplicateKey("a", 1), "FT013"),
+             (p.TooLong(9, 5), "FT007"), (p.Utf16(), "FT008"), (p.Broken("x", False), "FT009"),
+             *((p.BadArray(f), "FT001") for f in get_args(p.ArrayFault))]
+    said = line_hits(Line(2, None, [fact for fact, _ in facts], 0))
+    assert [code for code, _ in said] == [code for _, code in facts]
+    assert all(hit.message for _, hit in said)
+    assert {code for code, _ in said} | {"FT003", "FT011", "FT012"} == set(LINE_CODES)
+    assert {registry()[code].kind for code in LINE_CODES} == {"line"}
