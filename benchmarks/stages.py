@@ -18,7 +18,7 @@ from ftlint.engine.pipeline import Chunk, Worker
 from ftlint.engine.result import Columns, FileSummary
 from ftlint.formats import get_format
 from ftlint.literals import present as literals_in
-from ftlint.read import parse_line
+from ftlint.parse import parse_line
 from ftlint.rules import checks, registry
 from ftlint.rules import secrets as secrets_rules
 from ftlint.schemas import fast_validator

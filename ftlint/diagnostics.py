@@ -7,8 +7,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Literal, overload
 
-import orjson
-
 # Exit codes (documented in the README; never change their meaning).
 EXIT_OK = 0  # nothing failing
 EXIT_FINDINGS = 1  # at least one finding at or above --fail-on (an invalid JSON line is one)
@@ -89,15 +87,6 @@ def strings(value: object, keys: bool = False) -> Iterator[Any]:
                 yield from (([*path, k], k, True) for k, _ in items)
         elif isinstance(node, list):
             stack.extend(([*path, i], v) for i, v in reversed(list(enumerate(node))))
-
-
-def compact_json(value: object, sort_keys: bool = True) -> bytes:
-    """A value as compact JSON (orjson; keys sorted unless asked not to). Deeper than orjson
-    serialises (254 levels, reachable with --max-depth above it), the standard library writes it."""
-    try:
-        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS if sort_keys else 0)
-    except orjson.JSONEncodeError:
-        return json.dumps(value, sort_keys=sort_keys, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "surrogatepass")
 
 
 def json_path(parts: tuple[object, ...] | list[object]) -> str:

@@ -23,7 +23,7 @@ def parse_json(text: str, what: str) -> object:
     """The value of a JSON document of at most MAX_DEPTH levels and MAX_JSON_VALUES values."""
     import orjson
 
-    from .read import nesting_depth
+    from .parse import nesting_depth
 
     # every value but a container's first follows a comma, and each container opens with a
     # bracket: 2 x (commas + brackets) + 1 bounds the keys and values, before any is built

@@ -42,19 +42,20 @@ class Mapping:
     tags: dict[str, str] = field(default_factory=dict)
     speakers: dict[str, str] = field(default_factory=dict)  # a speaker value -> ShareGPT's (axolotl's `roles` lists)
 
-    def apply(self, record: dict) -> tuple[dict, list[tuple[str, str]]]:
-        """The record in the canonical shape, and (canonical key, the data's column) of each
-        required column (the prompt and response, or the messages) the record lacks."""
+    def apply(self, record: dict) -> dict:
+        """The record in the canonical shape (a column it lacks is left out: `missing` says which)."""
         out = {k: v for k, v in record.items() if k not in self.columns.values()}
-        missing = []
         for canonical, column in self.columns.items():
             if column in record:
                 out[canonical] = record[column]
-            elif canonical in self.required:  # an optional column may be absent (LLaMA-Factory reads None)
-                missing.append((canonical, column))
         if self.formatting == "sharegpt" and isinstance(out.get("conversations"), list):
             out["conversations"] = [self._turn(t) for t in out["conversations"]]
-        return out, missing
+        return out
+
+    def missing(self, record: dict) -> list[tuple[str, str]]:
+        """(canonical key, the data's column) of each required column (the prompt and response, or
+        the messages) the record lacks; an optional column may be absent (LLaMA-Factory reads None)."""
+        return [(canonical, column) for canonical, column in self.columns.items() if column not in record and canonical in self.required]
 
     def _turn(self, turn: object) -> object:
         if not isinstance(turn, dict):

@@ -16,7 +16,8 @@ from fractions import Fraction
 from typing import ClassVar
 
 from .checked import Count, Flag, Number, OneOf, OptionError, Ratio, Rule, Text, check_fields
-from .read import DEFAULT_MAX_DEPTH, DEFAULT_MAX_LINE_BYTES
+from .parse import DEFAULT_MAX_DEPTH
+from .read.base import DEFAULT_MAX_LINE_BYTES
 from .selection import Selection
 from .trust import MAX_FILE_BYTES
 

@@ -327,15 +327,13 @@ PATH_COLUMN = "path"  # what ray.data.read_json / read_parquet(include_paths=Tru
 
 def _row_lines(batch: Any, path_column: str) -> list[tuple[str, list[bytes]]]:
     """A block's rows as JSON lines, in runs of rows of the same source file."""
-    import orjson
-
-    from .containers import _default, _plain
+    from .read.tables import row_line
 
     rows = batch.to_pylist() if hasattr(batch, "to_pylist") else batch
     runs: list[tuple[str, list[bytes]]] = []
     for row in rows:
         source = str(row.pop(path_column, "") or "<dataset>")
-        line = orjson.dumps(_plain(row), default=_default)
+        line = row_line(row)
         if runs and runs[-1][0] == source:
             runs[-1][1].append(line)
         else:

@@ -105,15 +105,13 @@ def test_zstd_files_read_like_gzip_and_their_damage_is_ft009(tmp_path: Path) -> 
 def _slow_lines(path: Path) -> list[dict]:
     """The rows as Python reads them from polars, nulls dropped from every object, as JSON: the
     reference the NDJSON blocks polars writes must equal."""
-    import orjson
+    from ftlint.read.tables import row_line
 
-    from ftlint.containers import _default, _plain
-
-    return [json.loads(orjson.dumps(_plain(row), default=_default)) for row in pl.read_parquet(path).iter_rows(named=True)]
+    return [json.loads(row_line(row)) for row in pl.read_parquet(path).iter_rows(named=True)]
 
 
 def _fast_lines(path: Path) -> list[dict]:
-    from ftlint.containers import table_lines
+    from ftlint.read.tables import table_lines
 
     return [json.loads(line) for block in table_lines("parquet", str(path)) for line in block.splitlines()]
 

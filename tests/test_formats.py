@@ -361,6 +361,15 @@ def test_llama_factory_mapping_reads_the_data_as_llama_factory_does() -> None:
     assert "no dataset 'nope'" in run("check", str(MAPPING / "qa.json"), "--mapping", info + ":nope").stderr
 
 
+def test_a_mappings_missing_columns_are_checked_on_the_record_as_read(tmp_path: Path) -> None:
+    """FT109 is checked before the mapped record meets the shape gate: a record of another shape
+    (FT106, which stops the record checks) still names each column the mapping lacks."""
+    data = tmp_path / "t.jsonl"
+    data.write_text(json.dumps({"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]}) + "\n")
+    out = run("check", str(data), "--mapping", str(MAPPING / "dataset_info.json") + ":qa", "--ignore", "FT4", "-o", "json").stdout
+    assert [(f["code"], f["pointer"]) for f in json.loads(out)] == [("FT106", None), ("FT109", "$.question"), ("FT109", "$.answer")]
+
+
 def test_axolotl_config_reads_field_messages_property_mappings_and_roles() -> None:
     config = str(MAPPING / "axolotl.yaml")
     out = run("check", str(MAPPING / "turns.jsonl"), "--mapping", config, "--ignore", "FT4").stdout

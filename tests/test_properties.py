@@ -16,7 +16,8 @@ from ftlint.engine.judge import record_findings
 from ftlint.formats import get_format
 from ftlint.formats.registry import BY_SHAPE, FORMATS
 from ftlint.formats.shape import detect, shape
-from ftlint.read import parse_line, read_lines
+from ftlint.parse import parse_line
+from ftlint.read import read_lines
 from ftlint.rules import secrets
 from ftlint.tokens import TokenCounter
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import re
 import tempfile
 from pathlib import Path
 
@@ -12,9 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import run
+from conftest import ROOT, run
 from ftlint.read import InputError, Line, LineBlock, read_lines, read_raw, read_runs
 from ftlint.rules import registry
+from ftlint.rules.file import line_hits
 
 OK = json.dumps({"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]})
 
@@ -26,7 +28,7 @@ def write(tmp_path: Path, data: bytes, name: str = "data.jsonl") -> str:
 
 
 def codes(path: str, **kw: int) -> list[tuple[int, list[str]]]:
-    return [(ln.number, [p.code for p in ln.problems]) for ln in read_lines(path, **kw)]
+    return [(ln.number, [code for code, _ in line_hits(ln)]) for ln in read_lines(path, **kw)]
 
 
 def test_line_numbers_are_physical_lines(tmp_path: Path) -> None:
@@ -34,8 +36,8 @@ def test_line_numbers_are_physical_lines(tmp_path: Path) -> None:
     lines = list(read_lines(write(tmp_path, data)))
     assert [ln.number for ln in lines] == [1, 2, 3, 4, 5]
     assert [ln.value is not None for ln in lines] == [True, False, True, False, True]
-    assert [p.code for p in lines[1].problems] == ["FT005"]
-    assert [p.code for p in lines[3].problems] == ["FT001"]
+    assert [code for code, _ in line_hits(lines[1])] == ["FT005"]
+    assert [code for code, _ in line_hits(lines[3])] == ["FT001"]
 
 
 def test_crlf_is_accepted(tmp_path: Path) -> None:
@@ -45,15 +47,15 @@ def test_crlf_is_accepted(tmp_path: Path) -> None:
 def test_bom_is_a_warning_and_the_line_still_parses(tmp_path: Path) -> None:
     lines = list(read_lines(write(tmp_path, b"\xef\xbb\xbf" + OK.encode() + b"\n")))
     assert lines[0].value is not None
-    assert [p.code for p in lines[0].problems] == ["FT004"]
+    assert [code for code, _ in line_hits(lines[0])] == ["FT004"]
     assert registry()["FT004"].severity == "warning"
 
 
 def test_invalid_utf8_names_the_byte_offset(tmp_path: Path) -> None:
     raw = b'{"messages": "caf\xe9"}\n'
     (line,) = read_lines(write(tmp_path, raw))
-    (problem,) = line.problems
-    assert problem.code == "FT003"
+    ((code, problem),) = line_hits(line)
+    assert code == "FT003"
     assert "byte offset 17" in problem.message and "0xe9" in problem.message
     assert problem.col == 18
 
@@ -81,8 +83,8 @@ def test_line_over_the_limit_is_skipped_with_bounded_memory(tmp_path: Path) -> N
     path = write(tmp_path, OK.encode() + b"\n" + big + b"\n" + OK.encode() + b"\n")
     result = list(read_lines(path, max_line_bytes=1000))
     assert [ln.number for ln in result] == [1, 2, 3]
-    assert [p.code for p in result[1].problems] == ["FT007"]
-    assert f"{len(big):,} bytes" in result[1].problems[0].message
+    assert [code for code, _ in line_hits(result[1])] == ["FT007"]
+    assert f"{len(big):,} bytes" in line_hits(result[1])[0][1].message
     assert result[2].value is not None
 
 
@@ -136,7 +138,7 @@ def _expanded(items) -> list[tuple[int, object]]:  # type: ignore[no-untyped-def
         if isinstance(item, LineBlock):
             out.extend(enumerate(item.lines(), number))
         elif isinstance(item, Line):
-            out.append((number, [(p.code, p.message) for p in item.problems]))
+            out.append((number, [(code, hit.message) for code, hit in line_hits(item)]))
         else:
             out.append((number, item))
     return out
@@ -165,3 +167,42 @@ def test_block_reader_reads_gzip_and_a_line_over_the_limit_across_blocks(tmp_pat
     got = _expanded(read_runs(str(path), 4096, block_bytes=1024))
     assert got == _expanded(read_raw(str(path), 4096))
     assert len(got) == 54 and got[50][1][0][0] == "FT007" and "5,010 bytes" in got[50][1][0][1]
+
+
+def test_the_reader_and_the_parser_name_no_code() -> None:
+    """They report facts (read/, parse.py); the rule module that documents FT001-FT014 words them
+    (rules/file.py), so a code and its words are in one place. Nor do they import the rules or
+    the engine, which are built on them."""
+    import ast
+
+    sources = [*(ROOT / "ftlint" / "read").glob("*.py"), ROOT / "ftlint" / "parse.py"]
+    assert len(sources) > 5
+    for path in sources:
+        text = path.read_text()
+        assert re.findall(r"FT\d{3}", text) == [], path
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.ImportFrom):
+                base = "." * node.level + (f"{node.module}." if node.module else "")
+                named = [base + alias.name for alias in node.names]
+            elif isinstance(node, ast.Import):
+                named = [alias.name for alias in node.names]
+            else:
+                continue
+            assert not [n for n in named if re.match(r"(ftlint\.|\.+)(rules|engine)\b", n)], (path, named)
+
+
+def test_every_fact_is_said_by_the_code_that_documents_it() -> None:
+    from typing import get_args
+
+    from ftlint import parse as p
+    from ftlint.rules.file import LINE_CODES
+
+    facts = [(p.Bom(), "FT004"), (p.BLANK, "FT005"), (p.Nul(3), "FT010"), (p.NotJson(b'{"a": x}', "unexpected character", 6, 128), "FT001"),
+             (p.NotObject([1]), "FT002"), (p.TooDeep(128), "FT014"), (p.DuplicateKey("a", 1), "FT013"),
+             (p.TooLong(9, 5), "FT007"), (p.Utf16(), "FT008"), (p.Broken("x", False), "FT009"),
+             *((p.BadArray(f), "FT001") for f in get_args(p.ArrayFault))]
+    said = line_hits(Line(2, None, [fact for fact, _ in facts], 0))
+    assert [code for code, _ in said] == [code for _, code in facts]
+    assert all(hit.message for _, hit in said)
+    assert {code for code, _ in said} | {"FT003", "FT011", "FT012"} == set(LINE_CODES)
+    assert {registry()[code].kind for code in LINE_CODES} == {"line"}

@@ -239,7 +239,7 @@ def test_a_limit_that_rejects_the_record_is_counted_in_the_worker() -> None:
     from ftlint.engine.judge import LineJudge, Settings
     from ftlint.engine.result import Columns, FileSummary
     from ftlint.formats import get_format
-    from ftlint.read import parse_line
+    from ftlint.parse import parse_line
     from ftlint.tokens import ByteBound
 
     raw = json.dumps({"messages": [{"role": "user", "content": "word " * 70_000}, {"role": "assistant", "content": "ok"}]}).encode()
@@ -263,7 +263,7 @@ def test_a_chunks_judge_is_freed_at_once_with_its_deferred_records() -> None:
     from ftlint.engine.judge import LineJudge, Settings
     from ftlint.engine.result import Columns, FileSummary
     from ftlint.formats import get_format
-    from ftlint.read import parse_line
+    from ftlint.parse import parse_line
     from ftlint.tokens import ByteBound
 
     raw = json.dumps({"messages": [{"role": "user", "content": "word " * 70_000}, {"role": "assistant", "content": "ok"}]}).encode()

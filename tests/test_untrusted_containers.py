@@ -318,13 +318,14 @@ def test_block_boundaries_do_not_change_the_elements(tmp_path: Path) -> None:
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    from ftlint.json_array import JsonArray
+    from ftlint.read.json_array import JsonArray
+    from ftlint.rules.file import line_hits
 
     def items(data: bytes, block: int, limit: int = 1 << 20) -> list[object]:
         path = tmp_path / "a.json"
         path.write_bytes(data)
         with open(path, "rb") as fh:
-            return [(n, item if isinstance(item, bytes) else [(p.code, p.message) for p in item.problems])
+            return [(n, item if isinstance(item, bytes) else [(code, hit.message) for code, hit in line_hits(item)])
                     for n, item in JsonArray(fh).items(limit, block)]  # type: ignore[arg-type]
 
     leaf = st.none() | st.booleans() | st.integers() | st.text(alphabet='ab"\\\n{}[],é\u2028', max_size=6)

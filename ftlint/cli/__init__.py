@@ -375,6 +375,7 @@ def _converted(path: str, source: str, target: str, drop_invalid: bool) -> tuple
     from ..convert import Tally, convert_lines
     from ..read import read_lines
     from ..rules import ERROR, severity
+    from ..rules.file import line_hits
 
     tally, report, rows = Tally(drop_invalid), [], []
     own_error: dict[int, str] = {}  # a parsed line's own error (a duplicate key), until its record is converted
@@ -385,12 +386,13 @@ def _converted(path: str, source: str, target: str, drop_invalid: bool) -> tuple
             if line.blank:
                 tally.blank += 1
                 continue
-            for problem in line.problems:
-                report.append(f"{path}:{line.number}:{problem.col}: {problem.code} {problem.message}")
+            hits = line_hits(line)
+            for code, hit in hits:
+                report.append(f"{path}:{line.number}:{hit.col}: {code} {hit.message}")
             if line.value is None:
-                tally.unreadable[line.problems[-1].code if line.problems else "FT001"] += 1
+                tally.unreadable[hits[-1][0] if hits else "FT001"] += 1
                 continue
-            errors = [p.code for p in line.problems if severity(p.code) == ERROR]
+            errors = [code for code, _ in hits if severity(code) == ERROR]
             if errors:
                 own_error[line.number] = errors[0]
             yield line.number, line.value

@@ -1,10 +1,11 @@
 """Judging: one line at a time, then one file, then the files together.
 
-Per line: the reader's problems, then (for a parsed object) the shape gate, the format's figures
+Per line: its facts' hits, then (for a parsed object) the shape gate, the format's figures
 and every record check that applies to the format. Each finding takes its severity from the
 registry (or the format's own, where its provider decides otherwise) and passes the selection
 here, in the worker, so a line's verdict (valid, or with errors: rejected, in no figure) is the
-one the user sees. The engine itself emits no code: every code belongs to a rule module.
+one the user sees. The engine itself emits no code: every code belongs to a rule module. With
+--mapping, the mapping's checks see the record as read, before it is mapped and checked.
 """
 
 from __future__ import annotations
@@ -16,10 +17,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..dataset import DatasetView, fingerprint, fingerprints, hex_fingerprint
-from ..diagnostics import ERROR, OFF, Diagnostic, Hit, compact_json, json_path
+from ..diagnostics import ERROR, OFF, Diagnostic, Hit
 from ..literals import present as literals_in
 from ..options import Loss, ReadLimits, TemplateBudget
-from ..read import BLANK, Line
+from ..parse import BLANK, Line, compact_json
 from ..redact import redact
 from ..rules import Check, checks, severity
 from ..selection import Selection
@@ -167,7 +168,8 @@ class LineJudge:
         self.checks = [c for c in applicable if not c.gate and _reported(c, self.severity)]
         self.limit, owner = settings.limit_for(fmt)
         self.shown_path = redact(summary.path)
-        self._blank: tuple[str, str] | bool | None = False  # (severity, message) of FT005, once known
+        self.line_checks, self.mapping_checks = checks("line"), checks("mapping")
+        self._blank: tuple[str, str, str] | bool | None = False  # (code, severity, message) of a blank line, once known
         self._blank_fp: dict[bytes, str] = {}
         level = self.severity  # the lambdas below hold their parts, never the judge: a cycle through it would keep a
         self.context = RecordContext(fmt, frozenset(), None, self.limit, owner, lambda code: level(code) is not None,  # chunk's
@@ -189,22 +191,27 @@ class LineJudge:
         summary.lines += 1
         summary.blank += 1
         if self._blank is False:
-            level = self.severity(BLANK.code)
-            self._blank = (level, redact(BLANK.message)) if level is not None else None
+            ((code, hit),) = self._line_hits(Line(number, None, [BLANK], len(raw), blank=True))
+            level = self.severity(code)
+            self._blank = (code, level, redact(hit.message)) if level is not None else None
         if not isinstance(self._blank, tuple):
             return []
-        level, message = self._blank
+        code, level, message = self._blank
         if level == ERROR:
             summary.invalid += 1
         fp = self._blank_fp.get(raw)
         if fp is None:
             fp = self._blank_fp[raw] = hex_fingerprint(fingerprint(raw))
-        return [Diagnostic(self.shown_path, number, 1, BLANK.code, message, level, None, fp)]
+        return [Diagnostic(self.shown_path, number, 1, code, message, level, None, fp)]
+
+    def _line_hits(self, line: Line) -> list[tuple[str, Hit]]:
+        """The hits of a line's facts (what the reader and the parser found), from the line checks."""
+        return [(hit.code or c.codes[0], hit) for c in self.line_checks for hit in c.func(line)]
 
     def __call__(self, line: Line, raw: bytes | None = None) -> list[Diagnostic]:
         summary = self.summary
         summary.lines += 1
-        hits: list[tuple[str, Hit]] = [(p.code, Hit(p.message, None, p.col)) for p in line.problems] if line.problems else []
+        hits = self._line_hits(line) if line.facts else []
         if line.blank:
             summary.blank += 1
         value = line.value
@@ -225,10 +232,8 @@ class LineJudge:
         ctx = self.context
         mapping = self.settings.mapping
         if mapping is not None:
-            value, missing = mapping.apply(value)
-            for canonical, column in missing:
-                hits.append(("FT109", Hit(f"the mapping {mapping.name} reads the {canonical} from column '{column}', which "
-                                          "this record lacks", json_path([column]))))
+            hits.extend((hit.code or c.codes[0], hit) for c in self.mapping_checks for hit in c.func(value, mapping))
+            value = mapping.apply(value)
         compact = line.compact if line.compact is not None else compact_json(value)
         ctx.present = literals_in(compact)
         ctx.figures = None

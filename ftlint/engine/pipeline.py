@@ -23,7 +23,8 @@ from typing import Any
 from .. import interrupt
 from ..diagnostics import Diagnostic
 from ..formats import get_format
-from ..read import READ_BLOCK, InputError, Line, LineBlock, display_name, parse_line, read_runs
+from ..parse import Line, parse_line
+from ..read import READ_BLOCK, InputError, LineBlock, display_name, read_runs
 from ..tokens import ByteBound, TokenCounter, get_encoding
 from .judge import LineJudge, Recounter, Settings, file_findings
 from .result import CHUNK_ROWS, Analysis, Columns, FileSummary, Lengths
@@ -288,7 +289,7 @@ def _pool(jobs: int, settings: Settings) -> Any:
 
 def reads_tables(paths: list[str]) -> bool:
     """Whether a path is read through polars (Parquet, Arrow, a folder; not a JSON array)."""
-    from ..containers import kind_of
+    from ..read.tables import kind_of
 
     for path in paths:
         if path == "-":

@@ -17,7 +17,7 @@ Counts use tiktoken with the model's encoding.
 
 from __future__ import annotations
 
-from ..diagnostics import compact_json
+from ..parse import compact_json
 from ..tokens import TokenCounter
 
 TOKENS_PER_RECORD = 3

@@ -11,6 +11,10 @@ line is the summary; then what it checks, why it matters for training, and an ex
 One module holds each code: its `Rule` (name, severity, doc) and the `Check` that emits it. A
 check has a kind, and each kind one signature:
 
+  line     check(line: Line) -> Iterable[Hit]                       once per line with facts (what the
+                                                                    reader and the parser found wrong)
+  mapping  check(record, mapping: Mapping) -> Iterable[Hit]         once per parsed line read through
+                                                                    --mapping, on the record as read
   record   check(record, ctx: RecordContext) -> Iterable[Hit]       once per parsed line
   file     check(summary, ctx: FileContext) -> Iterable[Hit]        once per file, at its end
   dataset  check(view: DatasetView) -> Iterable[Located]            once over the files checked together
@@ -20,9 +24,8 @@ check has a kind, and each kind one signature:
 
 A record check may be scoped to some formats (`scope`), and may say which literals the record's
 compact JSON must hold for it to fire at all (`needs`: one Aho-Corasick pass answers every check).
-Codes emitted by the reader (FT0xx) have no check object: parsing is the check; their severity
-still comes from here, like every other code's. The module list is explicit (MODULES): adding a
-rule means adding it to one module of this list, plus its fixture.
+The module list is explicit (MODULES): adding a rule means adding it to one module of this list,
+plus its fixture.
 """
 
 from __future__ import annotations
@@ -42,7 +45,7 @@ if TYPE_CHECKING:
 # Every rule module, in the order `ftlint rules` groups them. Nothing registers by accident: a
 # module not listed here is not loaded, and a test asserts every module of this package is.
 MODULES = ("file", "schema", "chat", "conversation", "together", "tokens", "template", "dataset", "secrets", "advice", "models", "gates", "convert")
-KINDS = ("line", "record", "file", "dataset", "split", "plan", "model")
+KINDS = ("line", "mapping", "record", "file", "dataset", "split", "plan", "model")
 
 Scope = Callable[["Format"], bool]
 
@@ -53,7 +56,7 @@ class Rule:
     name: str
     severity: str
     doc: str
-    kind: str  # where it is emitted: line (the reader), record, file, dataset, plan
+    kind: str  # where it is emitted: line (the reader's and the parser's facts), mapping, record, file, dataset, plan
 
     @property
     def summary(self) -> str:

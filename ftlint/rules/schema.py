@@ -3,12 +3,13 @@
 The schema check turns jsonschema's errors into findings (ftlint/schemas.py explains them for
 people). The shape gate runs before every other record check: a line of another format's shape
 is reported once (FT106) and not checked further, as its format's rules would only add noise.
+With --mapping, the columns the mapping reads are checked first, on the record as read (FT109).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from ..diagnostics import ERROR, WARNING, Hit, json_path
 from ..schemas import schema_findings
@@ -175,4 +176,19 @@ register("FT109", "mapped-column-missing", ERROR, """
     no prompt, answer or conversation to train on (or the dataset fails to load). The finding
     names the record's own column and the part the mapping reads from it.
     Example: "columns": {"response": "answer"} on a record that has "output"
-""")
+""", kind="mapping")
+
+
+class ColumnMapping(Protocol):
+    """What the mapping's check reads of a trainer's mapping (ftlint.mapping.Mapping)."""
+
+    @property
+    def name(self) -> str: ...
+
+    def missing(self, record: dict) -> list[tuple[str, str]]: ...
+
+
+@check("mapping", "FT109")
+def mapped_column_missing(record: dict, mapping: ColumnMapping) -> Iterator[Hit]:
+    for canonical, column in mapping.missing(record):
+        yield Hit(f"the mapping {mapping.name} reads the {canonical} from column '{column}', which this record lacks", json_path([column]))

@@ -16,8 +16,9 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from ..diagnostics import ERROR, WARNING, Hit, compact_json, json_path, strings
+from ..diagnostics import ERROR, WARNING, Hit, json_path, strings
 from ..literals import present as literals_in
+from ..parse import compact_json
 from ..redact import EMAIL_LOCAL, KINDS, TRIGGERS, mask, triggered
 from . import check, register
 

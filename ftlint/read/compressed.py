@@ -8,7 +8,7 @@ may produce more than the bytes it asks for, whatever the ratio.
   (c-ext/decompressionreader.c), across frames; skippable frames (RFC 8878 section 3.1.2: pzstd
   starts its files with one) are passed over. It ends a stream cut inside a frame as quietly as a
   whole one, so `ZstdFrames` follows the frame and block headers as the compressed bytes go by,
-  and a stream that stops inside a frame is an OSError (FT009), as a damaged one is.
+  and a stream that stops inside a frame is an OSError (a broken stream), as a damaged one is.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ GZIP_MAGIC = b"\x1f\x8b"
 ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"  # RFC 8878 3.1.1: 0xFD2FB528, little-endian
 SKIPPABLE_MAGIC = 0x184D2A50  # RFC 8878 3.1.2: 0x184D2A50 to 0x184D2A5F, little-endian
 # libzstd's default (ZSTD_WINDOWLOG_LIMIT_DEFAULT, 27): a frame that asks for a larger window is
-# refused (FT009) rather than given the memory; `zstd --long=31` files need --memory=2048MB there too
+# refused (a broken stream) rather than given the memory; `zstd --long=31` files need --memory=2048MB there too
 ZSTD_MAX_WINDOW = 1 << 27
 STEP = 1 << 20
 
@@ -43,7 +43,7 @@ def decompressed(stream: BinaryIO, kind: str) -> BinaryIO:
 
 class ZstdStream(io.RawIOBase):
     """A zstd stream, all its frames, decompressed at most one buffer at a time; its corruption or
-    truncation is an OSError (FT009)."""
+    truncation is an OSError (a broken stream)."""
 
     def __init__(self, raw: BinaryIO) -> None:
         import zstandard

@@ -11,7 +11,7 @@ anything it names is looked at, and said in one message either way.
 
 A folder that breaks a rule is a one-line error (exit 2), given before any row is read: ftlint
 cannot tell which rows the dataset holds, as with a damaged Parquet footer. A data file that is
-damaged inside is FT009 at the row where its reading broke, as before.
+damaged inside is a broken stream at the row where its reading broke, as before.
 """
 
 from __future__ import annotations
@@ -23,10 +23,10 @@ from pathlib import Path
 
 import orjson
 
-from . import trust
-from .containers import LINES_BUFFER, LineStream, kind_of, table_lines
-from .diagnostics import short_json
-from .read import InputError
+from .. import trust
+from ..diagnostics import short_json
+from .base import InputError
+from .tables import LINES_BUFFER, LineStream, kind_of, table_lines
 
 
 def open_folder(path: str) -> io.BufferedReader | None:

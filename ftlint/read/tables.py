@@ -15,7 +15,6 @@ from __future__ import annotations
 import base64
 import datetime as dt
 import io
-import os
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -46,6 +45,12 @@ def kind_of(path: str, head: bytes) -> str | None:
     if path.lower().endswith(".json") and head.lstrip(b" \t\r\n\xef\xbb\xbf")[:1] == b"[":
         return "json-array"  # only a .json file: a JSONL file whose first line is an array stays JSONL
     return None
+
+
+def row_line(row: dict) -> bytes:
+    """A row as Python reads it from polars, as one compact JSON line (no line end): null fields
+    dropped, bytes as base64, dates as text."""
+    return orjson.dumps(_plain(row), default=_default)
 
 
 def _plain(value: Any) -> Any:
@@ -135,7 +140,6 @@ def _ndjson(frame: Any) -> bytes | None:
 
 def table_lines(kind: str, path: str) -> Iterator[bytes]:
     """Each row of a Parquet or Arrow file as one JSON line (yielded a block of lines at a time)."""
-    dumps = orjson.dumps
     native: bool | None = None
     for frame in _frames(kind, path):
         if native is None:
@@ -147,7 +151,7 @@ def table_lines(kind: str, path: str) -> Iterator[bytes]:
                 yield block
                 continue
             for row in rows.iter_rows(named=True):
-                yield dumps(_plain(row), default=_default) + b"\n"
+                yield row_line(row) + b"\n"
 
 
 class LineStream(io.RawIOBase):
@@ -169,7 +173,7 @@ class LineStream(io.RawIOBase):
                 return 0
             except OSError:
                 raise
-            except Exception as exc:  # polars on a damaged file: the reader reports FT009 and goes on with the next file
+            except Exception as exc:  # polars on a damaged file: the reader reports a broken stream and goes on with the next file
                 raise OSError(f"cannot read the rows: {str(exc).splitlines()[0][:200]}") from None
         n = min(len(buffer), len(self._pending))
         buffer[:n] = self._pending[:n]
@@ -193,7 +197,3 @@ def open_container(path: str, kind: str, stream: io.BufferedIOBase) -> io.Buffer
     elif kind == "arrow":
         pl.read_ipc_schema(path)
     return io.BufferedReader(LineStream(table_lines(kind, path)), buffer_size=LINES_BUFFER)
-
-
-def is_container_name(path: str) -> bool:
-    return os.path.splitext(path)[1].lower() in (".parquet", ".arrow", ".json")

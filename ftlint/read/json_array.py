@@ -2,8 +2,8 @@
 `json.dump(records, f, indent=2)`), read element by element as the JSONL reader reads lines.
 
 Each element's bytes go to the same `parse_line` a JSONL line goes through, in the workers, so
-every JSONL rule applies to it (FT001 NaN, lone surrogates, numbers too large; FT003 UTF-8; FT013
-duplicate keys; FT014 depth) and an element over --max-line-bytes is FT007, counted and not held.
+every JSONL rule applies to it (NaN, lone surrogates, numbers too large, UTF-8, duplicate keys,
+depth) and an element over --max-line-bytes is a line too long, counted and not held.
 An element's line number is its 1-based index; a broken element is a finding there and the next
 element is read. Line breaks between an element's tokens are whitespace; one inside a string is
 invalid JSON, as the parser says.
@@ -18,7 +18,7 @@ that is deeper or runs into the next block is scanned a stretch at a time, its b
 being read up to the limit.
 
 A problem of the array itself (a comma before its closing bracket, text after it, a file that
-ends before it) is a finding on a line of its own after the last element.
+ends before it) is a fact on a line of its own after the last element.
 """
 
 from __future__ import annotations
@@ -27,7 +27,8 @@ import re
 from collections.abc import Generator, Iterator
 from typing import BinaryIO
 
-from .read import READ_BLOCK, Line, Problem, broken_stream, looks_utf16, too_long, utf16_file
+from ..parse import ArrayFault, BadArray, Line
+from .base import READ_BLOCK, broken, looks_utf16, too_long, utf16_file
 
 _STRING = rb'"[^"\\]*+(?:\\[\s\S][^"\\]*+)*+"'  # unrolled: 10% faster than an alternation
 GROUP_LEVELS = 8
@@ -59,7 +60,7 @@ _CLOSING = re.compile(rb'(?:[^"\[{]++|' + _STRING + rb")*+")
 _STRINGS = re.compile(_STRING)
 _IN_STRING = re.compile(rb'[^"\\]*+(?:\\[\s\S][^"\\]*+)*+')
 _SPACE = re.compile(rb"[ \t\r\n]*+")
-_LEAD = re.compile(rb"[ \t\r\n\xef\xbb\xbf]*+")  # what containers.kind_of lets come before the '['
+_LEAD = re.compile(rb"[ \t\r\n\xef\xbb\xbf]*+")  # what tables.kind_of lets come before the '['
 QUOTE, COMMA, OPEN, CLOSE = ord('"'), ord(","), ord("["), ord("]")
 BEFORE, ELEMENTS, AFTER, DONE = range(4)
 
@@ -79,8 +80,8 @@ def _net(data: bytes, start: int, end: int) -> int:
     return span.count(b"[") + span.count(b"{") - span.count(b"]") - span.count(b"}")
 
 
-def _finding(number: int, message: str) -> Line:
-    return Line(number, None, [Problem("FT001", f"invalid JSON: {message}")], 0)
+def _fault(number: int, fault: ArrayFault) -> Line:
+    return Line(number, None, [BadArray(fault)], 0)
 
 
 class JsonArray:
@@ -97,7 +98,7 @@ class JsonArray:
             try:
                 data = read(block_bytes)
             except OSError as exc:
-                yield scan.number + 1, Line(scan.number + 1, None, [broken_stream(exc)], 0)
+                yield scan.number + 1, Line(scan.number + 1, None, [broken(exc)], 0)
                 return
             if first and looks_utf16(data[:64]):
                 yield 1, utf16_file(len(data))
@@ -132,17 +133,17 @@ class _Scan:
         while pos < n and self.state != DONE:
             if self.state == BEFORE:
                 pos = _past(_LEAD, data, pos)
-                if pos < n and data[pos] == OPEN:  # as containers.kind_of has seen
+                if pos < n and data[pos] == OPEN:  # as tables.kind_of has seen
                     self.state = ELEMENTS
                     pos += 1
                 elif pos < n:
                     self.number, self.state = 1, DONE
-                    yield 1, _finding(1, "a .json file read as records holds one array; expected '['")
+                    yield 1, _fault(1, "not-an-array")
             elif self.state == AFTER:
                 pos = _past(_SPACE, data, pos)
                 if pos < n:
                     self.number += 1
-                    yield self.number, _finding(self.number, "text after the array's closing bracket; a .json file holds one array")
+                    yield self.number, _fault(self.number, "text-after")
                     self.state = DONE
             elif self.open:
                 end = self._scan(data, pos)
@@ -170,12 +171,12 @@ class _Scan:
         byte = data[pos]
         if byte == COMMA:  # `[,` or `,,`: no element where one must be
             self.number += 1
-            yield self.number, _finding(self.number, "an empty element (a comma with no value before it)")
+            yield self.number, _fault(self.number, "empty-element")
             return pos + 1
         if byte == CLOSE:
             if self.comma:
                 self.number += 1
-                yield self.number, _finding(self.number, "a comma before the array's closing bracket (JSON allows no trailing comma)")
+                yield self.number, _fault(self.number, "trailing-comma")
             self.state = AFTER
             return pos + 1
         self.open, self.depth, self.in_string, self.escape, self.parts, self.size = True, 0, False, False, [], 0
@@ -286,9 +287,9 @@ class _Scan:
             if self.size > self.limit:
                 yield self.number, too_long(self.number, self.size, self.limit, "element")
             else:
-                yield self.number, _finding(self.number, "the file ends inside this element (a string or a bracket is not closed)")
+                yield self.number, _fault(self.number, "open-element")
             return
         if self.open:
             yield self._close(b"")
         self.number += 1
-        yield self.number, _finding(self.number, "the file ends before the array's closing bracket ']'")
+        yield self.number, _fault(self.number, "open-array")
