@@ -226,7 +226,7 @@ def to_messages(conv: Conversation, target: str, lost: Lost) -> dict:
             if target in WEIGHTED and m.role == "assistant" and m.weight in (0, 1):
                 message["weight"] = int(m.weight)
             elif m.weight != 1 or (m.role == "assistant" and target not in WEIGHTED):
-                article = "an" if m.role[:1] in "aeiou" else "a"
+                article = "an" if m.role[:1] in "aeio" else "a"  # a user, an assistant
                 lost.append((f"$.messages[{i}].weight", f"a weight ({m.weight!r}) on {article} {m.role} message: {target} cannot hold it"))
         if m.reasoning:
             key = REASONING.get(target)
