@@ -12,7 +12,7 @@ from typing import Any
 
 from . import api
 from .api import CheckResult, Estimate, Summary
-from .engine.ray import PATH_COLUMN, analyse_dataset
+from .engine.ray_rows import PATH_COLUMN, analyse_dataset
 from .judging import settings_of
 
 __all__ = ["PATH_COLUMN", "check", "estimate", "summarise"]
