@@ -11,7 +11,7 @@ import sys
 from conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "tools"))
-import imports  # noqa: E402  (tools/ is not a package)
+import imports  # tools/ is not a package: found on the path set just above
 
 MODULES = imports.modules()
 GRAPH = imports.imports(MODULES)
