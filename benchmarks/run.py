@@ -98,8 +98,8 @@ def together_copy(path: Path, out: Path) -> None:
     import json
 
     converted = out.with_suffix(".converted.jsonl")
-    subprocess.run([sys.executable, "-m", "ftlint", "convert", str(path), "--to", "together-conversational", "--drop-invalid",
-                    "-o", str(converted)], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run([sys.executable, "-m", "ftlint", "convert", str(path), str(converted), "--to", "together-conversational",
+                    "--drop-invalid"], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     with open(converted, encoding="utf-8") as src, open(out, "w", encoding="utf-8") as dst:
         for line in src:
             record = json.loads(line)
@@ -134,7 +134,7 @@ def main() -> None:
         sharegpt = {ext: data / f"{path.stem}.sharegpt.{ext}" for ext in ("jsonl", "parquet")}
         for out in sharegpt.values():
             if not out.exists():
-                subprocess.run([py, "-m", "ftlint", "convert", str(path), "--to", "sharegpt", "-o", str(out)],
+                subprocess.run([py, "-m", "ftlint", "convert", str(path), str(out), "--to", "sharegpt"],
                                check=False, stdout=subprocess.DEVNULL)
         together = data / f"{path.stem}.together.jsonl"
         if not together.exists():

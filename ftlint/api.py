@@ -37,10 +37,12 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .app import Data, UsageError, analyse_data, counted, estimate_data, settings_for
+from .app import Data, analyse_data, analyse_files, counted, estimate_data
 from .checked import OptionError, codes
 from .diagnostics import ERROR, WARNING, Diagnostic
 from .engine import Analysis, FileSummary
+from .errors import UsageError
+from .judging import settings_of
 from .options import Gates, PlanOptions, ReadLimits, RunOptions, TemplateBudget, Thresholds
 from .plan.estimate import Estimate
 from .selection import Selection
@@ -178,8 +180,7 @@ def summarise(paths: Paths, *, keep_order: bool = False, on_finding: Emit | None
     tokens in order, which `estimate(..., packing=True)` needs. `on_finding` sees each line
     and file finding as it is made (the summary keeps them too)."""
     run = dataclasses.replace(options_of(paths, options, ("keep_order", "on_finding")), keep_order=keep_order)
-    named = _model(run)
-    settings = settings_for(run, named)
+    settings = settings_of(run)
     found: list[Diagnostic] = []
 
     def emit(d: Diagnostic) -> None:
@@ -187,9 +188,7 @@ def summarise(paths: Paths, *, keep_order: bool = False, on_finding: Emit | None
         if on_finding is not None:
             on_finding(d)
 
-    from .app import _analyse
-
-    analysis = _analyse(run.paths, settings, emit, dataclasses.replace(run, dataset_rules=False), None)
+    analysis = analyse_files(run.paths, settings, emit, dataclasses.replace(run, dataset_rules=False), None)
     _readable(analysis)
     return Summary(run, analysis, found)
 
@@ -212,12 +211,6 @@ def merge(summaries: Iterable[Summary]) -> Summary:
     analysis = Analysis.merged([_with_order(p.analysis, keep) for p in parts])
     options = dataclasses.replace(first.options, paths=tuple(path for p in parts for path in p.options.paths))
     return Summary(options, analysis, [d for p in parts for d in p.findings])
-
-
-def _model(run: RunOptions) -> Any:
-    from .app import resolve_model
-
-    return resolve_model(run.model_name)
 
 
 @dataclass(frozen=True)
@@ -339,15 +332,14 @@ def check_records(records: Iterable[Mapping[str, Any]], *, name: str = "<records
     Nth record). The same rules, findings and counts as a JSONL file of them."""
     import orjson
 
-    from .engine.pipeline import Merger, Worker, file_chunks
+    from .engine.pipeline import analyse_lines
 
     if not isinstance(records, Iterable) or isinstance(records, (str, bytes, Mapping)):
         raise UsageError(f"check_records: {type(records).__name__} is not an iterable of records (mappings)")
     if not isinstance(name, str):
         raise UsageError(f"name: {name!r:.60} is not a string")
     run = options_of((name,), options, ("name", "on_finding"))
-    named = _model(run)
-    settings = dataclasses.replace(settings_for(run, named), labels=((name, name),))
+    settings = dataclasses.replace(settings_of(run), labels=((name, name),))
     found: list[Diagnostic] = []
 
     def emit(d: Diagnostic) -> None:
@@ -362,14 +354,6 @@ def check_records(records: Iterable[Mapping[str, Any]], *, name: str = "<records
             except (TypeError, ValueError) as exc:
                 raise UsageError(f"check_records: record {n} is not a JSON object: {exc}") from None
 
-    def analysed() -> Analysis:
-        analysis = Analysis()
-        worker, merger = Worker(settings), Merger(analysis, settings, emit)
-        for chunk in file_chunks(0, name, lines(), settings):
-            merger.add(worker.run(chunk))
-        merger.close()
-        return analysis
-
-    data = analyse_data(run, emit, None, counted(analysed))
+    data = analyse_data(run, emit, None, counted(lambda: analyse_lines(name, lines(), settings, emit)))
     return CheckResult(found, data.train.files, data.io_errors, data.model.name)
 

@@ -1,4 +1,4 @@
-"""The use cases: check, estimate, plan and diff, on one pipeline.
+"""The use cases: check, estimate, plan and convert, on one pipeline (diff.py builds on them).
 
 Every command runs the same analysis (`analyse_data`: the training files, then a validation
 file, then the leakage between them, each once) and the estimate is built the same way for all
@@ -11,30 +11,28 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .dataset import DatasetView
 from .diagnostics import Diagnostic
 from .engine import Analysis, Settings, analyse, dataset_findings, view_of
+from .errors import UsageError
 from .formats import Format, get_format
-from .models import Model, Sourced, default_model, get_model, today_from, user_value
-from .options import Loss, PlanOptions, RunOptions, StudyOptions
+from .judging import resolve_model, settings_for
+from .models import Model, Sourced, default_model, today_from, user_value
+from .options import ConvertOptions, PlanOptions, RunOptions, StudyOptions
 from .redact import redact
 
 if TYPE_CHECKING:
-    from .chat.source import TemplateFile
+    from .convert import Tally
     from .engine.pipeline import Progress
     from .plan.estimate import DatasetInfo, Estimate
     from .plan.figures import DatasetFigures, ValidationFigures
     from .plan.study import Study
 
 Emit = Callable[[Diagnostic], None]
-
-
-class UsageError(Exception):
-    """Options that cannot go together, or name what does not exist: exit 2."""
 
 
 @dataclass
@@ -62,123 +60,6 @@ class Data:
         return self.settings.limit_for(self.format)[0]
 
 
-def tokenizer_for(run: RunOptions, model: Model | None) -> str:
-    """The tokenizer the counts use: --tokenizer (a family or a file), the named model's (from this
-    package, an installed one, or the model's snapshot in the local Hugging Face cache), or
-    o200k_base (an estimate) for a model whose tokenizer is not public."""
-    from .tokens import FAMILIES, missing
-
-    if run.tokenizer:
-        if run.tokenizer in FAMILIES:
-            return run.tokenizer
-        import os
-
-        return _checked("path:" + os.path.abspath(run.tokenizer), run, None)
-    if model is None:
-        return "o200k_base"
-    reason = missing(model.encoding)
-    if reason is None:
-        return model.encoding
-    from .tokens.files import hf_cache_snapshot
-
-    snapshot = hf_cache_snapshot(model.name)
-    if snapshot is not None:
-        return _checked(f"path:{snapshot}", run, model)
-    raise UsageError(f"--model {model.name}: {reason}")
-
-
-def _checked(name: str, run: RunOptions, model: Model | None) -> str:
-    """A tokenizer file, loaded and checked here, in the main process before any worker starts
-    (they share it, or load the same): a bad one is one line and exit 2, not a worker's failure."""
-    from .tokens import TokenizerError, token_length
-
-    try:
-        token_length(name, run.limits.max_file_bytes)  # the encoding, and its probes (tiktoken could panic on them)
-    except TokenizerError as exc:
-        message = str(exc)
-        if model is not None:  # the user named the model, not the file
-            message = f"--model {model.name}: its tokenizer in the Hugging Face cache, {message.removeprefix('--tokenizer ')}"
-        raise UsageError(message) from None
-    return name
-
-
-def template_for(run: RunOptions, model: Model | None) -> str:
-    """How a record becomes tokens: --chat-template, the named model's template family, or
-    ftlint's token convention ("openai")."""
-    if run.chat_template:
-        import os
-
-        return "file:" + os.path.abspath(run.chat_template)
-    if model is not None and model.template not in ("openai",) and model.tokens_exact:
-        from .chat import CHAT_TEMPLATES
-
-        if model.template in CHAT_TEMPLATES:
-            return model.template
-    return "openai"
-
-
-def settings_for(run: RunOptions, model: Model | None, training: bool = True) -> Settings:
-    """Judging settings: a named model's tokenizer, template and limit, or (none named) o200k_base
-    and each format's provider's default model's limit."""
-    if run.format_name != "auto":
-        from .formats.registry import FORMATS
-
-        if run.format_name not in FORMATS:
-            raise UsageError(f"format: {run.format_name!r} is not a format; `ftlint formats` lists them")
-    template = template_for(run, model)
-    mapping = None
-    if run.mapping is not None:
-        from .mapping import MappingError, load_mapping
-
-        try:
-            mapping = load_mapping(run.mapping, run.paths, run.limits.max_file_bytes)
-        except MappingError as exc:
-            raise UsageError(str(exc)) from None
-        if run.format_name not in ("auto", mapping.formatting):
-            raise UsageError(f"--mapping {run.mapping} reads the data as {mapping.formatting}, not as --format {run.format_name}")
-    template_file = _template_file(run, template) if template.startswith("file:") else None
-    if run.assistant_only_loss and template == "openai":
-        raise UsageError("--assistant-only-loss needs the model's chat template: name a self-hosted model with --model, "
-                         "or give --chat-template FILE")
-    return Settings(
-        encoding=tokenizer_for(run, model), model_name=model.name if model else "", template=template,
-        model_limit=int(model.context.value) if model and model.context else None, context=run.context,
-        today=today_from(run.today).isoformat(),
-        format_name=mapping.formatting if mapping else run.format_name, limits=run.limits, selection=run.selection, training=training,
-        content_fingerprints=run.dataset_rules or run.prompt_fingerprints or run.validation is not None,
-        prompt_fingerprints=run.prompt_fingerprints, labels=run.labels,
-        loss=Loss(run.assistant_only_loss, run.completion_only_loss, run.max_seq_len), bound_tokens=run.bound_tokens,
-        mapping=mapping, keep_order=run.keep_order, template_file=template_file, template_budget=run.template_budget,
-    )
-
-
-def _template_file(run: RunOptions, template: str) -> TemplateFile:
-    """A user's template, read once (the workers get its text) and compiled once here: one that
-    cannot be read or compiled is one line, exit 2."""
-    from .chat.render import JinjaTemplate, TemplateFailure
-    from .chat.source import read_template
-    from .trust import Refused
-
-    try:
-        found = read_template(template.removeprefix("file:"), run.limits.max_file_bytes)
-        JinjaTemplate(found.source, budget=run.template_budget)
-    except (TemplateFailure, Refused) as exc:
-        message = str(exc)
-        raise UsageError(message if message.startswith("--chat-template") else f"--chat-template {run.chat_template}: {message}") from None
-    return found
-
-
-def resolve_model(name: str | None) -> Model | None:
-    from .models import UnknownModel
-
-    if name is None:
-        return None
-    try:
-        return get_model(name)
-    except UnknownModel as exc:
-        raise UsageError(str(exc)) from None
-
-
 def analyse_data(run: RunOptions, emit: Emit, progress: Progress | None = None, train: Analysis | None = None) -> Data:
     """Judge the training paths, then the validation file, then the leakage between them.
     Findings reach `emit` in that order, each set in file and line order. `train`: the training
@@ -192,14 +73,14 @@ def analyse_data(run: RunOptions, emit: Emit, progress: Progress | None = None, 
     except ValueError:
         raise UsageError(f"--today {run.today}: not a date (YYYY-MM-DD)") from None
     settings = settings_for(run, named)
-    train = _analyse(run.paths, settings, emit, run, progress, train)
+    train = analyse_files(run.paths, settings, emit, run, progress, train)
     fmt = get_format(train.files[0].format) if train.files else get_format("openai-chat")
     model = named or default_model(fmt.name, today)
     if named is not None:  # a named model past (or near) its last training date is a finding of check too
         _report(model_findings(model, today, run, fmt, train.paths[0] if train.paths else ""), train, emit)
     validation, leaks = None, 0
     if run.validation is not None:
-        validation = _analyse((run.validation,), dataclasses.replace(settings, training=False), emit, run, progress)
+        validation = analyse_files((run.validation,), dataclasses.replace(settings, training=False), emit, run, progress)
         views = (_view(train), _view(validation))
         made, found = dataset_findings(views, "split", run.selection, _formats(train) + _formats(validation))
         _report(found, validation, emit)
@@ -207,15 +88,17 @@ def analyse_data(run: RunOptions, emit: Emit, progress: Progress | None = None, 
     return Data(model, settings, train, validation, leaks, today.isoformat())
 
 
-def _analyse(paths: tuple[str, ...], settings: Settings, emit: Emit, run: RunOptions,
-             progress: Progress | None, done: Analysis | None = None) -> Analysis:
+def analyse_files(paths: tuple[str, ...], settings: Settings, emit: Emit, run: RunOptions,
+                  progress: Progress | None, done: Analysis | None = None) -> Analysis:
+    """Some files judged where the run says (this machine, or Ray), then their dataset-wide
+    findings (duplicates) when the run makes them. `done`: the files already analysed."""
     if done is not None:
         result = done
     elif run.engine == "ray":
-        from . import ray as on_ray
+        from .engine import ray as on_ray
 
         try:
-            result = on_ray.analyse(paths, settings, emit, jobs=run.jobs, progress=progress)
+            result = counted(lambda: on_ray.analyse(paths, settings, emit, jobs=run.jobs, progress=progress))
         except on_ray.RayUnavailable as exc:
             raise UsageError(str(exc)) from None
     else:
@@ -361,3 +244,119 @@ def run_study(run: RunOptions, plan: PlanOptions, options: StudyOptions, progres
 
     production = run_estimate(run, plan, progress)
     return StudyRun(production, study(production.estimate, options.trials, options.short_fraction, options.finalists))
+
+
+@dataclass(frozen=True)
+class Conversion:
+    """What `ftlint convert` did: the source's format, and what became of every line read."""
+
+    options: ConvertOptions
+    source_format: str
+    tally: Tally
+
+    @property
+    def summary(self) -> str:
+        o = self.options
+        return f"converted {redact(o.path)} ({self.source_format}) to {redact(o.output)} ({o.target}): {self.tally.summary()}"
+
+
+def convert_file(options: ConvertOptions, emit: Emit) -> Conversion:
+    """`ftlint convert`: each line of a file read, converted into the target format and written
+    (a temporary file renamed into place). Its findings reach `emit` as diagnostics with the
+    registry's severities (the target's own for its rules), passing the selection: what a line
+    holds that is wrong (FT0xx), what the target cannot hold (FT801) or cannot hold at all
+    (FT802), and what the target's rules reject. The Tally accounts for every line."""
+    import orjson
+
+    from .convert import READERS, Tally, convert_lines
+    from .formats.registry import FORMATS
+    from .formats.shape import DETECT_RECORDS, detect
+    from .read import InputError, display_name, read_lines
+    from .rules import ERROR, OFF, severity
+    from .rules.file import line_hits
+
+    path, limits = options.path, options.limits
+    try:
+        source = options.source_format
+        if source == "auto":
+            head = [line.value for _, line in zip(range(DETECT_RECORDS), read_lines(path, limits.max_line_bytes, limits.max_depth),
+                                                  strict=False) if line.value is not None]
+            source = detect(head).name
+        if source not in READERS:
+            raise UsageError(f"cannot convert from {source!r}; ftlint converts from {', '.join(sorted(READERS))} (give --format)")
+        shown, allows = redact(display_name(path)), options.selection.for_path(path)
+        target_severities = FORMATS[options.target].severities
+        tally = Tally(options.drop_invalid)
+
+        def report(number: int, col: int, code: str, message: str, pointer: str | None = None,
+                   own: Mapping[str, str] | None = None) -> str | None:
+            """The finding, if its code is reported: its severity (None: not reported)."""
+            level = severity(code, own)
+            if level == OFF or not allows(code):
+                return None
+            emit(Diagnostic(shown, number, col, code, redact(message), level, pointer and redact(pointer)))
+            return level
+
+        own_error: dict[int, str] = {}  # a parsed line's own error (a duplicate key), until its record is converted
+
+        def records() -> Iterator[tuple[int, dict]]:
+            for line in read_lines(path, limits.max_line_bytes, limits.max_depth):
+                tally.lines += 1
+                if line.blank:
+                    tally.blank += 1
+                    continue
+                hits = line_hits(line)
+                levels = [report(line.number, hit.col, code, hit.message, hit.pointer) for code, hit in hits]
+                if line.value is None:
+                    tally.unreadable[hits[-1][0] if hits else "FT001"] += 1
+                    continue
+                errors = [code for (code, _), level in zip(hits, levels, strict=True) if level == ERROR]
+                if errors:
+                    own_error[line.number] = errors[0]
+                yield line.number, line.value
+
+        def rows() -> Iterator[bytes]:
+            for item in convert_lines(records(), source, options.target):
+                for where, what in item.lost:
+                    report(item.number, 1, "FT801", what, where)
+                first_error = own_error.pop(item.number, None)
+                if item.failure is not None:
+                    report(item.number, 1, "FT802", item.failure)
+                    tally.unconvertible += 1
+                    continue
+                for code, message, pointer in item.rejected:
+                    level = report(item.number, 1, code, f"in the {options.target} record: {message}", pointer or None,
+                                   target_severities)
+                    first_error = first_error or (code if level == ERROR else None)
+                if first_error is not None:
+                    tally.rejected[first_error] += 1
+                    if options.drop_invalid:
+                        continue
+                tally.written += 1
+                yield orjson.dumps(item.record)
+
+        _write_rows(options.output, rows())
+    except InputError as exc:
+        raise UsageError(str(exc)) from None
+    return Conversion(options, source, tally)
+
+
+def _write_rows(output: str, rows: Iterator[bytes]) -> None:
+    """JSONL as the rows come, or Parquet for a .parquet name (a frame of all the rows), by a
+    temporary file renamed into place (atomic.py)."""
+    from .atomic import atomic_path, atomic_text_writer
+
+    if not output.endswith(".parquet"):
+        with atomic_text_writer(output) as fh:
+            for row in rows:
+                fh.write(row.decode("utf-8", "surrogateescape") + "\n")
+        return
+    import orjson
+    import polars as pl
+
+    records = [orjson.loads(row) for row in rows]
+    try:
+        with atomic_path(output, ".parquet") as tmp:
+            (pl.DataFrame(records, infer_schema_length=None) if records else pl.DataFrame()).write_parquet(tmp)
+    except Exception as exc:  # polars cannot make one frame of the records (types that differ row to row)
+        raise UsageError(f"{output}: cannot write the records as Parquet ({str(exc).splitlines()[0][:200]}); write JSONL") from None

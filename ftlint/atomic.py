@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import IO
 
 
-def _mode_for(path: str) -> int:
+def mode_for(path: str) -> int:
     """The replaced file's permissions, or what the umask gives a new file (mkstemp's are 0600)."""
     try:
         return os.stat(path).st_mode & 0o7777
@@ -28,8 +28,26 @@ def atomic_text_writer(path: str) -> Iterator[IO[str]]:
         with os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape", newline="\n") as fh:
             yield fh
             fh.flush()
-            os.fchmod(fh.fileno(), _mode_for(path))
+            os.fchmod(fh.fileno(), mode_for(path))
             os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+@contextlib.contextmanager
+def atomic_path(path: str, suffix: str = ".tmp") -> Iterator[str]:
+    """The name of a temporary file beside `path`, for a writer that takes a name (polars'
+    write_parquet); renamed onto `path`, with the permissions a new file there would get, once the
+    block ends; removed if it fails."""
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".ftlint-", suffix=suffix, dir=directory)
+    os.close(fd)
+    try:
+        yield tmp
+        os.chmod(tmp, mode_for(path))  # mkstemp's are 0600
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):

@@ -26,9 +26,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .app import Data, analyse_data, estimate_data, resolve_model, settings_for
+from .app import Data, analyse_data, estimate_data
 from .diagnostics import ERROR, Diagnostic
 from .engine import Analysis
+from .judging import resolve_model, settings_for
 from .models import default_model, today_from
 from .options import PlanOptions, RunOptions
 

@@ -82,7 +82,7 @@ class RunOptions:
     bound_tokens: bool = False  # check: token counts only decide FT301, so a byte bound clears most records
     mapping: str | None = None  # --mapping dataset_info.json[:NAME]: read records as LLaMA-Factory does
     keep_order: bool = False  # keep each record's tokens in order: --packing's batches follow it
-    engine: str = "local"  # "local": this machine's processes; "ray": a Ray cluster (ftlint/ray.py)
+    engine: str = "local"  # "local": this machine's processes; "ray": a Ray cluster (ftlint/engine/ray.py)
     template_budget: TemplateBudget = field(default_factory=TemplateBudget)  # the chat template's, per record
 
     RULES: ClassVar[dict[str, Rule]] = {
@@ -186,3 +186,17 @@ class StudyOptions:
 
     def __post_init__(self) -> None:
         check_fields(self, self.RULES)
+
+
+@dataclass(frozen=True, slots=True)
+class ConvertOptions:
+    """`ftlint convert PATH OUT --to TARGET`: what to read, what to write, which findings to report."""
+
+    path: str
+    output: str  # JSONL, or Parquet for a .parquet name
+    target: str
+    source_format: str = "auto"
+    drop_invalid: bool = False  # leave out the records with errors (and exit 0 for them)
+    selection: Selection = field(default_factory=Selection)
+    limits: ReadLimits = field(default_factory=ReadLimits)
+

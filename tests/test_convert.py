@@ -71,7 +71,7 @@ def test_a_converted_file_checks_clean_under_its_target(tmp_path: Path) -> None:
     source = FIXTURES / "good" / "drone_training.jsonl"
     for target in ("sharegpt", "vertex-gemini", "together-conversational", "trl-messages", "openai-chat"):
         out = tmp_path / f"{target}.jsonl"
-        r = run("convert", str(source), "--to", target, "-o", str(out))
+        r = run("convert", str(source), str(out), "--to", target)
         assert r.exit_code == 0, r.stdout
         assert "103 records written" in r.stdout
         check = run("check", str(out), "--format", target, "--ignore", "FT4")
@@ -83,17 +83,17 @@ def test_what_the_target_cannot_hold_is_said(tmp_path: Path) -> None:
     data.write_text(json.dumps({"messages": [
         {"role": "user", "content": "Hi"}, {"role": "assistant", "content": "draft", "weight": 0},
         {"role": "user", "content": "Again"}, {"role": "assistant", "content": "Hello.", "reasoning_content": "be kind"}]}) + "\n")
-    r = run("convert", str(data), "--to", "trl-messages", "-o", str(tmp_path / "t.jsonl"))
+    r = run("convert", str(data), str(tmp_path / "t.jsonl"), "--to", "trl-messages")
     assert ":1:1: FT801 a weight (0) on an assistant message: trl-messages cannot hold it" in r.stdout
-    r = run("convert", str(data), "--format", "fireworks-chat", "--to", "sharegpt", "-o", str(tmp_path / "s.jsonl"))
+    r = run("convert", str(data), str(tmp_path / "s.jsonl"), "--format", "fireworks-chat", "--to", "sharegpt")
     assert "FT801 reasoning: ShareGPT has no field for it" in r.stdout
 
 
 def test_records_the_target_cannot_take_fail_unless_dropped(tmp_path: Path) -> None:
     source = FIXTURES / "good" / "drone_training.jsonl"
-    r = run("convert", str(source), "--to", "alpaca", "-o", str(tmp_path / "a.jsonl"))
+    r = run("convert", str(source), str(tmp_path / "a.jsonl"), "--to", "alpaca")
     assert r.exit_code == 1 and "FT802" in r.stdout
-    r = run("convert", str(source), "--to", "alpaca", "-o", str(tmp_path / "a.jsonl"), "--drop-invalid")
+    r = run("convert", str(source), str(tmp_path / "a.jsonl"), "--to", "alpaca", "--drop-invalid")
     assert r.exit_code == 0 and "103 left out" in r.stdout
 
 
@@ -101,10 +101,10 @@ def test_never_over_an_input_and_parquet_out(tmp_path: Path) -> None:
     data = tmp_path / "d.jsonl"
     data.write_text((FIXTURES / "good" / "drone_training.jsonl").read_text())
     before = data.read_bytes()
-    r = run("convert", str(data), "--to", "sharegpt", "-o", str(data))
+    r = run("convert", str(data), str(data), "--to", "sharegpt")
     assert r.exit_code == 2 and data.read_bytes() == before
     out = tmp_path / "d.parquet"
-    assert run("convert", str(data), "--to", "sharegpt", "-o", str(out)).exit_code == 0
+    assert run("convert", str(data), str(out), "--to", "sharegpt").exit_code == 0
     check = run("estimate", str(out), "-o", "json")
     e = json.loads(check.stdout)
     assert (e["format"], e["records"]) == ("sharegpt", 103)
@@ -136,3 +136,26 @@ def test_an_image_is_said_and_the_text_beside_it_kept() -> None:
         assert failure is None and converted is not None
         assert any("an image or other media" in what for _, what in lost), target
         assert "What is this?" in json.dumps(converted), target
+
+
+def test_convert_reports_through_every_output_format_and_the_selection(tmp_path: Path) -> None:
+    """convert's findings are diagnostics like check's (issue 25): -o is the output format here too
+    (OUT is the converted file), JSON lists every finding with its code and line, --select and
+    --ignore filter them, --max-errors caps what is shown, and the last lines account for every line."""
+    source, out = FIXTURES / "good" / "drone_training.jsonl", tmp_path / "a.jsonl"
+    found = json.loads(run("convert", str(source), str(out), "--to", "alpaca", "-o", "json").stdout)
+    assert len(found) >= 103 and {f["code"] for f in found} >= {"FT802", "FT801"}
+    assert [f["line"] for f in found if f["code"] == "FT802"] == list(range(1, 104))
+    assert all(f["severity"] == ("error" if f["code"] == "FT802" else "warning") for f in found)
+    only = json.loads(run("convert", str(source), str(out), "--to", "alpaca", "-o", "json", "--select", "FT802").stdout)
+    assert {f["code"] for f in only} == {"FT802"} and len(only) == 103
+    quiet = run("convert", str(source), str(out), "--to", "alpaca", "--ignore", "FT801")
+    assert "FT801" not in quiet.stdout and quiet.exit_code == 1  # the records are still not convertible
+    capped = run("convert", str(source), str(out), "--to", "alpaca", "--max-errors", "1").stdout.splitlines()
+    assert capped[0].endswith("FT801 'parallel_tool_calls' is not carried into the converted record ($.parallel_tool_calls)")
+    assert capped[1].startswith("... ") and capped[-2].startswith("converted ") and "103 left out" in capped[-2]
+    assert capped[-1].startswith("103 errors (FT802 x103), ")
+    sarif = json.loads(run("convert", str(source), str(out), "--to", "alpaca", "-o", "sarif").stdout)
+    assert len(sarif["runs"][0]["results"]) == len(found)
+    github = run("convert", str(source), str(out), "--to", "alpaca", "-o", "github").stdout
+    assert "::error file=" in github and "FT802" in github

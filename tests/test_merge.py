@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 import ftlint
 from conftest import FIXTURES, ROOT
 from ftlint.engine import Settings, analyse
+from ftlint.engine.ray import pieces
 from ftlint.engine.result import Analysis, Lengths
-from ftlint.ray import pieces
 from ftlint.read import LineBlock, read_runs, read_window
 
 SHARDS = sorted(str(p) for p in (FIXTURES / "shards").iterdir() if not p.name.endswith(".md"))
@@ -163,7 +163,7 @@ def test_the_readme_python_example_runs(tmp_path: Path, monkeypatch: pytest.Monk
 def test_random_cuts_of_one_file_merge_exactly(tmp_path: Path) -> None:
     """The Ray engine's merge of byte ranges, without Ray: ranges judged apart, merged in order."""
     from ftlint.engine.pipeline import Merger, Worker
-    from ftlint.ray import _count, _judge
+    from ftlint.engine.ray import count_lines, judge_piece
 
     rng = random.Random(7)
     path = tmp_path / "mixed.jsonl"
@@ -178,9 +178,9 @@ def test_random_cuts_of_one_file_merge_exactly(tmp_path: Path) -> None:
         merger, worker = Merger(result, settings, got.append), Worker(settings)
         number, chosen = 1, None
         for piece in pieces([str(path)], settings, range_bytes):
-            lines_in, found = _count(piece, settings)
+            lines_in, found = count_lines(piece, settings)
             chosen = found or chosen
-            parts, error = _judge(worker, piece, number, chosen)
+            parts, error = judge_piece(worker, piece, number, chosen)
             assert not error
             for part in parts:
                 merger.add(part)

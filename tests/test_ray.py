@@ -30,6 +30,7 @@ import ftlint
 from conftest import FIXTURES, ROOT, run
 from ftlint import ray as on_ray
 from ftlint.engine import Settings, analyse
+from ftlint.engine import ray as ray_engine
 
 SHARDS = sorted(str(p.relative_to(ROOT)) for p in (FIXTURES / "shards").iterdir())
 HOSTILE = sorted(str(p) for p in (FIXTURES / "hostile").iterdir() if p.is_file())
@@ -53,7 +54,7 @@ def cluster() -> Iterator[None]:
     try:
         with pytest.MonkeyPatch.context() as patch:
             patch.delenv("RAY_ADDRESS", raising=False)
-            on_ray.connect(num_cpus=2)
+            ray_engine.connect(num_cpus=2)
         LEFT_BY_CONNECT.update(sigint=signal.getsignal(signal.SIGINT) is mine, sigterm=signal.getsignal(signal.SIGTERM) is mine,
                                faulthandler=faulthandler.is_enabled())
     finally:
@@ -94,12 +95,12 @@ def test_small_ranges_on_ray_equal_one_process(cluster: None, range_bytes: int) 
     local: list = []
     want = analyse(paths, settings, local.append, jobs=1)
     got: list = []
-    result = on_ray.analyse(paths, settings, got.append, range_bytes=range_bytes)
+    result = ray_engine.analyse(paths, settings, got.append, range_bytes=range_bytes)
     assert got == local and len(got) > 40
     assert result.files == want.files and result.lengths == want.lengths and result.counts == want.counts
     assert result.fingerprints().equals(want.fingerprints())
     assert result.io_errors == want.io_errors == [f"{FIXTURES / 'missing.jsonl'}: no such file"]
-    assert len(on_ray.pieces(paths, settings, range_bytes)) > len(paths)  # the files were cut
+    assert len(ray_engine.pieces(paths, settings, range_bytes)) > len(paths)  # the files were cut
 
 
 def test_ray_the_api_and_merged_summaries_agree(cluster: None) -> None:

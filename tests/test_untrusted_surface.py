@@ -49,9 +49,10 @@ def lines_file(path: Path, lines: list[str]) -> Path:
 
 
 def summary(stdout: str) -> str:
-    last = stdout.strip().splitlines()[-1]
-    assert last.startswith("converted "), stdout
-    return last.split("): ", 1)[1]
+    """The accounting of a convert's text output: its summary line, before the findings' counts."""
+    lines = stdout.strip().splitlines()
+    assert lines[-2].startswith("converted "), stdout
+    return lines[-2].split("): ", 1)[1]
 
 
 def accounted(line: str) -> tuple[int, int, int, int]:
@@ -64,7 +65,7 @@ def accounted(line: str) -> tuple[int, int, int, int]:
 
 def test_the_nine_line_file_accounts_for_every_line(tmp_path: Path) -> None:
     data, out = lines_file(tmp_path / "nine.jsonl", NINE), tmp_path / "out.jsonl"
-    dropped = run_process("convert", str(data), "--to", "bedrock-nova", "-o", str(out), "--drop-invalid")
+    dropped = run_process("convert", str(data), str(out), "--to", "bedrock-nova", "--drop-invalid")
     assert dropped.exit_code == 0, dropped.stdout + dropped.stderr
     assert summary(dropped.stdout) == ("9 lines read: 3 records written, 6 left out (1 not convertible: FT802; "
                                        "2 rejected: FT201 2; 3 unreadable: FT001 1, FT002 1, FT010 1), 0 blank")
@@ -72,7 +73,7 @@ def test_the_nine_line_file_accounts_for_every_line(tmp_path: Path) -> None:
     for code, line in (("FT001", 3), ("FT002", 5), ("FT010", 7), ("FT802", 9)):
         assert re.search(rf"nine\.jsonl:{line}:\d+: {code} ", dropped.stdout), (code, dropped.stdout)
 
-    kept = run_process("convert", str(data), "--to", "bedrock-nova", "-o", str(out))
+    kept = run_process("convert", str(data), str(out), "--to", "bedrock-nova")
     assert kept.exit_code == 1
     assert summary(kept.stdout) == ("9 lines read: 5 records written (2 rejected, written as they are: FT201 2), "
                                     "4 left out (1 not convertible: FT802; 3 unreadable: FT001 1, FT002 1, FT010 1), 0 blank")
@@ -86,12 +87,12 @@ def test_blank_lines_and_a_duplicate_key_are_accounted_for(tmp_path: Path) -> No
     duplicate = '{"messages": [{"role": "user", "content": "first", "content": "second"}, {"role": "assistant", "content": "a"}]}'
     data = lines_file(tmp_path / "d.jsonl", [chat(*QA), "", "   ", duplicate, "\ufeff" + chat(*QA)])
     out = tmp_path / "out.jsonl"
-    kept = run_process("convert", str(data), "--to", "sharegpt", "-o", str(out))
+    kept = run_process("convert", str(data), str(out), "--to", "sharegpt")
     assert kept.exit_code == 1  # the duplicate key's first value is lost: an error, as check says (FT013)
     assert "d.jsonl:4:" in kept.stdout and "FT013 duplicate key 'content'" in kept.stdout
     assert "d.jsonl:5:1: FT004" in kept.stdout  # read past, and said
     assert summary(kept.stdout) == "5 lines read: 3 records written (1 rejected, written as they are: FT013 1), 0 left out, 2 blank"
-    dropped = run_process("convert", str(data), "--to", "sharegpt", "-o", str(out), "--drop-invalid")
+    dropped = run_process("convert", str(data), str(out), "--to", "sharegpt", "--drop-invalid")
     assert dropped.exit_code == 0
     assert summary(dropped.stdout) == "5 lines read: 2 records written, 1 left out (1 rejected: FT013 1), 2 blank"
     assert "second" not in out.read_text() and len(out.read_text().splitlines()) == 2
@@ -105,7 +106,7 @@ def test_nova_never_drops_a_second_system_message(tmp_path: Path, turns: tuple[t
     # bedrock-conversation-2024 holds one system list, before the messages: a second system
     # message cannot be placed, and is said (FT802), not written over the first
     data, out = lines_file(tmp_path / "s.jsonl", [chat(*turns), chat(("system", "alone"), *QA)]), tmp_path / "n.jsonl"
-    r = run("convert", str(data), "--to", "bedrock-nova", "-o", str(out))
+    r = run("convert", str(data), str(out), "--to", "bedrock-nova")
     assert r.exit_code == 1
     assert "s.jsonl:1:1: FT802 a system message after the start of the conversation" in r.stdout
     assert summary(r.stdout) == "2 lines read: 1 records written, 1 left out (1 not convertible: FT802), 0 blank"

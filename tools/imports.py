@@ -2,7 +2,7 @@
 
     python tools/imports.py            counts, then each cycle and each arrow back up
     python tools/imports.py --route    the modules a run reaches from ftlint.app.analyse_data, layer by layer
-    python tools/imports.py --json     the counts as JSON (tests/test_house.py holds them at zero)
+    python tools/imports.py --json     the counts as JSON (tests/test_house.py holds cycles and arrows back up at zero)
 
 An arrow is any import of one ftlint module by another: at the top, inside a function, or under
 `if TYPE_CHECKING:` (a type a module names is a dependency of its design even when it is not
@@ -69,6 +69,36 @@ def imports(known: dict[str, Path]) -> dict[str, set[str]]:
                     graph[module].add(hit)
                     break
     return graph
+
+
+def unresolved(known: dict[str, Path]) -> list[tuple[str, str]]:
+    """(module, name) for each relative import that names no ftlint module (mypy, told to ignore
+    missing imports, cannot see those: an import inside a function fails only when it runs)."""
+    found = []
+    for module, path in known.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        is_package = path.name == "__init__.py"
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                base = _resolve(module, is_package, node.level, node.module)
+                if base not in known and not any(f"{base}.{a.name}" in known for a in node.names):
+                    found.append((module, base))
+    return sorted(found)
+
+
+def private_names(known: dict[str, Path]) -> list[tuple[str, str]]:
+    """(module, name) for each private name (`_x`) one ftlint module imports from another."""
+    found = []
+    for module, path in known.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        is_package = path.name == "__init__.py"
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                base = _resolve(module, is_package, node.level, node.module)
+                if _deepest(base, known) is None:
+                    continue
+                found += [(module, f"{base}.{a.name}") for a in node.names if a.name.startswith("_") and not a.name.startswith("__")]
+    return sorted(found)
 
 
 def _deepest(name: str, known: dict[str, Path]) -> str | None:
@@ -217,6 +247,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     for line in (*report(graph, "modules"), *report(rooms(graph), "rooms")):
         print(line)
+    for module, name in private_names(modules()):
+        print(f"  private name: {module} imports {name}")
+    for module, name in unresolved(modules()):
+        print(f"  unresolved: {module} imports {name}, which is no module")
     return 0
 
 

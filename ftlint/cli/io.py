@@ -21,7 +21,7 @@ def expand(paths: tuple[str, ...]) -> tuple[str, ...]:
     folders. A pattern that matches nothing is an error, as a missing file is."""
     import glob
 
-    from ..app import UsageError
+    from ..errors import UsageError
 
     out: list[str] = []
     for path in paths:
@@ -53,7 +53,7 @@ def input_identities(paths: tuple[str, ...]) -> set[tuple[int, int]]:
     return found
 
 
-def check_target(output_file: str, inputs: tuple[str, ...]) -> None:
+def check_target(output_file: str, inputs: tuple[str, ...], what: str = "--output-file") -> None:
     """Refuse a target that is one of the inputs (by any name), a symbolic link (renaming onto it
     would replace the link), or an existing file that is not a regular file (a device, a pipe, a
     directory): ftlint replaces its target by renaming a new file onto it."""
@@ -62,14 +62,15 @@ def check_target(output_file: str, inputs: tuple[str, ...]) -> None:
     except FileNotFoundError:
         st = None
     except OSError as exc:
-        raise OutputRefused(f"--output-file {output_file}: {exc.strerror or exc}") from None
-    if st is not None and _identity(st) in input_identities(inputs):
-        raise OutputRefused(f"--output-file {output_file} is one of the inputs; ftlint never writes over an input")
+        raise OutputRefused(f"{what} {output_file}: {exc.strerror or exc}") from None
+    same = [p for p in inputs if p != "-" and os.path.abspath(p) == os.path.abspath(output_file)]
+    if same or (st is not None and _identity(st) in input_identities(inputs)):
+        raise OutputRefused(f"{what} {output_file} is one of the inputs; ftlint never writes over an input")
     if os.path.islink(output_file):
-        raise OutputRefused(f"--output-file {output_file} is a symbolic link; ftlint replaces its target by renaming a "
+        raise OutputRefused(f"{what} {output_file} is a symbolic link; ftlint replaces its target by renaming a "
                             "new file onto it, which would replace the link: name the file itself")
     if st is not None and not stat.S_ISREG(st.st_mode):
-        raise OutputRefused(f"--output-file {output_file} exists and is not a regular file; ftlint writes reports to "
+        raise OutputRefused(f"{what} {output_file} exists and is not a regular file; ftlint writes reports to "
                             "regular files only (use standard output for a pipe or a device)")
 
 

@@ -112,6 +112,11 @@ def apply(options: list[Callable[[F], F]]) -> Callable[[F], F]:
     return wrap
 
 
+# which codes are reported (check, estimate, plan, diff, convert)
+SELECTION = [
+    click.option("--select", "select", multiple=True, metavar="CODES", callback=codes, help="Report only these codes or prefixes (e.g. FT0,FT1: file and structure). --ignore still applies."),
+    click.option("--ignore", "ignore", multiple=True, metavar="CODES", callback=codes, help="Comma-separated codes or prefixes not to report (e.g. FT604,FT605 or FT6)."),
+]
 # what to read and how to judge it (check, estimate, plan, diff)
 JUDGING = [
     click.option("--model", "model_name", metavar="MODEL", help="Target model: sets the tokenizer, the per-example limit and the price (see `ftlint models`)."),
@@ -120,8 +125,7 @@ JUDGING = [
     click.option("--max-line-bytes", type=of(ReadLimits, "max_line_bytes"), default=DEFAULT_MAX_LINE_BYTES, show_default=True, help="Longer lines are reported (FT007), not parsed."),
     click.option("--max-depth", type=of(ReadLimits, "max_depth"), default=DEFAULT_MAX_DEPTH, show_default=True, help="Deeper nesting is reported (FT014), not checked."),
     click.option("--max-file-bytes", type=of(ReadLimits, "max_file_bytes"), default=MAX_FILE_BYTES, show_default=True, help="A chat template, tokenizer, mapping or run config larger than this is refused (exit 2)."),
-    click.option("--select", "select", multiple=True, metavar="CODES", callback=codes, help="Report only these codes or prefixes (e.g. FT0,FT1: file and structure). --ignore still applies."),
-    click.option("--ignore", "ignore", multiple=True, metavar="CODES", callback=codes, help="Comma-separated codes or prefixes not to report (e.g. FT604,FT605 or FT6)."),
+    *SELECTION,
     click.option("-j", "--jobs", type=of(RunOptions, "jobs"), metavar="N", help="Worker processes (default: all cores; one for inputs under 4 MB; never more than the cores)."),
     click.option("--engine", type=choices(RunOptions, "engine"), default="local", show_default=True,
                  help="Where lines are judged: this machine's processes, or a Ray cluster (RAY_ADDRESS, else a local one; pip install 'ftlint[ray]'). Same findings and figures."),
@@ -153,6 +157,7 @@ def output_options(formats: tuple[str, ...] = OUTPUT_FORMATS) -> list[Callable[[
     ]
 
 
+MAX_ERRORS = click.option("--max-errors", type=Count(0), metavar="N", help="Show at most N findings (all are still counted for the exit code).")
 FAIL_ON = click.option("--fail-on", type=click.Choice([ERROR, WARNING]), default=ERROR, show_default=True, help="Lowest severity that makes the exit code 1.")
 
 PLAN = [

@@ -23,8 +23,9 @@ from ..options import Loss, ReadLimits, TemplateBudget
 from ..parse import BLANK, Line, compact_json
 from ..redact import redact
 from ..rules import Check, checks, severity
+from ..rules.context import FileContext, FileSummary, RecordContext
 from ..selection import Selection
-from .result import Columns, FileSummary, Lengths
+from .result import Columns, Lengths
 
 OVER_LIMIT = "FT301"  # the one code whose check recounts a record exactly (rules/tokens.py)
 
@@ -95,31 +96,6 @@ class Settings:
 
         model = default_model(fmt.name, today_from(self.today or None))
         return (int(model.context.value), model.name) if model.context else (None, model.name)
-
-
-@dataclass(slots=True)
-class RecordContext:
-    """What a record check may read besides the record."""
-
-    fmt: Format
-    present: frozenset[bytes]  # the declared literals that occur in the record's compact JSON
-    figures: LineFigures | None
-    limit: int | None
-    limit_owner: str  # the model, the format or --context
-    enabled: Callable[[str], bool]  # whether a code is reported for this file
-    model: Model | None = None  # the model named with --model (None: none named, or not in the catalog)
-    # a record's exact figures, where `figures` holds the byte bound; None back: the count is
-    # deferred to the main process (Recounter), which runs the same check on the exact figures
-    recount: Callable[[dict], LineFigures | None] | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class FileContext:
-    fmt: Format
-    training: bool
-    loss: Loss = field(default_factory=Loss)
-    template: str = "openai"  # the chat template records were rendered with (Settings.template)
-    template_source: str | None = None  # a "file:PATH" template's text, as it was read
 
 
 class Severities:

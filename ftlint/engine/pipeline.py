@@ -262,12 +262,10 @@ def analyse(paths: Iterable[str], settings: Settings, emit: Emit, jobs: int | No
         jobs = min(jobs, len(ahead))
     queued = _chain(ahead, stream)
     if jobs <= 1:
-        worker = Worker(settings)
-        _merge(map(worker.run, queued), result, settings, emit)
-        return result
+        return drive(map(Worker(settings).run, queued), settings, emit, result)
     pool = pool or _pool(jobs, settings)
     try:
-        _merge(_bounded_map(pool, queued, jobs * INFLIGHT_PER_WORKER), result, settings, emit)
+        drive(_bounded_map(pool, queued, jobs * INFLIGHT_PER_WORKER), settings, emit, result)
     except BaseException:
         _stop(pool)
         raise
@@ -331,12 +329,24 @@ def _bounded_map(pool: Any, stream: Iterator[Chunk], window: int) -> Iterator[Ch
         yield pending.popleft().result()
 
 
-def _merge(results: Iterable[ChunkResult], result: Analysis, settings: Settings, emit: Emit) -> None:
+def drive(results: Iterable[ChunkResult], settings: Settings, emit: Emit, result: Analysis | None = None) -> Analysis:
+    """The one end of every way of running the judge (one process, the pool, check_records, both
+    Ray paths): chunk results, in file and line order, merged into `result` (a new Analysis if
+    none), their findings to `emit` as they come. So no way of running can differ in what it
+    reports."""
+    result = result if result is not None else Analysis()
     merger = Merger(result, settings, emit)
     for part in results:
         interrupt.check()  # a Ctrl-C that Python swallowed still stops the run
         merger.add(part)
     merger.close()
+    return result
+
+
+def analyse_lines(name: str, lines: Iterable[tuple[int, bytes]], settings: Settings, emit: Emit) -> Analysis:
+    """Numbered lines already in memory (the Python API's records), judged in this process as the
+    lines of a file called `name`."""
+    return drive(map(Worker(settings).run, file_chunks(0, name, lines, settings)), settings, emit)
 
 
 class Merger:

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from ..dataset import PRINT_COLUMNS, DatasetView, frame_of
 from ..diagnostics import ERROR, WARNING
+from ..rules.context import FileSummary
 
 if TYPE_CHECKING:
     import polars as pl
@@ -33,31 +34,6 @@ if TYPE_CHECKING:
     from ..plan.figures import DatasetFigures
 
 CHUNK_ROWS = 65536
-_SUMS = ("lines", "valid", "invalid", "blank", "records", "messages", "targets", "tokens", "trainable",
-         "rendered", "untrained", "truncated")
-
-
-@dataclass(slots=True)
-class FileSummary:
-    path: str
-    lines: int = 0
-    valid: int = 0  # lines that parsed to an object with no error-severity finding
-    invalid: int = 0  # lines with at least one error: their records are in no figure
-    blank: int = 0
-    records: int = 0  # training records of the valid lines
-    messages: int = 0  # messages of the valid lines
-    targets: int = 0  # spans that carry loss, over the records
-    tokens: int = 0  # the records' tokens (check: their byte bound, unless a record needed the exact count)
-    trainable: int = 0  # the targets' tokens
-    format: str = ""
-    format_reason: str = ""
-    rendered: int = 0  # lines rendered through a chat template with the trainer's loss mask
-    untrained: int = 0  # ... of which no token trains
-    truncated: int = 0  # ... of which trained tokens fall past --max-seq-len
-
-    def add(self, other: FileSummary) -> None:
-        for name in _SUMS:
-            setattr(self, name, getattr(self, name) + getattr(other, name))
 
 
 class Lengths:

@@ -9,80 +9,9 @@ schema in schemas/ and its fixtures in fixtures/formats/NAME/.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from .base import Format, LineFigures, RecordFigures
 
-from ..tokens import TokenCounter
-
-if TYPE_CHECKING:
-    from ..chat.mask import Masked
-    from ..chat.tally import Tally
-
-
-@dataclass(slots=True)
-class RecordFigures:
-    """One training record as the provider sees it."""
-
-    messages: int  # messages in the record's context
-    targets: int  # spans that carry loss
-    tokens: int  # all tokens of the record, formatting overhead included
-    trainable: int  # tokens of the targets
-
-
-@dataclass(slots=True)
-class LineFigures:
-    records: list[RecordFigures]
-    messages: int  # messages on the line (not per expanded record)
-    failure: str | None = None  # the chat template could not render the record (counted by the convention)
-    over_budget: bool = False  # ... because it went over its budget (FT238, not FT230)
-    rendered: Masked | None = None  # the record through the chat template, with the trainer's loss mask
-
-
-@dataclass(frozen=True)
-class Format:
-    """What every format has. The kinds (chat, fields, preference) add their shape's details. A
-    subclass that adds or re-defaults no field is not decorated again: generating its methods costs
-    start-up."""
-
-    name: str
-    title: str
-    providers: str
-    record_rule: str
-    schema: str
-    shape: str  # detection family: records of this shape suit this format
-    also_shapes: tuple[str, ...] = ()  # other shapes the format accepts (not detected as it)
-    min_examples: int | None = None
-    documented: bool = True  # False: the record rule is ftlint's conservative reading
-    notes: str = ""
-    token_limit: int | None = None  # the provider's tokens per example, when the format fixes it
-    # codes whose severity this format's provider sets otherwise than the registry ("off": not made)
-    severities: Mapping[str, str] = field(default_factory=dict)
-    family: str = ""  # "openai": OpenAI's chat format as it is, with OpenAI's content rules
-    # the keys the provider reads, at the top of a record and on a message; a key its schema lets
-    # through that is not among them is an FT108 warning (empty: every key the schema allows is read)
-    reads_top: frozenset[str] = frozenset()
-    reads_message: frozenset[str] = frozenset()
-    weight_roles: tuple[str, ...] = ()  # the roles whose "weight" the provider reads (empty: all)
-    kind = "format"
-
-    def turns_path(self) -> tuple[str, ...]:
-        """Where the turns are in a record, for JSON paths."""
-        return ()
-
-    def turns(self, record: dict) -> list[tuple[int, dict]]:
-        """The record's turns with their index (formats without turns have none)."""
-        return []
-
-    def prompt(self, record: dict) -> object:
-        """What the record asks (everything before its first target): two versions of a
-        record with the same prompt are one record changed, not one removed and one added."""
-        return record
-
-    def figures(self, record: dict, counter: TokenCounter, tally: Tally | None = None) -> LineFigures:
-        """The record's training records and their tokens: by the model's chat template when
-        `tally` is given and the format is one of messages, else by ftlint's token convention."""
-        raise NotImplementedError
+__all__ = ["Format", "LineFigures", "RecordFigures", "get_format"]
 
 
 def get_format(name: str) -> Format:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..tokens import TokenCounter
-from . import Format, LineFigures, RecordFigures
+from .base import Format, LineFigures, RecordFigures
 
 if TYPE_CHECKING:
     from ..chat.tally import Tally

@@ -10,7 +10,7 @@ from ..tokens import TokenCounter
 
 if TYPE_CHECKING:
     from ..chat.tally import Tally
-from . import Format, LineFigures, RecordFigures
+from .base import Format, LineFigures, RecordFigures
 from .counting import TOKENS_PER_RECORD, Counting
 
 

@@ -10,7 +10,7 @@ rejects otherwise than the registry's default severity is the format's `severiti
 from __future__ import annotations
 
 from ..diagnostics import ERROR, OFF, WARNING
-from . import Format
+from .base import Format
 from .chat import ChatFormat, NovaPreference, OpenAIChat, ShareGPT
 from .fields import Alpaca, FieldsFormat, PreferenceFormat, Stepwise
 

@@ -25,20 +25,28 @@ def concise(d: Diagnostic) -> str:
     return f"{path_text(d.path)}:{d.line}:{d.col}: {d.code} {terminal_safe(d.message)}{where}"
 
 
-def summary_lines(files: list[FileSummary], by_code: Counter[tuple[str, str]]) -> list[str]:
+def summary_lines(files: list[FileSummary], by_code: Counter[tuple[str, str]], headline: str | None = None) -> list[str]:
+    """What was read (`headline`, or check's count of files and lines), then the findings by severity and code."""
+    return [terminal_safe(headline) if headline else _files_line(files), _counts_line(by_code)]
+
+
+def _files_line(files: list[FileSummary]) -> str:
     lines = sum(f.lines for f in files)
     valid = sum(f.valid for f in files)
     invalid = sum(f.invalid for f in files)
     blank = sum(f.blank for f in files)
-    head = (f"checked {len(files)} file{'s' if len(files) != 1 else ''}, {lines:,} line{'s' if lines != 1 else ''}: "
+    return (f"checked {len(files)} file{'s' if len(files) != 1 else ''}, {lines:,} line{'s' if lines != 1 else ''}: "
             f"{valid:,} valid, {invalid:,} with errors ({blank:,} blank)")
+
+
+def _counts_line(by_code: Counter[tuple[str, str]]) -> str:
     parts = []
     for severity in (ERROR, WARNING):
         codes = sorted((code, n) for (sev, code), n in by_code.items() if sev == severity)
         n = sum(c for _, c in codes)
         detail = f" ({', '.join(f'{code} x{c}' for code, c in codes)})" if codes else ""
         parts.append(f"{n:,} {severity}{'s' if n != 1 else ''}{detail}")
-    return [head, ", ".join(parts)]
+    return ", ".join(parts)
 
 
 class Reporter:
@@ -50,6 +58,8 @@ class Reporter:
         self.shown = 0
         self.by_code: Counter[tuple[str, str]] = Counter()
         self.notes: list[str] = []  # what a configuration file switched off, said in the summary
+        self.title = "ftlint check"  # the command, as a Markdown summary heads it
+        self.headline: str | None = None  # what was read, said instead of check's count of files and lines
 
     def start(self) -> None:
         pass
@@ -91,7 +101,7 @@ class TextReporter(Reporter):
     def finish(self, files: list[FileSummary]) -> None:
         if self.hidden:
             self.out.write(f"... {self.hidden} more finding(s) not shown (--max-errors {self.max_shown})\n")
-        self.out.write("\n".join(summary_lines(files, self.by_code) + [f"note: {terminal_safe(n)}" for n in self.notes]) + "\n")
+        self.out.write("\n".join(summary_lines(files, self.by_code, self.headline) + [f"note: {terminal_safe(n)}" for n in self.notes]) + "\n")
 
 
 class GithubReporter(Reporter):
@@ -104,7 +114,7 @@ class GithubReporter(Reporter):
     def finish(self, files: list[FileSummary]) -> None:
         if self.hidden:
             self.out.write(f"ftlint: {self.hidden} more finding(s) not annotated (--max-errors {self.max_shown})\n")
-        self.out.write("\n".join(summary_lines(files, self.by_code) + [f"note: {terminal_safe(n)}" for n in self.notes]) + "\n")
+        self.out.write("\n".join(summary_lines(files, self.by_code, self.headline) + [f"note: {terminal_safe(n)}" for n in self.notes]) + "\n")
 
 
 class SarifReporter(Reporter):
@@ -134,11 +144,11 @@ class MarkdownReporter(Reporter):
             self.first.append(d)
 
     def finish(self, files: list[FileSummary]) -> None:
-        head, _ = summary_lines(files, self.by_code)
+        head, _ = summary_lines(files, self.by_code, self.headline)
         errors = sum(n for (sev, _), n in self.by_code.items() if sev == ERROR)
         warnings = sum(self.by_code.values()) - errors
         mark = "❌" if errors else "✅"
-        lines = [f"### ftlint check {mark} {errors:,} error{'s' if errors != 1 else ''}, "
+        lines = [f"### {self.title} {mark} {errors:,} error{'s' if errors != 1 else ''}, "
                  f"{warnings:,} warning{'s' if warnings != 1 else ''}", "", md_text(head), ""]
         lines += [f"> note: {md_code(n)}" for n in self.notes] + ([""] if self.notes else [])
         if self.by_code:

@@ -22,7 +22,7 @@ from ..formats.fields import FieldsFormat
 from . import check, register, rule
 
 if TYPE_CHECKING:
-    from ..engine.judge import RecordContext
+    from .context import RecordContext
 
 
 def openai(fmt: Format) -> bool:

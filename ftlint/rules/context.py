@@ -2,14 +2,22 @@
 
 Below both the rules and the engine (the engine builds these, the rules read them), so that
 neither reaches into the other: a rule module imports its context from here, never from engine/.
+
+  record   RecordContext   the format, the literals present, the figures, the limit, the model
+  file     FileSummary     the file's counts and sums (the engine adds its chunks' up), FileContext
+  plan     PlanContext     the plan options, the format's minimum, the model, the day
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..options import Loss
+
 if TYPE_CHECKING:
+    from ..formats import Format, LineFigures
     from ..models import Model
     from ..options import PlanOptions
 
@@ -22,3 +30,55 @@ class PlanContext:
     min_examples: int | None  # the format's provider minimum
     model: Model | None = None
     today: str = ""
+
+
+_SUMS = ("lines", "valid", "invalid", "blank", "records", "messages", "targets", "tokens", "trainable",
+         "rendered", "untrained", "truncated")
+
+
+@dataclass(slots=True)
+class FileSummary:
+    path: str
+    lines: int = 0
+    valid: int = 0  # lines that parsed to an object with no error-severity finding
+    invalid: int = 0  # lines with at least one error: their records are in no figure
+    blank: int = 0
+    records: int = 0  # training records of the valid lines
+    messages: int = 0  # messages of the valid lines
+    targets: int = 0  # spans that carry loss, over the records
+    tokens: int = 0  # the records' tokens (check: their byte bound, unless a record needed the exact count)
+    trainable: int = 0  # the targets' tokens
+    format: str = ""
+    format_reason: str = ""
+    rendered: int = 0  # lines rendered through a chat template with the trainer's loss mask
+    untrained: int = 0  # ... of which no token trains
+    truncated: int = 0  # ... of which trained tokens fall past --max-seq-len
+
+    def add(self, other: FileSummary) -> None:
+        for name in _SUMS:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+
+@dataclass(slots=True)
+class RecordContext:
+    """What a record check may read besides the record."""
+
+    fmt: Format
+    present: frozenset[bytes]  # the declared literals that occur in the record's compact JSON
+    figures: LineFigures | None
+    limit: int | None
+    limit_owner: str  # the model, the format or --context
+    enabled: Callable[[str], bool]  # whether a code is reported for this file
+    model: Model | None = None  # the model named with --model (None: none named, or not in the catalog)
+    # a record's exact figures, where `figures` holds the byte bound; None back: the count is
+    # deferred to the main process (Recounter), which runs the same check on the exact figures
+    recount: Callable[[dict], LineFigures | None] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FileContext:
+    fmt: Format
+    training: bool
+    loss: Loss = field(default_factory=Loss)
+    template: str = "openai"  # the chat template records were rendered with (Settings.template)
+    template_source: str | None = None  # a "file:PATH" template's text, as it was read

@@ -18,7 +18,7 @@ from . import check, register
 from .together import images_in, together
 
 if TYPE_CHECKING:
-    from ..engine.judge import RecordContext
+    from .context import RecordContext
 
 
 def named(*names: str) -> Callable[[Format], bool]:

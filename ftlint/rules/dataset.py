@@ -12,8 +12,7 @@ from . import check, register
 
 if TYPE_CHECKING:
     from ..dataset import DatasetView
-    from ..engine.judge import FileContext
-    from ..engine.result import FileSummary
+    from .context import FileContext, FileSummary
 
 register("FT401", "too-few-examples", ERROR, """
     The training file holds fewer training records than its format's provider accepts.

@@ -12,9 +12,8 @@ from ..parse import BadArray, Blank, Bom, Broken, DuplicateKey, NotJson, NotObje
 from . import check, register
 
 if TYPE_CHECKING:
-    from ..engine.judge import FileContext
-    from ..engine.result import FileSummary
     from ..parse import ArrayFault, Fact, Line
+    from .context import FileContext, FileSummary
 
 register("FT001", "invalid-json", ERROR, """
     The line is not valid JSON.

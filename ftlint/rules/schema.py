@@ -16,8 +16,8 @@ from ..schemas import schema_findings
 from . import check, register
 
 if TYPE_CHECKING:
-    from ..engine.judge import RecordContext
     from ..formats import Format
+    from .context import RecordContext
 
 register("FT101", "missing-key", ERROR, """
     A key the format requires is missing.

@@ -23,7 +23,7 @@ from ..redact import EMAIL_LOCAL, KINDS, TRIGGERS, mask, triggered
 from . import check, register
 
 if TYPE_CHECKING:
-    from ..engine.judge import RecordContext
+    from .context import RecordContext
 
 register("FT601", "credential", ERROR, """
     Text contains what looks like an API key or access token.

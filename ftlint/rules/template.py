@@ -17,8 +17,7 @@ from . import check, register
 
 if TYPE_CHECKING:
     from ..chat.mask import Masked
-    from ..engine.judge import FileContext, RecordContext
-    from ..engine.result import FileSummary
+    from .context import FileContext, FileSummary, RecordContext
 
 REASONING_KEYS = ("reasoning_content", "reasoning", "thinking")
 

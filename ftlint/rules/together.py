@@ -21,7 +21,7 @@ from ..formats import Format
 from . import check, register
 
 if TYPE_CHECKING:
-    from ..engine.judge import RecordContext
+    from .context import RecordContext
 
 
 def together(fmt: Format) -> bool:

@@ -10,9 +10,8 @@ from ..diagnostics import ERROR, WARNING, Hit, json_path, strings
 from . import check, register
 
 if TYPE_CHECKING:
-    from ..engine.judge import RecordContext
     from ..plan.estimate import Estimate
-    from .context import PlanContext
+    from .context import PlanContext, RecordContext
 
 # Spelled like a special token of OpenAI's or a common chat template's tokenizer: <|endoftext|>,
 # <|im_start|>, <|eot_id|>, ...

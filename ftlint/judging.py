@@ -1,0 +1,138 @@
+"""The judging settings a run's options make: the model it names, its tokenizer (checked here,
+in the main process, before any worker starts), its chat template (a user's read and compiled
+once), its limit, the mapping, the loss. The use cases (app.py) and the API build Settings here.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .engine import Settings
+from .errors import UsageError
+from .models import Model, get_model, today_from
+from .options import Loss, RunOptions
+
+if TYPE_CHECKING:
+    from .chat.source import TemplateFile
+
+
+def tokenizer_for(run: RunOptions, model: Model | None) -> str:
+    """The tokenizer the counts use: --tokenizer (a family or a file), the named model's (from this
+    package, an installed one, or the model's snapshot in the local Hugging Face cache), or
+    o200k_base (an estimate) for a model whose tokenizer is not public."""
+    from .tokens import FAMILIES, missing
+
+    if run.tokenizer:
+        if run.tokenizer in FAMILIES:
+            return run.tokenizer
+        import os
+
+        return _checked("path:" + os.path.abspath(run.tokenizer), run, None)
+    if model is None:
+        return "o200k_base"
+    reason = missing(model.encoding)
+    if reason is None:
+        return model.encoding
+    from .tokens.files import hf_cache_snapshot
+
+    snapshot = hf_cache_snapshot(model.name)
+    if snapshot is not None:
+        return _checked(f"path:{snapshot}", run, model)
+    raise UsageError(f"--model {model.name}: {reason}")
+
+
+def _checked(name: str, run: RunOptions, model: Model | None) -> str:
+    """A tokenizer file, loaded and checked here, in the main process before any worker starts
+    (they share it, or load the same): a bad one is one line and exit 2, not a worker's failure."""
+    from .tokens import TokenizerError, token_length
+
+    try:
+        token_length(name, run.limits.max_file_bytes)  # the encoding, and its probes (tiktoken could panic on them)
+    except TokenizerError as exc:
+        message = str(exc)
+        if model is not None:  # the user named the model, not the file
+            message = f"--model {model.name}: its tokenizer in the Hugging Face cache, {message.removeprefix('--tokenizer ')}"
+        raise UsageError(message) from None
+    return name
+
+
+def template_for(run: RunOptions, model: Model | None) -> str:
+    """How a record becomes tokens: --chat-template, the named model's template family, or
+    ftlint's token convention ("openai")."""
+    if run.chat_template:
+        import os
+
+        return "file:" + os.path.abspath(run.chat_template)
+    if model is not None and model.template not in ("openai",) and model.tokens_exact:
+        from .chat import CHAT_TEMPLATES
+
+        if model.template in CHAT_TEMPLATES:
+            return model.template
+    return "openai"
+
+
+def settings_for(run: RunOptions, model: Model | None, training: bool = True) -> Settings:
+    """Judging settings: a named model's tokenizer, template and limit, or (none named) o200k_base
+    and each format's provider's default model's limit."""
+    if run.format_name != "auto":
+        from .formats.registry import FORMATS
+
+        if run.format_name not in FORMATS:
+            raise UsageError(f"format: {run.format_name!r} is not a format; `ftlint formats` lists them")
+    template = template_for(run, model)
+    mapping = None
+    if run.mapping is not None:
+        from .mapping import MappingError, load_mapping
+
+        try:
+            mapping = load_mapping(run.mapping, run.paths, run.limits.max_file_bytes)
+        except MappingError as exc:
+            raise UsageError(str(exc)) from None
+        if run.format_name not in ("auto", mapping.formatting):
+            raise UsageError(f"--mapping {run.mapping} reads the data as {mapping.formatting}, not as --format {run.format_name}")
+    template_file = _template_file(run, template) if template.startswith("file:") else None
+    if run.assistant_only_loss and template == "openai":
+        raise UsageError("--assistant-only-loss needs the model's chat template: name a self-hosted model with --model, "
+                         "or give --chat-template FILE")
+    return Settings(
+        encoding=tokenizer_for(run, model), model_name=model.name if model else "", template=template,
+        model_limit=int(model.context.value) if model and model.context else None, context=run.context,
+        today=today_from(run.today).isoformat(),
+        format_name=mapping.formatting if mapping else run.format_name, limits=run.limits, selection=run.selection, training=training,
+        content_fingerprints=run.dataset_rules or run.prompt_fingerprints or run.validation is not None,
+        prompt_fingerprints=run.prompt_fingerprints, labels=run.labels,
+        loss=Loss(run.assistant_only_loss, run.completion_only_loss, run.max_seq_len), bound_tokens=run.bound_tokens,
+        mapping=mapping, keep_order=run.keep_order, template_file=template_file, template_budget=run.template_budget,
+    )
+
+
+def _template_file(run: RunOptions, template: str) -> TemplateFile:
+    """A user's template, read once (the workers get its text) and compiled once here: one that
+    cannot be read or compiled is one line, exit 2."""
+    from .chat.render import JinjaTemplate, TemplateFailure
+    from .chat.source import read_template
+    from .trust import Refused
+
+    try:
+        found = read_template(template.removeprefix("file:"), run.limits.max_file_bytes)
+        JinjaTemplate(found.source, budget=run.template_budget)
+    except (TemplateFailure, Refused) as exc:
+        message = str(exc)
+        raise UsageError(message if message.startswith("--chat-template") else f"--chat-template {run.chat_template}: {message}") from None
+    return found
+
+
+def settings_of(run: RunOptions, training: bool = True) -> Settings:
+    """Judging settings for a run, with the model it names."""
+    return settings_for(run, resolve_model(run.model_name), training)
+
+
+def resolve_model(name: str | None) -> Model | None:
+    from .models import UnknownModel
+
+    if name is None:
+        return None
+    try:
+        return get_model(name)
+    except UnknownModel as exc:
+        raise UsageError(str(exc)) from None
