@@ -28,8 +28,27 @@ def git(repo: Path, *args: str) -> subprocess.CompletedProcess:
 
 @pytest.fixture(scope="module")
 def hook_home(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    """One pre-commit cache for the module: the hook's environment is built once."""
+    """One pre-commit cache for the module: the hook's environment (a virtualenv with ftlint
+    installed from the snapshot below) is built once, for every test (it costs ~15 s)."""
     return {**os.environ, "PRE_COMMIT_HOME": str(tmp_path_factory.mktemp("pre-commit-home"))}
+
+
+@pytest.fixture(scope="module")
+def hook_repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """This checkout as a hook repository pre-commit can clone: (its path, its commit)."""
+    dest = tmp_path_factory.mktemp("ftlint-snapshot")
+    return dest, _snapshot_of_this_checkout(dest)
+
+
+def configured(repo: Path, hook: tuple[Path, str]) -> Path:
+    """The dataset repository's .pre-commit-config.yaml, naming the hook at the snapshot."""
+    (repo / ".pre-commit-config.yaml").write_text(f"repos:\n  - repo: {hook[0]}\n    rev: {hook[1]}\n    hooks:\n      - id: ftlint\n")
+    return repo
+
+
+def run_hook(repo: Path, env: dict[str, str], *files: str) -> subprocess.CompletedProcess:
+    return subprocess.run([*PRE_COMMIT, "run", "ftlint", "--files", *files, "--verbose"],
+                          cwd=repo, capture_output=True, text=True, env=env, timeout=900)
 
 
 @pytest.fixture
@@ -43,17 +62,14 @@ def dataset_repo(tmp_path: Path) -> Path:
     return repo
 
 
-def try_repo(repo: Path, env: dict[str, str], *files: str) -> subprocess.CompletedProcess:
-    return subprocess.run([*PRE_COMMIT, "try-repo", str(ROOT), "ftlint", "--files", *files, "--verbose"],
-                          cwd=repo, capture_output=True, text=True, env=env, timeout=900)
-
-
-def test_bad_file_fails_the_hook_with_its_diagnostics(dataset_repo: Path, hook_home: dict[str, str]) -> None:
+def test_bad_file_fails_the_hook_with_its_diagnostics(dataset_repo: Path, hook_home: dict[str, str],
+                                                      hook_repo: tuple[Path, str]) -> None:
+    configured(dataset_repo, hook_repo)
     git(dataset_repo, "add", ".")
-    bad = try_repo(dataset_repo, hook_home, "bad.jsonl")
+    bad = run_hook(dataset_repo, hook_home, "bad.jsonl")
     assert bad.returncode == 1, bad.stdout + bad.stderr
     assert "bad.jsonl:2:1: FT201 no assistant message" in bad.stdout
-    good = try_repo(dataset_repo, hook_home, "good.jsonl", "notes.txt")
+    good = run_hook(dataset_repo, hook_home, "good.jsonl", "notes.txt")
     assert good.returncode == 0, good.stdout + good.stderr
     assert "Passed" in good.stdout
 
@@ -74,11 +90,8 @@ def _snapshot_of_this_checkout(dest: Path) -> str:
     return git(dest, "rev-parse", "HEAD").stdout.strip()
 
 
-def test_installed_hook_blocks_a_commit(dataset_repo: Path, hook_home: dict[str, str], tmp_path: Path) -> None:
-    hook_repo = tmp_path / "ftlint-snapshot"
-    rev = _snapshot_of_this_checkout(hook_repo)
-    (dataset_repo / ".pre-commit-config.yaml").write_text(
-        f"repos:\n  - repo: {hook_repo}\n    rev: {rev}\n    hooks:\n      - id: ftlint\n")
+def test_installed_hook_blocks_a_commit(dataset_repo: Path, hook_home: dict[str, str], hook_repo: tuple[Path, str]) -> None:
+    configured(dataset_repo, hook_repo)
     install = subprocess.run([*PRE_COMMIT, "install"], cwd=dataset_repo, capture_output=True, text=True, env=hook_home)
     assert install.returncode == 0, install.stderr
     git(dataset_repo, "add", ".pre-commit-config.yaml", "good.jsonl")
