@@ -94,7 +94,8 @@ def run_options(paths: Paths, *, model: str | None = None, format: str = "auto",
                 max_file_bytes: int | None = None,
                 assistant_only_loss: bool = False, completion_only_loss: bool = True, max_seq_len: int | None = None,
                 mapping: str | None = None, dataset_rules: bool = True, template_max_chars: int | None = None,
-                template_max_steps: int | None = None, template_seconds: float | None = None) -> RunOptions:
+                template_max_steps: int | None = None, template_seconds: float | None = None,
+                trainer: str | None = None) -> RunOptions:
     """The CLI's judging options, as keywords, each checked as its flag is (UsageError)."""
     default, budget = ReadLimits(), TemplateBudget()
     try:
@@ -109,7 +110,7 @@ def run_options(paths: Paths, *, model: str | None = None, format: str = "auto",
                           selection=Selection(_codes("select", select), _codes("ignore", ignore)), jobs=jobs,
                           dataset_rules=dataset_rules, assistant_only_loss=assistant_only_loss,
                           completion_only_loss=completion_only_loss, max_seq_len=max_seq_len, mapping=mapping, engine=engine,
-                          template_budget=budget)
+                          template_budget=budget, trainer=trainer)
     except OptionError as exc:
         raise _usage(exc) from None
 
@@ -290,8 +291,8 @@ def estimate(source: Paths | Summary, *, thresholds: Mapping[str, Any] | None = 
              **options: Any) -> Estimate:
     """`ftlint estimate`: records, tokens, steps, epochs and cost, with the plan's findings
     (`.findings`). Plan keywords are PlanOptions' (epochs, batch_size, grad_accum, gpus,
-    warmup_ratio, warmup_steps, trainer, max_seq_len, packing, price, ...); the rest are the
-    judging options."""
+    warmup_ratio, warmup_steps, max_seq_len, packing, price, ...); the rest are the judging
+    options (`trainer` among them: it decides how the files are read, so a Summary's is summarise()'s)."""
     _known(options, (*JUDGING_KEYS, *PLAN_KEYS, "thresholds", "gates"))
     plan_args = {k: options.pop(k) for k in list(options) if k in PLAN_KEYS}
     if "max_seq_len" in plan_args and not isinstance(source, Summary):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .dataset import DatasetView
@@ -20,10 +20,11 @@ from .diagnostics import Diagnostic
 from .engine import Analysis, Settings, analyse, dataset_findings, view_of
 from .errors import UsageError
 from .formats import Format, get_format
-from .judging import resolve_model, settings_for
+from .judging import resolve_model, settings_for, trainer_of
 from .models import Model, Sourced, default_model, today_from, user_value
 from .options import ConvertOptions, PlanOptions, RunOptions, StudyOptions
 from .redact import redact
+from .trainers import Profile, chosen
 
 if TYPE_CHECKING:
     from .convert import Tally
@@ -45,6 +46,9 @@ class Data:
     validation: Analysis | None
     leaks: int = 0  # validation records also in the training data (FT404's hits, shown or not)
     today: str = ""
+    trainer: Profile | None = None  # the run's: named, or implied by the model's (or the format's) provider
+    trainer_source: str = ""  # why it is the run's
+    refused: list[Diagnostic] = field(default_factory=list)  # what the trainer makes of the files (FT110): estimate's too
 
     @property
     def io_errors(self) -> list[str]:
@@ -78,6 +82,14 @@ def analyse_data(run: RunOptions, emit: Emit, progress: Progress | None = None, 
     model = named or default_model(fmt.name, today)
     if named is not None:  # a named model past (or near) its last training date is a finding of check too
         _report(model_findings(model, today, run, fmt, train.paths[0] if train.paths else ""), train, emit)
+    trainer, why = trainer_of(run, named)
+    refused: list[Diagnostic] = []
+    if trainer is not None:  # named, or implied by the model named: the files must be of formats it takes
+        refused = trainer_findings(trainer, train, run)
+        _report(refused, train, emit)
+    else:  # none named: the one the file's format's provider implies, if any
+        trainer, why = chosen(None, model.provider)
+        why = f"implied by {fmt.name}, {model.provider}'s format" if trainer is not None else ""
     validation, leaks = None, 0
     if run.validation is not None:
         validation = analyse_files((run.validation,), dataclasses.replace(settings, training=False), emit, run, progress)
@@ -85,7 +97,7 @@ def analyse_data(run: RunOptions, emit: Emit, progress: Progress | None = None, 
         made, found = dataset_findings(views, "split", run.selection, _formats(train) + _formats(validation))
         _report(found, validation, emit)
         leaks = made["FT404"]
-    return Data(model, settings, train, validation, leaks, today.isoformat())
+    return Data(model, settings, train, validation, leaks, today.isoformat(), trainer, why, refused)
 
 
 def analyse_files(paths: tuple[str, ...], settings: Settings, emit: Emit, run: RunOptions,
@@ -117,6 +129,22 @@ def counted(work: Callable[[], Analysis]) -> Analysis:
         return work()
     except TokenizerError as exc:
         raise UsageError(str(exc)) from None
+
+
+def trainer_findings(profile: Profile, train: Analysis, run: RunOptions) -> list[Diagnostic]:
+    """The trainer rules' findings on each file (FT110: a format the trainer does not take)."""
+    from .rules import OFF, checks, severity
+
+    out = []
+    for summary in train.files:
+        fmt = get_format(summary.format)
+        for c in checks("trainer"):
+            for hit in c.func(profile, fmt, redact(summary.path)):
+                code = hit.code or c.codes[0]
+                level = severity(code, fmt.severities)
+                if level != OFF and run.selection.allows(code, summary.path):
+                    out.append(Diagnostic(redact(summary.path), 0, 0, code, redact(hit.message), level))
+    return out
 
 
 def model_findings(model: Model, today: dt.date, run: RunOptions, fmt: Format, path: str) -> list[Diagnostic]:
@@ -172,11 +200,8 @@ def check_plan(plan: PlanOptions) -> None:
     """Options that cannot go together."""
     if plan.warmup_ratio is not None and plan.warmup_steps is not None:
         raise UsageError("give --warmup-ratio or --warmup-steps, not both")
-    if plan.packing and (plan.trainer != "hf" or not plan.max_seq_len):
-        raise UsageError("--packing needs --trainer hf and --max-seq-len")
-    if plan.max_seq_len and plan.trainer != "hf":
-        raise UsageError("--max-seq-len is the length a self-hosted trainer cuts records at: give --trainer hf "
-                         "(a provider's limit is --context)")
+    if plan.packing and not plan.max_seq_len:
+        raise UsageError("--packing needs --max-seq-len: the length of the rows records are packed into")
     if (plan.learning_rate is None) != (plan.reference_batch_size is None):
         raise UsageError("give --learning-rate and --reference-batch-size together")
 
@@ -188,6 +213,7 @@ def estimate_data(data: Data, plan: PlanOptions, run: RunOptions) -> EstimateRun
     fmt = data.format
     limit = data.limit
     train = data.train
+    _check_trainer(plan, data.trainer)
     figures = train.figures(context_limit=limit, truncate_at=plan.max_seq_len if not plan.packing else None)
     reason = redact(train.files[0].format_reason) if train.files else ""  # it may name the data's keys
     if len({f.format for f in train.files}) > 1:
@@ -195,12 +221,26 @@ def estimate_data(data: Data, plan: PlanOptions, run: RunOptions) -> EstimateRun
     info = DatasetInfo(paths=tuple(train.paths), model=data.model.name, encoding=data.settings.encoding,
                        context_limit=limit, format=fmt.name, format_reason=reason, record_rule=fmt.record_rule,
                        min_examples=fmt.min_examples, validation=_validation_figures(data, limit), model_entry=data.model,
-                       today=data.today)
+                       today=data.today, trainer=data.trainer, trainer_source=data.trainer_source)
     price: Sourced | None = user_value(plan.price, "usd_per_1m_tokens") if plan.price is not None else data.model.price
     path = train.paths[0] if train.paths else None
     result = planned(figures, plan, info, price=price, lengths=train.record_tokens() if plan.packing else None,
                      allows=lambda code: run.selection.allows(code, path), severities=fmt.severities)
+    if data.refused:  # a file the trainer does not take: its figures are not the run's, and the estimate fails
+        result = dataclasses.replace(result, findings=(*data.refused, *result.findings))
     return EstimateRun(data, result)
+
+
+def _check_trainer(plan: PlanOptions, trainer: Profile | None) -> None:
+    """Plan options the run's trainer has no use for."""
+    from .trainers.profile import HF_STEPS
+
+    if plan.packing and (trainer is None or trainer.steps != HF_STEPS):
+        raise UsageError("--packing models TRL's packing (bfd), and LLaMA-Factory's: name --trainer trl or llama-factory, "
+                         "or a self-hosted --model")
+    if plan.max_seq_len and (trainer is None or trainer.hosted):
+        raise UsageError("--max-seq-len is the length a self-hosted trainer cuts records at: name it with --trainer (trl, "
+                         "axolotl, llama-factory) or a self-hosted --model; a provider's limit is --context")
 
 
 def planned(figures: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, price: Sourced | None,

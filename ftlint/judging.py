@@ -14,6 +14,7 @@ from .options import Loss, RunOptions
 
 if TYPE_CHECKING:
     from .chat.source import TemplateFile
+    from .trainers import Profile
 
 
 def tokenizer_for(run: RunOptions, model: Model | None) -> str:
@@ -94,6 +95,7 @@ def settings_for(run: RunOptions, model: Model | None, training: bool = True) ->
     if run.assistant_only_loss and template == "openai":
         raise UsageError("--assistant-only-loss needs the model's chat template: name a self-hosted model with --model, "
                          "or give --chat-template FILE")
+    trainer, _ = trainer_of(run, model)
     return Settings(
         encoding=tokenizer_for(run, model), model_name=model.name if model else "", template=template,
         model_limit=int(model.context.value) if model and model.context else None, context=run.context,
@@ -103,7 +105,23 @@ def settings_for(run: RunOptions, model: Model | None, training: bool = True) ->
         prompt_fingerprints=run.prompt_fingerprints, labels=run.labels,
         loss=Loss(run.assistant_only_loss, run.completion_only_loss, run.max_seq_len), bound_tokens=run.bound_tokens,
         mapping=mapping, keep_order=run.keep_order, template_file=template_file, template_budget=run.template_budget,
+        trainer=trainer.name if trainer else "", trainer_formats=trainer.format_names if trainer else (),
     )
+
+
+def trainer_of(run: RunOptions, model: Model | None) -> tuple[Profile | None, str]:
+    """The trainer a run names (--trainer), or the one its named model's provider implies (a
+    Hugging Face model: TRL; a Together model: Together's job), and why; (None, "") when neither
+    names one (the file's format's provider may, once it is known: app.analyse_data)."""
+    from .trainers import UnknownTrainer, chosen
+
+    try:
+        profile, why = chosen(run.trainer, model.provider if model is not None else None)
+    except UnknownTrainer as exc:
+        raise UsageError(f"--trainer: {exc}") from None
+    if profile is not None and run.trainer is None and model is not None:
+        why = f"implied by --model {model.name}"
+    return profile, why
 
 
 def _template_file(run: RunOptions, template: str) -> TemplateFile:

@@ -19,6 +19,7 @@ from .checked import Count, Flag, Number, OneOf, OptionError, Ratio, Rule, Text,
 from .parse import DEFAULT_MAX_DEPTH
 from .read.base import DEFAULT_MAX_LINE_BYTES
 from .selection import Selection
+from .trainers import CHOICES as TRAINER_CHOICES
 from .trust import MAX_FILE_BYTES
 
 
@@ -83,13 +84,14 @@ class RunOptions:
     mapping: str | None = None  # --mapping dataset_info.json[:NAME]: read records as LLaMA-Factory does
     keep_order: bool = False  # keep each record's tokens in order: --packing's batches follow it
     engine: str = "local"  # "local": this machine's processes; "ray": a Ray cluster (ftlint/engine/ray.py)
+    trainer: str | None = None  # a name of ftlint.trainers.CHOICES; None: the one the model's (or format's) provider implies
     template_budget: TemplateBudget = field(default_factory=TemplateBudget)  # the chat template's, per record
 
     RULES: ClassVar[dict[str, Rule]] = {
         "validation": Text(path=True), "model_name": Text(), "context": Count(1), "today": Text(), "tokenizer": Text(path=True),
         "chat_template": Text(path=True), "format_name": Text(), "jobs": Count(1), "dataset_rules": Flag(),
         "prompt_fingerprints": Flag(), "assistant_only_loss": Flag(), "completion_only_loss": Flag(), "max_seq_len": Count(1),
-        "bound_tokens": Flag(), "mapping": Text(path=True), "keep_order": Flag(), "engine": OneOf(("local", "ray")),
+        "bound_tokens": Flag(), "mapping": Text(path=True), "keep_order": Flag(), "engine": OneOf(("local", "ray")), "trainer": OneOf(TRAINER_CHOICES),
     }
 
     def __post_init__(self) -> None:
@@ -145,7 +147,6 @@ class PlanOptions:
     warmup_ratio: Fraction | None = None  # exact: 0.1 is 1/10
     warmup_steps: int | None = None
     drop_last: bool = False
-    trainer: str = "hosted"  # a name in ftlint.plan.trainers.TRAINERS
     hf_legacy: bool = False  # transformers <=4.51 arithmetic
     max_steps: int | None = None
     max_seq_len: int | None = None  # hf: records are cut to this many tokens (and packed into rows of it)
@@ -162,7 +163,7 @@ class PlanOptions:
 
     RULES: ClassVar[dict[str, Rule]] = {
         "epochs": Count(1), "batch_size": Count(1), "grad_accum": Count(1), "gpus": Count(1), "warmup_ratio": Ratio(),
-        "warmup_steps": Count(0), "drop_last": Flag(), "trainer": OneOf(("hosted", "hf")), "hf_legacy": Flag(),
+        "warmup_steps": Count(0), "drop_last": Flag(), "hf_legacy": Flag(),
         "max_steps": Count(1), "max_seq_len": Count(1), "packing": Flag(), "price": Number(0), "budget_usd": Number(0),
         "budget_tokens": Count(0), "tokens_per_second": Number(0, minimum_open=True), "gpu_hour_usd": Number(0),
         "learning_rate": Number(0, minimum_open=True), "reference_batch_size": Count(1),

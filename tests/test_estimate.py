@@ -14,7 +14,7 @@ from ftlint.models import Sourced
 from ftlint.options import PlanOptions as Plan
 from ftlint.plan.estimate import DatasetInfo
 from ftlint.plan.figures import DatasetFigures
-from ftlint.plan.trainers import auto_batch_size, auto_epochs
+from ftlint.trainers.steps import auto_batch_size, auto_epochs
 
 PRICE = Sourced(5.0, "test", "2026", "V", unit="usd_per_1m_tokens")
 

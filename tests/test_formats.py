@@ -33,9 +33,9 @@ def rel(p: Path) -> str:
     return str(p.relative_to(FIXTURES.parent))
 
 
-def estimate(path: Path, *extra: str) -> dict:
+def estimate(path: Path, *extra: str, exits: tuple[int, ...] = (0,)) -> dict:
     r = run("estimate", rel(path), "-e", "1", "-o", "json", *extra)
-    assert r.exit_code == 0, r.stderr
+    assert r.exit_code in exits, r.stderr
     return json.loads(r.stdout)
 
 
@@ -48,7 +48,9 @@ def test_good_fixture_is_clean_under_its_format(d: Path) -> None:
 
 @pytest.mark.parametrize("d", DIRS, ids=lambda d: d.name)
 def test_detection_picks_the_format_of_the_shape(d: Path) -> None:
-    detected = estimate(d / "good.jsonl")
+    # detected without --format, a file of a shared shape may be another format's, whose rules reject
+    # every line: the estimate then fails (FT511, nothing would train), and still says the format
+    detected = estimate(d / "good.jsonl", exits=(0, 1))
     expected = BY_SHAPE[FORMATS[d.name].shape] if args(d) else d.name  # shared shapes need --format
     if d.name == "bedrock-rft":
         expected = "openai-rft"  # within the messages shape, prompts with grader fields are RFT: OpenAI's is the default

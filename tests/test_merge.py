@@ -126,7 +126,8 @@ def test_token_quantiles_of_merged_shards_are_the_records_own() -> None:
     stats = ftlint.estimate(merged, epochs=1).token_stats
     assert stats["min"] == tokens[0] and stats["max"] == tokens[-1]
     assert stats["p50"] == tokens[int(0.5 * (n - 1) + 0.5)] and stats["p90"] == tokens[int(0.9 * (n - 1) + 0.5)]
-    packed = ftlint.estimate(merged, epochs=1, trainer="hf", max_seq_len=2048, packing=True, batch_size=2)
+    trl = ftlint.merge([ftlint.summarise(p, keep_order=True, trainer="hf") for p in SHARDS])  # the trainer reads the files
+    packed = ftlint.estimate(trl, epochs=1, max_seq_len=2048, packing=True, batch_size=2)
     assert packed == ftlint.estimate(SHARDS, epochs=1, trainer="hf", max_seq_len=2048, packing=True, batch_size=2)
 
 
@@ -134,7 +135,7 @@ def test_summaries_of_other_options_do_not_merge() -> None:
     with pytest.raises(ftlint.UsageError, match="different options"):
         ftlint.merge([ftlint.summarise(SHARDS[0]), ftlint.summarise(SHARDS[1], context=100)])
     with pytest.raises(ftlint.UsageError, match="keep_order"):
-        ftlint.estimate(ftlint.summarise(SHARDS[0]), trainer="hf", max_seq_len=512, packing=True)
+        ftlint.estimate(ftlint.summarise(SHARDS[0], trainer="hf"), max_seq_len=512, packing=True)
 
 
 def test_check_records_finds_what_the_file_of_them_finds(tmp_path: Path) -> None:

@@ -15,15 +15,18 @@ from ftlint.options import Thresholds
 from ftlint.plan.estimate import DatasetInfo
 from ftlint.plan.figures import DatasetFigures
 from ftlint.plan.packing import pack
-from ftlint.plan.trainers import HuggingFace
+from ftlint.trainers import named
+from ftlint.trainers.steps import HuggingFace
 
 PRICE = Sourced(5.0, "test", "2026", "V", unit="usd_per_1m_tokens")
 
 
-def plan_for(records: int, plan: Plan, tokens: int = 1000, lengths: list[int] | None = None, price: Sourced | None = PRICE):  # type: ignore[no-untyped-def]
+def plan_for(records: int, plan: Plan, tokens: int = 1000, lengths: list[int] | None = None, price: Sourced | None = PRICE,  # type: ignore[no-untyped-def]
+             trainer: str | None = None):
     data = DatasetFigures(lines=records, invalid_lines=0, messages=2 * records, records=records, targets=records,
                           tokens_in_file=tokens, tokens_capped=tokens, trainable_tokens=tokens // 2)
-    return estimate(data, plan, DatasetInfo((), "m", "o200k_base", None), price=price, lengths=lengths)
+    profile = named(trainer) if trainer not in (None, "hosted") else None
+    return estimate(data, plan, DatasetInfo((), "m", "o200k_base", None, trainer=profile), price=price, lengths=lengths)
 
 
 def codes(e) -> set[str]:  # type: ignore[no-untyped-def]
@@ -38,7 +41,7 @@ def hf(n: int, batch: int, gpus: int, accum: int, drop_last: bool = False, epoch
 def test_hf_steps_with_devices_and_accumulation() -> None:
     # 1000 records, batch 4: 250 batches; 2 devices: 125 each; accumulate 8: ceil(125/8) = 16
     assert hf(1000, 4, 2, 8).steps_per_epoch == 16
-    e = plan_for(1000, Plan(trainer="hf", epochs=3, batch_size=4, gpus=2, grad_accum=8, warmup_ratio=Fraction("0.1")))
+    e = plan_for(1000, Plan(epochs=3, batch_size=4, gpus=2, grad_accum=8, warmup_ratio=Fraction("0.1")), trainer="hf")
     assert (e.steps_per_epoch, e.total_steps, e.warmup_steps, e.effective_batch_size) == (16, 48, 5, 64)  # ceil(4.8) = 5
 
 
@@ -70,7 +73,7 @@ def test_hf_drop_last_without_a_full_batch_trains_nothing() -> None:
     s = hf(5, 8, 1, 1, drop_last=True, epochs=3)
     assert (s.steps_per_epoch, s.total_steps, s.sequences_processed) == (0, 0, 0)
     assert "refuses to start" in s.refusal
-    e = plan_for(5, Plan(trainer="hf", epochs=3, batch_size=8, drop_last=True))
+    e = plan_for(5, Plan(epochs=3, batch_size=8, drop_last=True), trainer="hf")
     assert e.total_steps == 0 and e.tokens_processed == 0 and "FT511" in codes(e)
     assert "0 steps" in hf(5, 8, 1, 1, drop_last=True, max_steps=10).refusal
     # 4.51 with grad accum >= 2 asks the empty loader for batches: accelerate before 1.9 then fails
@@ -85,7 +88,7 @@ def test_hf_sequences_fed_count_dropped_and_repeated_records() -> None:
     # two devices, no drop_last: 13 batches -> 7 per device, every batch filled from the
     # epoch's first records (accelerate's even_batches): 7 x 2 x 8 = 112 fed an epoch
     assert hf(103, 8, 2, 1, epochs=2).sequences_processed == 224
-    e = plan_for(103, Plan(trainer="hf", epochs=2, batch_size=8, gpus=2), tokens=10_300)
+    e = plan_for(103, Plan(epochs=2, batch_size=8, gpus=2), tokens=10_300, trainer="hf")
     assert e.tokens_processed == 22_400  # 224 sequences x 100 tokens on average
 
 
@@ -106,7 +109,7 @@ def test_hf_warmup_rounds_in_floating_point_like_transformers() -> None:
     assert 100 * 0.07 == 7.000000000000001
     assert HuggingFace().warmup(100, Fraction("0.07"), None) == 8  # what transformers computes
     assert plan_for(100, Plan(epochs=1, batch_size=1, warmup_ratio=Fraction("0.07"))).warmup_steps == 7  # exact, hosted
-    assert plan_for(100, Plan(trainer="hf", epochs=1, batch_size=1, warmup_ratio=Fraction("0.07"))).warmup_steps == 8
+    assert plan_for(100, Plan(epochs=1, batch_size=1, warmup_ratio=Fraction("0.07")), trainer="hf").warmup_steps == 8
     assert HuggingFace().warmup(100, Fraction("0.07"), 5) == 5  # warmup_steps wins
 
 
@@ -115,10 +118,10 @@ def test_max_steps_overrides_epochs() -> None:
     # device takes 125 batches of 4 an epoch (250 batches, the last of the 1000 records full):
     # 1,000 fed an epoch; the 8 steps of the third epoch take 8 x 8 batches x 2 devices x 4 = 512
     # records: 2,512 sequences fed, 2,512 tokens at 1 token each on average
-    e = plan_for(1000, Plan(trainer="hf", epochs=9, max_steps=40, batch_size=4, gpus=2, grad_accum=8))
+    e = plan_for(1000, Plan(epochs=9, max_steps=40, batch_size=4, gpus=2, grad_accum=8), trainer="hf")
     assert (e.total_steps, e.epochs, e.epochs_covered, e.sequences_processed, e.tokens_processed) == (40, 3, 2.5, 2512, 2512)
     assert e.cost_usd is None  # a self-hosted run is not priced per token unless --price is given
-    priced = plan_for(1000, Plan(trainer="hosted", epochs=9, max_steps=40, batch_size=64))
+    priced = plan_for(1000, Plan(epochs=9, max_steps=40, batch_size=64), trainer="hosted")
     # hosted: 16 steps an epoch (15 of 64 and one of 40); 40 steps = 2 epochs + 8 steps of 64 = 2,512
     assert (priced.sequences_processed, priced.tokens_processed) == (2512, 2512)
     assert priced.cost_usd == pytest.approx(2512 * 5 / 1e6)
@@ -143,7 +146,7 @@ def test_packing_drives_steps() -> None:
     # 1500 and then a 500 (548 free); the 600s go 3 to a row (7 rows, one with 848 free); the
     # 400s: 2 into that row, then 5 to a fresh row (18 -> 4 rows). 20 + 20 + 7 + 4 = 51 rows.
     lengths = [1500, 600, 500, 400, 3000] * 20
-    e = plan_for(100, Plan(trainer="hf", packing=True, max_seq_len=2048, epochs=1, batch_size=4), tokens=sum(lengths), lengths=lengths)
+    e = plan_for(100, Plan(packing=True, max_seq_len=2048, epochs=1, batch_size=4), tokens=sum(lengths), lengths=lengths, trainer="hf")
     assert e.packing.rows == 51 and e.sequences == 51
     assert e.steps_per_epoch == 13  # ceil(51 / 4)
     assert e.tokens == 5048 * 20 and "FT509" in codes(e)

@@ -1,4 +1,4 @@
-"""The catalog's commands: `rules`, `formats` and `models`. Each is a door: it parses its
+"""The catalog's commands: `rules`, `formats`, `models` and `trainers`. Each is a door: it parses its
 arguments, asks the registry or the catalog for what to show, picks a renderer and exits.
 
 What a command shows, and its renderers, are imported when it runs: `ftlint --help` pays for none
@@ -70,4 +70,25 @@ def models(query: str | None, provider: str | None, today: str | None, output_fo
     click.echo(MODELS_RENDERERS[output_format](shown), nl=False)
 
 
-COMMANDS = (rules, formats, models)
+@click.command()
+@click.argument("name", required=False)
+@click.option("-o", "--output-format", type=click.Choice(("text", "json")), default="text", show_default=True)
+def trainers(name: str | None, output_format: str) -> None:
+    """The trainers ftlint knows (TRL, axolotl, LLaMA-Factory, mistral-finetune, the providers'
+    jobs). With NAME, one in full: the formats it takes, its defaults, its loss, its renderer,
+    what it does past its max length, each with the trainer's own file and function."""
+    from ..report.trainers import TRAINER_RENDERERS, TRAINERS_RENDERERS
+    from ..trainers import TRAINERS, UnknownTrainer
+    from ..trainers import named as profile_named
+
+    if not name:
+        click.echo(TRAINERS_RENDERERS[TEXT](TRAINERS.values()), nl=False)
+        return
+    try:
+        profile = profile_named(name)
+    except UnknownTrainer as exc:
+        raise UsageFailure(str(exc)) from None
+    click.echo(TRAINER_RENDERERS[output_format](profile), nl=False)
+
+
+COMMANDS = (rules, formats, models, trainers)

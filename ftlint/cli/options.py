@@ -127,6 +127,7 @@ JUDGING = [
     click.option("--max-file-bytes", type=of(ReadLimits, "max_file_bytes"), default=MAX_FILE_BYTES, show_default=True, help="A chat template, tokenizer, mapping or run config larger than this is refused (exit 2)."),
     *SELECTION,
     click.option("-j", "--jobs", type=of(RunOptions, "jobs"), metavar="N", help="Worker processes (default: all cores; one for inputs under 4 MB; never more than the cores)."),
+    click.option("--trainer", type=choices(RunOptions, "trainer"), metavar="NAME", help="The trainer that runs the job (`ftlint trainers`): trl (hf), axolotl, llama-factory, mistral-finetune, or a provider's job (openai, together, ...; hosted: the model's provider's). Default: the one the model's provider implies."),
     click.option("--engine", type=choices(RunOptions, "engine"), default="local", show_default=True,
                  help="Where lines are judged: this machine's processes, or a Ray cluster (RAY_ADDRESS, else a local one; pip install 'ftlint[ray]'). Same findings and figures."),
     click.option("--today", metavar="YYYY-MM-DD", help="Judge model lifecycles as of this date (default: the clock, or $FTLINT_TODAY)."),
@@ -169,11 +170,10 @@ PLAN = [
     click.option("--warmup-steps", type=of(PlanOptions, "warmup_steps"), help="Warmup in steps."),
     click.option("--drop-last", is_flag=True, help="Drop the partial last batch of each epoch (steps = floor)."),
     click.option("--price", type=of(PlanOptions, "price"), metavar="USD_PER_1M_TOKENS", help="Override the model's training price."),
-    click.option("--trainer", type=choices(PlanOptions, "trainer"), default="hosted", show_default=True, help="hosted: a provider's job (plain arithmetic); hf: Hugging Face Trainer's exact step arithmetic."),
-    click.option("--hf-legacy", is_flag=True, help="With --trainer hf: transformers <=4.51 (floor over gradient accumulation in max_steps)."),
+    click.option("--hf-legacy", is_flag=True, help="With the Trainer's arithmetic (trl, llama-factory): transformers <=4.51 (floor over gradient accumulation in max_steps)."),
     click.option("--max-steps", type=of(PlanOptions, "max_steps"), help="Total optimizer steps; overrides epochs, as in transformers."),
-    click.option("--packing", is_flag=True, help="With --trainer hf: records are packed into rows of --max-seq-len tokens (TRL bfd)."),
-    click.option("--max-seq-len", type=of(PlanOptions, "max_seq_len"), metavar="TOKENS", help="With --trainer hf: records are cut at this many tokens (TRL max_length), or packed into rows of it."),
+    click.option("--packing", is_flag=True, help="Records are packed into rows of --max-seq-len tokens, as TRL packs them (bfd; trl, llama-factory)."),
+    click.option("--max-seq-len", type=of(PlanOptions, "max_seq_len"), metavar="TOKENS", help="The trainer's max length (TRL max_length, axolotl sequence_len, LLaMA-Factory cutoff_len): records past it are cut or dropped as the trainer does, or packed into rows of it."),
     click.option("--budget-usd", type=of(PlanOptions, "budget_usd"), metavar="USD", help="Show the most epochs and steps this budget buys."),
     click.option("--budget-tokens", type=of(PlanOptions, "budget_tokens"), metavar="N", help="Show the most epochs and steps this many tokens buy."),
     click.option("--tokens-per-second", type=of(PlanOptions, "tokens_per_second"), metavar="TPS", help="Self-hosted throughput of the whole job: gives wall time."),
@@ -220,6 +220,7 @@ def run_options(params: dict[str, Any], paths: tuple[str, ...], selection_base: 
         assistant_only_loss=params.pop("assistant_only_loss", False), completion_only_loss=params.pop("completion_only_loss", True),
         max_seq_len=params.get("max_seq_len"),  # estimate's and plan's plan options take it too
         bound_tokens=bound_tokens, mapping=params.pop("mapping", None), engine=params.pop("engine", "local"),
+        trainer=params.pop("trainer", None),
         template_budget=TemplateBudget(params.pop("template_max_chars"), params.pop("template_max_steps"),
                                        params.pop("template_seconds")),
     )
@@ -229,7 +230,7 @@ def plan_options(params: dict[str, Any]) -> PlanOptions:
     """The plan options of a command, popped from its parameters."""
     thresholds = Thresholds(**{k: params.pop(k) for k in THRESHOLD_KEYS})
     gates = Gates(params.pop("max_cost", None), params.pop("max_tokens", None), params.pop("min_records", None))
-    keys = ("epochs", "batch_size", "grad_accum", "gpus", "warmup_ratio", "warmup_steps", "drop_last", "trainer", "hf_legacy",
+    keys = ("epochs", "batch_size", "grad_accum", "gpus", "warmup_ratio", "warmup_steps", "drop_last", "hf_legacy",
             "max_steps", "max_seq_len", "packing", "price", "budget_usd", "budget_tokens", "tokens_per_second", "gpu_hour_usd",
             "learning_rate", "reference_batch_size")
     return PlanOptions(**{k: params.pop(k) for k in keys}, thresholds=thresholds, gates=gates)

@@ -7,8 +7,9 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-MESSAGES_FORMATS = ("openai-chat", "azure-openai-chat", "fireworks-chat", "together-conversational", "mistral-chat", "trl-messages")
-TARGETS = (*MESSAGES_FORMATS, "sharegpt", "alpaca", "vertex-gemini", "bedrock-nova")
+from ..formats.conversion import CONVERTIBLE as TARGETS
+from ..formats.conversion import MESSAGES_FORMATS as MESSAGES_FORMATS
+
 # what each messages format keeps of a message (its schema's keys)
 WEIGHTED = ("openai-chat", "azure-openai-chat", "fireworks-chat", "together-conversational", "mistral-chat")
 REASONING = {"together-conversational": "reasoning_content", "fireworks-chat": "reasoning_content", "trl-messages": "reasoning_content"}
@@ -73,3 +74,7 @@ def text_of(m: Message, i: int, lost: Lost, why: str) -> str:
 
 def arguments(value: object) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+__all__ = ["MESSAGES_FORMATS", "REASONING", "TARGETS", "WEIGHTED", "Conversation", "Lost", "Message", "Unconvertible",
+           "arguments", "as_dict", "as_list", "plain_text", "text_of"]

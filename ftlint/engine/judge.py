@@ -63,6 +63,8 @@ class Settings:
     keep_order: bool = False  # keep each record's tokens in order (--packing's batches follow it)
     template_file: TemplateFile | None = None  # a "file:PATH" template, read once in the main process
     template_budget: TemplateBudget = field(default_factory=TemplateBudget)
+    trainer: str = ""  # the trainer named (or implied by the model named): a name of ftlint.trainers.TRAINERS
+    trainer_formats: tuple[str, ...] = ()  # ... and the formats it takes: a file of another shape is read as its own
 
     @property
     def keeps_prints(self) -> bool:

@@ -221,7 +221,7 @@ def _choose_format(items: list[tuple[int, bytes | Line | LineBlock]], settings: 
                 records.append(value)
                 if len(records) >= DETECT_RECORDS:
                     break
-    found = detect(records)
+    found = detect(records, settings.trainer, settings.trainer_formats)
     return found.name, found.reason
 
 

@@ -108,7 +108,7 @@ def _analyse_rows(ds: Any, settings: Settings, emit: Emit, path_column: str, job
         sample = [row for run in _row_lines(ds.take(DETECT_RECORDS), path_column) for row in run[1]]
         import orjson
 
-        found = detect([orjson.loads(line) for line in sample])
+        found = detect([orjson.loads(line) for line in sample], settings.trainer, settings.trainer_formats)
         chosen = (found.name, found.reason)
     judged = ds.map_batches(_judge_rows(settings, chosen, path_column), batch_format="pyarrow",
                             **({"concurrency": jobs} if jobs else {}))

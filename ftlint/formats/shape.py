@@ -71,9 +71,27 @@ class Detection:
     counts: dict[str, int] = field(default_factory=dict)
 
 
-def detect(records: list[dict]) -> Detection:
+def detect(records: list[dict], trainer: str = "", takes: tuple[str, ...] = ()) -> Detection:
     """Choose a format from the first records: the most common shape, then the best fit
-    among the formats of that shape."""
+    among the formats of that shape; for a trainer that `takes` some formats, its own format of
+    that shape (TRL reads OpenAI-style messages as trl-messages, Together as
+    together-conversational), where it has one."""
+    found = _detect(records)
+    return _as_trainer_reads(found, trainer, takes) if takes and found.name not in takes else found
+
+
+def _as_trainer_reads(found: Detection, trainer: str, takes: tuple[str, ...]) -> Detection:
+    from .registry import FORMATS
+
+    shape = FORMATS[found.name].shape
+    for name in takes:
+        fmt = FORMATS.get(name)
+        if fmt is not None and (fmt.shape == shape or shape in fmt.also_shapes):
+            return Detection(name, f"{found.reason}; {trainer} reads this shape as {name}", found.counts)
+    return found
+
+
+def _detect(records: list[dict]) -> Detection:
     from .registry import BY_SHAPE, FORMATS
 
     if not records:

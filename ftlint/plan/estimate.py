@@ -1,7 +1,7 @@
 """Training arithmetic. Pure: dataset figures and plan options in, one frozen Estimate out.
 
   effective batch   = per-device batch x gradient accumulation x GPUs
-  steps per epoch   = the trainer's rule (ftlint/plan/trainers.py)
+  steps per epoch   = the trainer's rule (ftlint/trainers/steps.py)
   total steps       = steps per epoch x epochs (or max steps)
   warmup steps      = the trainer's rounding of ratio x total steps, or as given
   tokens per epoch  = sum over records of min(tokens, limit[, max seq len])
@@ -26,9 +26,11 @@ from fractions import Fraction
 from ..diagnostics import Diagnostic
 from ..models import Model, Sourced
 from ..options import PlanOptions
+from ..trainers import Profile
+from ..trainers.profile import HOSTED_STEPS
+from ..trainers.steps import Schedule, Strategy, trainer
 from .figures import DatasetFigures, ValidationFigures
 from .packing import pack
-from .trainers import Schedule, trainer
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +95,8 @@ class DatasetInfo:
     validation: ValidationFigures | None = None
     model_entry: Model | None = None  # the catalog's entry (lifecycle, provider, tokenizer)
     today: str = ""  # ISO date the lifecycle is judged on
+    trainer: Profile | None = None  # the run's trainer (None: none named or implied: a provider's plain job)
+    trainer_source: str = ""  # why it is the run's: --trainer, the model's provider, ...
 
 
 @dataclass(frozen=True)
@@ -135,7 +139,7 @@ class Estimate:
     record_rule: str
     sequences: int  # what the trainer batches: records, or packed rows
     sequences_processed: int  # sequences fed over the run (repeats in, dropped out)
-    trainer: str
+    trainer: str  # the profile's name ("" when none was named or implied)
     trainer_rule: str
     max_steps: int | None
     epochs_covered: float | None  # passes over the data that total_steps makes
@@ -153,6 +157,10 @@ class Estimate:
     price_unit: str = ""  # the catalog price's unit: usd_per_1m_tokens, usd_per_training_hour
     price_note: str = ""  # why there is no cost, and what to pass
     findings: tuple[Diagnostic, ...] = ()  # advice and gates, with the registry's severities
+    trainer_title: str = ""
+    trainer_source: str = ""  # why the run has this trainer
+    trainer_steps: str = "hosted"  # its step arithmetic (ftlint/trainers/profile.py): hosted, hf, axolotl
+    warmup_steps_given: bool = False  # --warmup-steps (not the trainer's rule)
 
     @property
     def warnings(self) -> list[dict[str, str]]:
@@ -170,7 +178,8 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
              lengths: Iterable[int] | None = None) -> Estimate:
     """The run's figures, without findings. `lengths` (tokens per record, in file order) is
     needed only for packing."""
-    strategy = trainer(plan.trainer, plan.hf_legacy)
+    profile = info.trainer
+    strategy = trainer(profile.steps if profile else HOSTED_STEPS, plan.hf_legacy)
     records = data.records
     tokens_per_epoch = data.tokens_capped
     packing = truncation = None
@@ -182,8 +191,8 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
                                  packed.truncated_records, packed.truncated_tokens)
     elif plan.max_seq_len:
         truncation = TruncationFigures(plan.max_seq_len, data.truncated_records, data.truncated_tokens)
-    epochs, epochs_source = (plan.epochs, "--epochs") if plan.epochs is not None else strategy.default_epochs(records)
-    batch, batch_source = (plan.batch_size, "--batch-size") if plan.batch_size is not None else strategy.default_batch(records)
+    epochs, epochs_source = (plan.epochs, "--epochs") if plan.epochs is not None else _default(profile, "epochs", records, strategy)
+    batch, batch_source = (plan.batch_size, "--batch-size") if plan.batch_size is not None else _default(profile, "batch", records, strategy)
     s = strategy.schedule(sequences, epochs, batch, plan.grad_accum, plan.gpus, plan.drop_last, plan.max_steps)
     if plan.max_steps:
         epochs = s.epochs_run
@@ -193,7 +202,7 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
         epochs = s.epochs_run
     warmup = strategy.warmup(s.schedule_steps, plan.warmup_ratio, plan.warmup_steps)
     tokens_processed, processed_rule = _tokens_processed(tokens_per_epoch, s, epochs)
-    charged, price_note = _price(price, strategy.charges_per_token, info)
+    charged, price_note = _price(price, profile.hosted if profile else strategy.charges_per_token, info)
     price_value = float(charged.value) if charged is not None else None
     cost = tokens_processed * price_value / 1_000_000 if price_value is not None else None
     model = info.model_entry
@@ -209,15 +218,28 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
         price_per_1m=price_value, price_source=charged.note if charged is not None else None,
         cost_usd=round(cost, 6) if cost is not None else None, validation=info.validation, format=info.format,
         format_reason=info.format_reason, record_rule=info.record_rule, sequences=sequences,
-        sequences_processed=s.sequences_processed, trainer=strategy.name, trainer_rule=s.rule, max_steps=plan.max_steps,
+        sequences_processed=s.sequences_processed, trainer=profile.name if profile else "", trainer_rule=s.rule, max_steps=plan.max_steps,
         epochs_covered=s.epochs_covered, packing=packing, truncation=truncation, budget=None, self_hosted=None,
         learning_rate=None, refusal=s.refusal, provider=model.provider if model else "",
         model_assumed=model.assumed if model else False, tokenizer=info.encoding,
         tokens_exact=model.tokens_exact if model else True, tokens_note=_tokens_note(model),
         price_unit=price.unit if price is not None else "", price_note=price_note,
+        trainer_title=profile.title if profile else "", trainer_source=info.trainer_source,
+        trainer_steps=profile.steps if profile else HOSTED_STEPS, warmup_steps_given=plan.warmup_steps is not None,
     )
     return dataclasses.replace(e, budget=_budget(e, plan, price_value), self_hosted=_self_hosted(e, plan),
                                learning_rate=_scaled_rates(e, plan))
+
+
+def _default(profile: Profile | None, name: str, records: int, strategy: Strategy) -> tuple[int, str]:
+    """The trainer's default epochs or batch: its profile's number, said with its source; a rule
+    ("auto"), or no profile, is the step arithmetic's own."""
+    fact = getattr(profile, name) if profile is not None else None
+    if fact is not None and isinstance(fact.value, int) and not isinstance(fact.value, bool):
+        return fact.value, f"{profile.name}'s default ({fact.source})"  # type: ignore[union-attr]
+    if fact is not None and fact.value == "max":
+        return 8, f"{profile.name}'s default is the model's largest batch, not known here: 8 assumed; give --batch-size"  # type: ignore[union-attr]
+    return strategy.default_epochs(records) if name == "epochs" else strategy.default_batch(records)
 
 
 def _price(price: Sourced | None, per_token_trainer: bool, info: DatasetInfo) -> tuple[Sourced | None, str]:

@@ -59,8 +59,11 @@ def findings_block(title: str, findings: Iterable[Diagnostic]) -> list[str]:
 def _dataset_rows(e: Estimate) -> list[Row]:
     valid = e.lines - e.invalid_lines
     why = e.record_rule if e.records == valid else f"{_n(e.records)} records from {_n(valid)} lines: {e.record_rule}"
-    limit = f"{_n(e.context_limit)}-token limit" if e.context_limit else "no limit"
-    over = f", {_n(e.records_over_limit)} over the {limit} counted at it" if e.records_over_limit else f", none over the {limit}"
+    if e.context_limit:
+        limit = f"{_n(e.context_limit)}-token limit"
+        over = f", {_n(e.records_over_limit)} over the {limit} counted at it" if e.records_over_limit else f", none over the {limit}"
+    else:
+        over = "; no per-example limit known (name the model, or give --context)"
     exactness = f"; {e.tokens_note}" if e.tokens_note else ""
     rows = [("lines", _n(e.lines), f"{_n(e.invalid_lines)} with errors, not counted" if e.invalid_lines else ""),
             ("format", e.format, terminal_safe(e.format_reason)),
@@ -81,15 +84,18 @@ def _dataset_rows(e: Estimate) -> list[Row]:
 
 
 def _model_rows(e: Estimate) -> list[Row]:
-    """The model, when none was named; the trainer, when it is not a provider's."""
+    """The model, when none was named; the trainer, and why it is the run's."""
     rows: list[Row] = []
     if e.model_assumed and e.model.startswith("("):
         rows.append(("model", "none", f"no --model, and {e.provider or 'this format'} has no default open for training: name yours "
                      f"with --model (`ftlint models --provider {e.provider or 'NAME'}`)"))
     elif e.model_assumed:
         rows.append(("model", "assumed", f"{e.model}: the default of {e.provider} for {e.format}; name yours with --model"))
-    if e.trainer == "hf":
-        rows.append(("trainer", "hf", e.trainer_rule))
+    if e.trainer:
+        rows.append(("trainer", e.trainer, f"{e.trainer_title}: {e.trainer_source}; {e.trainer_rule}"))
+    else:
+        rows.append(("trainer", "none", "no --trainer, and no model or format implies one: a provider's plain job arithmetic "
+                                        "(`ftlint trainers` lists them)"))
     return rows
 
 
@@ -111,7 +117,7 @@ def _step_rows(e: Estimate) -> list[Row]:
 
 def _steps_per_epoch_how(e: Estimate) -> str:
     unit = "rows" if e.packing else "records"
-    if e.trainer == "hf":
+    if e.trainer_steps == "hf":
         how = f"from {_n(e.sequences)} {unit}, batches of {e.batch_size} on {e.gpus} device{'s' if e.gpus != 1 else ''}, accumulating {e.grad_accum}"
     else:
         how = f"= {'floor' if e.drop_last else 'ceil'}({_n(e.sequences)} / {e.effective_batch_size})"
@@ -132,8 +138,13 @@ def _total_steps_how(e: Estimate) -> str:
 
 
 def _warmup_how(e: Estimate) -> str:
-    if e.warmup_ratio is not None and not (e.trainer == "hf" and e.warmup_steps and e.warmup_ratio == 0):
-        return f"= ceil({e.warmup_ratio:g} x {_n(e.total_steps)})" + (" in floating point, as transformers does" if e.trainer == "hf" else "")
+    hf = e.trainer_steps == "hf"
+    if e.trainer_steps == "axolotl" and e.warmup_ratio is not None:
+        return f"= floor({e.warmup_ratio:g} x {_n(e.total_steps)}), as axolotl does"
+    if e.trainer_steps == "axolotl" and not e.warmup_steps_given:
+        return f"axolotl's default: min(floor(0.03 x {_n(e.total_steps)}), 100), 1 made 2"
+    if e.warmup_ratio is not None and not (hf and e.warmup_steps and e.warmup_ratio == 0):
+        return f"= ceil({e.warmup_ratio:g} x {_n(e.total_steps)})" + (" in floating point, as transformers does" if hf else "")
     return "--warmup-steps" if e.warmup_steps else "no warmup (--warmup-ratio or --warmup-steps)"
 
 

@@ -21,6 +21,7 @@ check has a kind, and each kind one signature:
   split    check(train, validation: DatasetView) -> Iterable[Located]   once, with --validation
   plan     check(estimate, ctx: PlanContext) -> Iterable[Hit]       once per estimate
   model    check(model, today: date) -> Iterable[Hit]                once per run, for the model used
+  trainer  check(profile, fmt: Format, path) -> Iterable[Hit]        once per file, for the trainer named
 
 A record check may be scoped to some formats (`scope`), and may say which literals the record's
 compact JSON must hold for it to fire at all (`needs`: one Aho-Corasick pass answers every check).
@@ -44,8 +45,8 @@ if TYPE_CHECKING:
 
 # Every rule module, in the order `ftlint rules` groups them. Nothing registers by accident: a
 # module not listed here is not loaded, and a test asserts every module of this package is.
-MODULES = ("file", "schema", "chat", "conversation", "together", "tokens", "template", "dataset", "secrets", "advice", "models", "gates", "convert")
-KINDS = ("line", "mapping", "record", "file", "dataset", "split", "plan", "model")
+MODULES = ("file", "schema", "trainer", "chat", "conversation", "together", "tokens", "template", "dataset", "secrets", "advice", "models", "gates", "convert")
+KINDS = ("line", "mapping", "record", "file", "dataset", "split", "plan", "model", "trainer")
 
 Scope = Callable[["Format"], bool]
 

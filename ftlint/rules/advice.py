@@ -87,12 +87,16 @@ register("FT510", "over-budget", WARNING, """
 """, kind="plan")
 
 register("FT511", "nothing-trains", ERROR, """
-    The trainer would train no step at all: it refuses to start, or its loop makes no optimizer step.
+    The trainer would train nothing: it refuses to start, its loop makes no optimizer step, no line
+    of the file is left to train on, or no token trains under the trainer's loss.
 
     With --drop-last and fewer records than one batch on every device, the Hugging Face Trainer
     has an empty dataloader and raises "args.max_steps must be set to a positive value" (or,
-    given --max-steps, runs 0 steps). Why: the run fails, or is paid for and trains nothing.
-    Lower the batch size, drop --drop-last, or add data.
+    given --max-steps, runs 0 steps). A file whose every line has an error is refused by the
+    provider; a chat template that marks no assistant span (--assistant-only-loss with a
+    template without {% generation %}) trains on no token. Why: the run fails, or is paid for and
+    trains nothing, while a --max-cost gate would pass it. Lower the batch size, drop
+    --drop-last, fix the lines, or give a template that marks what trains.
 """, kind="plan")
 
 
@@ -105,6 +109,12 @@ def advice(e: Estimate, ctx: PlanContext) -> Iterator[Hit]:
 
     if e.refusal:
         yield warn("FT511", e.refusal)
+    elif e.lines and not e.records:
+        rejected = f"all {e.lines:,} line(s) have errors or hold no record" if e.invalid_lines else "no line holds a training record"
+        yield warn("FT511", f"{rejected}: the provider would refuse the file, and the run would train nothing (run ftlint check)")
+    elif e.targets and not e.trainable_tokens:  # targets there are (RFT prompts have none), but no token of them trains
+        yield warn("FT511", f"no token of the {e.targets:,} target(s) trains under the trainer's loss (trainable tokens 0): "
+                            "the run would train nothing")
     if e.invalid_lines:
         yield warn("FT501", f"{e.invalid_lines} line(s) have errors and are not counted; the provider would reject the file (run ftlint check)")
     if ctx.min_examples and e.records < ctx.min_examples:
