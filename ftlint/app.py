@@ -71,6 +71,8 @@ def analyse_data(run: RunOptions, emit: Emit, progress: Progress | None = None, 
     reported; the dataset-wide findings and everything after are made here, from it."""
     if run.validation is not None and run.validation in run.paths:
         raise UsageError(f"--validation {run.validation} is also a training path")
+    if not run.paths and not run.validation_files:
+        raise UsageError("no training file to read")
     named = resolve_model(run.model_name)
     try:
         today = today_from(run.today)
@@ -91,8 +93,9 @@ def analyse_data(run: RunOptions, emit: Emit, progress: Progress | None = None, 
         trainer, why = chosen(None, model.provider)
         why = f"implied by {fmt.name}, {model.provider}'s format" if trainer is not None else ""
     validation, leaks = None, 0
-    if run.validation is not None:
-        validation = analyse_files((run.validation,), dataclasses.replace(settings, training=False), emit, run, progress)
+    held_out = run.validation_files
+    if held_out:
+        validation = analyse_files(held_out, dataclasses.replace(settings, training=False), emit, run, progress)
         views = (_view(train), _view(validation))
         made, found = dataset_findings(views, "split", run.selection, _formats(train) + _formats(validation))
         _report(found, validation, emit)

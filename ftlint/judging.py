@@ -101,7 +101,7 @@ def settings_for(run: RunOptions, model: Model | None, training: bool = True) ->
         model_limit=int(model.context.value) if model and model.context else None, context=run.context,
         today=today_from(run.today).isoformat(),
         format_name=mapping.formatting if mapping else run.format_name, limits=run.limits, selection=run.selection, training=training,
-        content_fingerprints=run.dataset_rules or run.prompt_fingerprints or run.validation is not None,
+        content_fingerprints=run.dataset_rules or run.prompt_fingerprints or bool(run.validation_files),
         prompt_fingerprints=run.prompt_fingerprints, labels=run.labels,
         loss=Loss(run.assistant_only_loss, run.completion_only_loss, run.max_seq_len), bound_tokens=run.bound_tokens,
         mapping=mapping, keep_order=run.keep_order, template_file=template_file, template_budget=run.template_budget,

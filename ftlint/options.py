@@ -65,6 +65,7 @@ class RunOptions:
 
     paths: tuple[str, ...]
     validation: str | None = None
+    held_out: tuple[str, ...] = ()  # more files judged as validation (check: the ones named as splits, ftlint/splits.py)
     model_name: str | None = None
     context: int | None = None  # --context: wins over the format's and the model's limit
     today: str | None = None  # --today YYYY-MM-DD: model lifecycles (and dated templates) as of that day
@@ -94,9 +95,16 @@ class RunOptions:
         "bound_tokens": Flag(), "mapping": Text(path=True), "keep_order": Flag(), "engine": OneOf(("local", "ray")), "trainer": OneOf(TRAINER_CHOICES),
     }
 
+    @property
+    def validation_files(self) -> tuple[str, ...]:
+        """The files judged as validation: --validation, then those `check` found named as splits."""
+        return ((self.validation,) if self.validation is not None else ()) + tuple(p for p in self.held_out if p != self.validation)
+
     def __post_init__(self) -> None:
         if not isinstance(self.paths, tuple) or not all(isinstance(p, str) for p in self.paths):
             raise OptionError(f"{self.paths!r} is not a tuple of paths", "paths")
+        if not isinstance(self.held_out, tuple) or not all(isinstance(p, str) for p in self.held_out):
+            raise OptionError(f"{self.held_out!r} is not a tuple of paths", "held_out")
         check_fields(self, self.RULES)  # the format's name is checked where formats are known (app.settings_for)
         for name, kind in (("limits", ReadLimits), ("selection", Selection), ("template_budget", TemplateBudget)):
             if not isinstance(getattr(self, name), kind):

@@ -104,3 +104,44 @@ def test_installed_hook_blocks_a_commit(dataset_repo: Path, hook_home: dict[str,
     assert blocked.returncode != 0
     assert "FT201" in blocked.stdout + blocked.stderr
     assert "bad data" not in git(dataset_repo, "log", "--oneline").stdout
+
+
+def test_the_hook_reads_every_data_file_type_and_judges_held_out_files_as_validation(
+        tmp_path: Path, hook_home: dict[str, str], hook_repo: tuple[Path, str]) -> None:
+    """What a dataset repository holds: a JSON array, Parquet, zstd JSONL beside the training file;
+    a validation file named as one, and one a configuration names; configuration JSON that is not
+    data. The hook reads every data file (on main it skipped .json, .parquet and .zst), judges the
+    held-out ones as validation (on main: FT401, too few training records, on a 5-record
+    valid.jsonl), and leaves the configuration files alone."""
+    import polars as pl
+    import zstandard
+
+    repo = tmp_path / "datasets"
+    (repo / "data").mkdir(parents=True)
+    git(repo, "init", "-q")
+    good = [json.loads(GOOD.replace("hello", f"hello {i}")) for i in range(12)]
+    (repo / "data" / "train.jsonl").write_text("".join(json.dumps(r) + "\n" for r in good))
+    (repo / "data" / "valid.jsonl").write_text("".join(json.dumps(r) + "\n" for r in good[:4]) + GOOD + "\n")
+    (repo / "data" / "holdout_set.jsonl").write_text(GOOD + "\n")
+    (repo / "ftlint.toml").write_text('[check]\nvalidation = "data/holdout_set.jsonl"\n')
+    (repo / "data" / "extra.json").write_text(json.dumps([good[0], json.loads(BAD)]))
+    pl.DataFrame({"messages": [r["messages"] for r in good]}).write_parquet(repo / "data" / "more.parquet")
+    (repo / "data" / "web.jsonl.zst").write_bytes(zstandard.ZstdCompressor().compress((BAD + "\n").encode()))
+    (repo / "data" / "dataset_info.json").write_text(json.dumps({"chat": {"file_name": "train.jsonl"}}))
+    (repo / "package.json").write_text('{"name": "tools"}')
+    configured(repo, hook_repo)
+    git(repo, "add", ".")
+    ran = subprocess.run([*PRE_COMMIT, "run", "ftlint", "--all-files", "--verbose"], cwd=repo, capture_output=True, text=True,
+                         env=hook_home, timeout=900)
+    out = ran.stdout
+    assert ran.returncode == 1, out + ran.stderr
+    assert "data/extra.json:2:1: FT201 no assistant message" in out
+    assert "data/web.jsonl.zst:1:1: FT201 no assistant message" in out
+    assert "checked 6 files" in out  # train, extra, more.parquet, web.jsonl.zst; valid and holdout_set as validation
+    assert "valid.jsonl:0:0: FT401" not in out and "holdout_set.jsonl:0:0: FT401" not in out  # no held-out file judged as a
+    assert "data/web.jsonl.zst:0:0: FT401" in out  # (too small) training file, as a small training file is
+    assert "data/valid.jsonl: judged as validation" in out
+    assert "data/valid.jsonl:4:1: FT404 validation record also in the training data at data/" in out
+    assert "FT402 exact duplicate of data/holdout_set.jsonl:1" in out  # the configured validation file: read as one (beside
+    assert "note: data/holdout_set.jsonl" not in out  # valid.jsonl), as --validation is, not by its name
+    assert "dataset_info.json" not in out and "package.json" not in out

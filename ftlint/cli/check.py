@@ -3,8 +3,10 @@ reporter (through a baseline, when given) -> the exit code."""
 
 from __future__ import annotations
 
+import dataclasses
+import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -12,6 +14,9 @@ from ..diagnostics import ERROR, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, WARNING
 from . import options as opt
 from .common import base_selection, config_notes, for_workers, inputs, or_fail, say_io_errors
 from .errors import UsageFailure
+
+if TYPE_CHECKING:
+    from ..options import RunOptions
 
 
 @click.command()
@@ -21,8 +26,10 @@ from .errors import UsageFailure
 @opt.MAX_ERRORS
 @opt.FAIL_ON
 @click.option("--baseline", type=click.Path(dir_okay=False), metavar="FILE", help="Findings listed in FILE (the output of `check -o json`) are known: not shown, not failing.")
+@click.option("--split-by-name/--no-split-by-name", default=True, show_default=True,
+              help="Judge a file named as a held-out split (valid.jsonl, sft_eval.jsonl, test-00000-of-00001.parquet, eval/...) as validation.")
 def check(paths: tuple[str, ...], output_file: str | None, output_format: str, max_errors: int | None, fail_on: str,
-          baseline: str | None, **params: Any) -> None:
+          baseline: str | None, split_by_name: bool, **params: Any) -> None:
     """Report every record the provider would reject, and why.
 
     One line per finding: path:line:col: CODE message ($.json.path). PATH may be '-' for
@@ -31,18 +38,21 @@ def check(paths: tuple[str, ...], output_file: str | None, output_format: str, m
     from ..app import analyse_data
     from ..baseline import Baseline, BaselineError
     from ..report import CHECK_REPORTERS
+    from ..report.escape import shown_path
     from .io import OutputRefused, destination, expand, progress_for
 
-    run = or_fail(lambda: for_workers(opt.run_options(params, expand(paths), base_selection(), bound_tokens=True)))
+    run = or_fail(lambda: held_out(for_workers(opt.run_options(params, expand(paths), base_selection(), bound_tokens=True)),
+                                   split_by_name))
     try:
         known = Baseline.load(baseline) if baseline else None
     except BaselineError as exc:
         raise UsageFailure(str(exc)) from None
-    progress = progress_for(inputs(run.paths, run.validation))
+    progress = progress_for(inputs(run))
     try:
-        with destination(output_file, inputs(run.paths, run.validation)) as out:
+        with destination(output_file, inputs(run)) as out:
             reporter = CHECK_REPORTERS[output_format](out, max_errors)
-            reporter.notes = config_notes("check")
+            reporter.notes = config_notes("check") + [f"{shown_path(p)}: judged as validation (named as a held-out split; "
+                                                     "--no-split-by-name judges it as training)" for p in run.held_out]
             reporter.start()
             emit = known.filter(reporter.diagnostic) if known else reporter.diagnostic
             try:
@@ -61,6 +71,17 @@ def check(paths: tuple[str, ...], output_file: str | None, output_format: str, m
     if data.io_errors:
         sys.exit(EXIT_USAGE)
     sys.exit(EXIT_FINDINGS if failing else EXIT_OK)
+
+
+def held_out(run: RunOptions, by_name: bool) -> RunOptions:
+    """The run with its held-out files apart from its training files: the --validation file (a
+    glob or a hook may pass it as a training path too), and, `by_name`, the files named as splits."""
+    from ..splits import split_by_name
+
+    given = os.path.normpath(run.validation) if run.validation else None
+    paths = tuple(p for p in run.paths if os.path.normpath(p) != given)
+    train, held = split_by_name(paths) if by_name else (paths, ())
+    return dataclasses.replace(run, paths=train, held_out=held)
 
 
 COMMANDS = (check,)

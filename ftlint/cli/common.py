@@ -44,8 +44,9 @@ def config_notes(command: str, found: Config | None = None) -> list[str]:
             if n.startswith(f"{command}:") or n.startswith("files matching")]
 
 
-def inputs(paths: tuple[str, ...], validation: str | None) -> tuple[str, ...]:
-    return paths + ((validation,) if validation else ())
+def inputs(run: RunOptions) -> tuple[str, ...]:
+    """Every file a run reads: its training files, then its validation files."""
+    return run.paths + run.validation_files
 
 
 def or_fail(func: Callable[..., T], *args: Any) -> T:
@@ -63,7 +64,7 @@ def for_workers(run: RunOptions) -> RunOptions:
     if run.jobs != 1 and "polars" not in sys.modules:
         from ..engine.pipeline import reads_tables
 
-        if reads_tables([*run.paths, *([run.validation] if run.validation else [])]):
+        if reads_tables(list(inputs(run))):
             os.environ.setdefault("POLARS_MAX_THREADS", "1")
     return run
 

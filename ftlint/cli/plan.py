@@ -21,7 +21,7 @@ def _estimated(paths: tuple[str, ...], params: dict[str, Any]) -> Any:
 
     run = or_fail(lambda: for_workers(opt.run_options(params, expand(paths), base_selection(), dataset_rules=False)))
     plan = opt.plan_options(params)
-    progress = progress_for(inputs(run.paths, run.validation))
+    progress = progress_for(inputs(run))
     try:
         result = or_fail(run_estimate, run, plan, progress)
     finally:
@@ -53,7 +53,7 @@ def estimate(paths: tuple[str, ...], output_file: str | None, output_format: str
     run, result = _estimated(paths, params)
     e = result.estimate
     try:
-        with destination(output_file, inputs(run.paths, run.validation)) as out:
+        with destination(output_file, inputs(run)) as out:
             out.write(ESTIMATE_RENDERERS[output_format](result))
             if plots and output_format == "text":
                 from ..plots import length_histogram, schedule_plot
@@ -91,7 +91,7 @@ def plan(paths: tuple[str, ...], output_file: str | None, output_format: str, fa
         say_io_errors(production.data.io_errors)
         sys.exit(EXIT_USAGE)
     try:
-        with destination(output_file, inputs(run.paths, run.validation)) as out:
+        with destination(output_file, inputs(run)) as out:
             out.write(PLAN_RENDERERS[output_format](result))
     except OutputRefused as exc:
         raise UsageFailure(str(exc)) from None
