@@ -1,0 +1,73 @@
+"""The trainer decides what a file must be and what a run costs: the issue's cases, as a user runs them."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURES, run
+
+FASTCHAT = FIXTURES / "datasets" / "fastchat" / "dummy_conversation.json"  # 500 real ShareGPT records (FastChat, Apache-2.0)
+TOGETHER_LLAMA = "together/meta-llama/Meta-Llama-3.1-8B-Instruct-Reference"
+
+
+@pytest.fixture(scope="module")
+def sharegpt_jsonl(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """FastChat's records one per line, as a Together upload would be."""
+    out = tmp_path_factory.mktemp("sharegpt") / "sharegpt.jsonl"
+    out.write_text("".join(json.dumps(r) + "\n" for r in json.loads(FASTCHAT.read_text())))
+    return out
+
+
+def test_a_together_model_refuses_a_sharegpt_file_as_together_does(sharegpt_jsonl: Path, tmp_path: Path) -> None:
+    """On main, `check sharegpt --model together/...` exited 0 while Together's own checker rejects
+    the file; converted as the finding says, both pass it."""
+    os.environ.setdefault("TQDM_DISABLE", "1")
+    check_file = pytest.importorskip("together.utils", reason="the test extra installs together<2").check_file
+    assert check_file(sharegpt_jsonl)["is_check_passed"] is False
+    out = run("check", str(sharegpt_jsonl), "--model", TOGETHER_LLAMA)
+    assert out.exit_code == 1
+    assert (f"FT110 sharegpt is not a format together takes (together-conversational, together-instruction, together-preference, "
+            f"text); ftlint convert {sharegpt_jsonl} OUT --to together-conversational") in out.stdout
+    converted = tmp_path / "together.jsonl"
+    made = run("convert", str(sharegpt_jsonl), str(converted), "--to", "together-conversational")
+    assert made.exit_code == 0, made.stdout + made.stderr
+    assert check_file(converted)["is_check_passed"] is True
+    again = run("check", str(converted), "--model", TOGETHER_LLAMA)
+    assert again.exit_code == 0, again.stdout
+
+
+def test_an_openai_model_does_not_price_a_sharegpt_file() -> None:
+    """On main, `estimate sharegpt --model gpt-4o-mini-2024-07-18` printed a cost for a file OpenAI refuses."""
+    out = run("estimate", str(FASTCHAT), "--model", "gpt-4o-mini-2024-07-18", "-o", "json")
+    assert out.exit_code == 1
+    e = json.loads(out.stdout)
+    assert any(w["code"] == "FT110" and "sharegpt is not a format openai takes" in w["message"] for w in e["warnings"])
+
+
+def test_estimate_fails_when_no_line_is_left(tmp_path: Path) -> None:
+    """On main, `estimate` exited 0 with every line rejected, so a --max-cost gate passed a file the
+    provider refuses."""
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps({"messages": [{"role": "user", "content": "hi"}]}) + "\n" * 1 * 1)
+    out = run("estimate", str(bad), "--model", "gpt-4o-mini-2024-07-18", "--epochs", "3", "--max-cost", "1000", "-o", "json")
+    assert out.exit_code == 1
+    e = json.loads(out.stdout)
+    assert e["records"] == 0 and e["cost_usd"] == 0
+    assert [w["code"] for w in e["warnings"] if w["severity"] == "error"] == ["FT511"]
+
+
+def test_estimate_fails_when_the_template_trains_nothing(tmp_path: Path) -> None:
+    """On main, `estimate --assistant-only-loss` with a template that marks no generation printed
+    "trainable tokens 0" and exited 0: TRL trains no token of such a run."""
+    template = tmp_path / "plain.jinja"
+    template.write_text("{% for m in messages %}<|{{ m.role }}|>{{ m.content }}\n{% endfor %}")
+    out = run("estimate", str(FIXTURES / "good" / "drone_training.jsonl"), "--trainer", "trl", "--tokenizer", "qwen2",
+              "--chat-template", str(template), "--assistant-only-loss", "--epochs", "1", "-o", "json")
+    assert out.exit_code == 1, out.stdout + out.stderr
+    e = json.loads(out.stdout)
+    assert e["trainable_tokens"] == 0 and e["records"] == 103
+    assert any(w["code"] == "FT511" and w["severity"] == "error" for w in e["warnings"])
