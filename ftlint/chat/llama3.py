@@ -8,7 +8,7 @@ licence) and compares, record by record.
     SYSTEM<|eot_id|>
     <|start_header_id|>ROLE<|end_header_id|>\\n\\nCONTENT<|eot_id|>          (content trimmed)
     an assistant tool call: {"name": NAME, "parameters": ARGUMENTS}<|eot_id|> (one call only)
-    a tool result: <|start_header_id|>ipython<|end_header_id|>\\n\\nRESULT<|eot_id|>
+    a tool result: <|start_header_id|>ipython<|end_header_id|>\\n\\nRESULT<|eot_id|>  (RESULT as JSON: a string quoted)
 
 With tools, they are written into the first user message (Meta's default), with the
 instruction to answer with a JSON function call. DATE is "26 Jul 2024" for 3.1 and 3.3, and
@@ -37,6 +37,15 @@ def _text(value: object) -> str:
     raise TemplateFailure(f"content of type {type(value).__name__} cannot be written by the Llama 3 template")
 
 
+def _tool_result(content: object) -> str:
+    """A tool result as Meta's template writes it: `content | tojson` when it is a mapping or
+    iterable, which in Jinja a string is too (so a string result is written quoted, as a JSON
+    string); anything else as Jinja prints it."""
+    if isinstance(content, (str, list, dict)):
+        return json.dumps(content, ensure_ascii=False)  # transformers' tojson: json.dumps, ensure_ascii off
+    return str(content)  # Jinja prints a number, None or a boolean as Python does
+
+
 def render(messages: Sequence[dict], tools: object = None, dated: str = "26 Jul 2024", add_generation_prompt: bool = False) -> Rendered:
     out = ["<|begin_of_text|>"]
     rest = list(messages)
@@ -58,9 +67,7 @@ def render(messages: Sequence[dict], tools: object = None, dated: str = "26 Jul 
     for message in rest:
         role = message.get("role")
         if role in ("tool", "ipython"):
-            content = message.get("content")
-            body = content if isinstance(content, str) else json.dumps(content, ensure_ascii=False)
-            out.append(f"<|start_header_id|>ipython<|end_header_id|>\n\n{body}<|eot_id|>")
+            out.append(f"<|start_header_id|>ipython<|end_header_id|>\n\n{_tool_result(message.get('content'))}<|eot_id|>")
         elif "tool_calls" in message:
             calls = message.get("tool_calls")
             if not isinstance(calls, list) or len(calls) != 1:
