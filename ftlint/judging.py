@@ -91,7 +91,7 @@ def settings_for(run: RunOptions, model: Model | None, training: bool = True) ->
             raise UsageError(str(exc)) from None
         if run.format_name not in ("auto", mapping.formatting):
             raise UsageError(f"--mapping {run.mapping} reads the data as {mapping.formatting}, not as --format {run.format_name}")
-    template_file = _template_file(run, template) if template.startswith("file:") else None
+    template_file = _template_file(run, template, model) if template.startswith("file:") else None
     if run.assistant_only_loss and template == "openai":
         raise UsageError("--assistant-only-loss needs the model's chat template: name a self-hosted model with --model, "
                          "or give --chat-template FILE")
@@ -124,9 +124,10 @@ def trainer_of(run: RunOptions, model: Model | None) -> tuple[Profile | None, st
     return profile, why
 
 
-def _template_file(run: RunOptions, template: str) -> TemplateFile:
+def _template_file(run: RunOptions, template: str, model: Model | None) -> TemplateFile:
     """A user's template, read once (the workers get its text) and compiled once here: one that
-    cannot be read or compiled is one line, exit 2."""
+    cannot be read or compiled is one line, exit 2. Without added tokens of its own (a bare .jinja
+    file), the named model's template family's are the ones its text is cut at."""
     from .chat.render import JinjaTemplate, TemplateFailure
     from .chat.source import read_template
     from .trust import Refused
@@ -137,6 +138,10 @@ def _template_file(run: RunOptions, template: str) -> TemplateFile:
     except (TemplateFailure, Refused) as exc:
         message = str(exc)
         raise UsageError(message if message.startswith("--chat-template") else f"--chat-template {run.chat_template}: {message}") from None
+    if model is not None and tokenizer_for(run, model) == model.tokenizer:
+        import dataclasses
+
+        found = dataclasses.replace(found, tokens_of=model.template)
     return found
 
 

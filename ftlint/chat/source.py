@@ -24,6 +24,7 @@ class TemplateFile:
     specials: tuple[str, ...] = ()  # the tokenizer_config.json's added tokens (none: the tokenizer family's)
     bos: str = ""
     eos: str = ""
+    tokens_of: str = ""  # the named model's template family: its added tokens count the text when the file declares none
 
 
 def read_template(path: str, limit: int = trust.MAX_FILE_BYTES) -> TemplateFile:

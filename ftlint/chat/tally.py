@@ -32,6 +32,9 @@ class Tally:
             specials, bos, eos, pattern = FAMILY_TEMPLATE_DEFAULTS.get(counter.encoding_name, ((), "", "", ""))
             if user.specials:  # the tokenizer_config.json's own added tokens are the tokenizer's: they alone count
                 specials, pattern = user.specials, ""
+            elif user.tokens_of in CHAT_TEMPLATES:  # the named model's vocabulary (Qwen 2.5 has no <think> token; Qwen 3 has)
+                own = CHAT_TEMPLATES[user.tokens_of]
+                specials, bos, eos, pattern = own.specials, own.bos, own.eos, own.special_pattern
             self.spec = ChatTemplate(template, f"--chat-template {path}", tuple(specials), user.bos or bos,
                                      user.eos or eos, "file", pattern)
             self.jinja: JinjaTemplate | None = JinjaTemplate(user.source, today, self.budget)
