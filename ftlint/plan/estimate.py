@@ -218,7 +218,7 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
     billed = bill(rule=str(profile.billing.value) if profile else "tokens x epochs", method=method, tokens_per_epoch=tokens_per_epoch,
                   records=records, epochs=epochs, processed=tokens_processed, processed_rule=processed_rule, together=together,
                   packing=not plan.no_packing, length=length, validation_tokens=info.validation.tokens if info.validation else 0,
-                  evals=evals, rate=charged, minimum=model.minimum_charge if model and charged and charged.confidence != "user" else None,
+                  evals=evals, rate=charged, minimum=model.minimum_charge if model else None,
                   not_in_cost=str(model.storage.remark) if model and model.storage else "")
     price_value, cost = billed.rate, billed.cost_usd
     e = Estimate(
