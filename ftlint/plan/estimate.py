@@ -34,6 +34,9 @@ from .billing import TOGETHER, Bill, bill, max_batch, max_seq_length, method_of,
 from .figures import DatasetFigures, ValidationFigures
 from .packing import pack
 
+# research note T9: the docs' example bills "context length x batch size x steps" tokens, so a step is a batch of rows
+_TOGETHER_STEPS = "steps per epoch = ceil(rows / effective batch), a row max_seq_length tokens (inferred from Together's docs)"
+
 
 @dataclass(frozen=True, slots=True)
 class PackingFigures:
@@ -233,7 +236,7 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
         price_per_1m=price_value, price_source=charged.note if charged is not None else None,
         cost_usd=cost, validation=_validation(info.validation, together, evals), format=info.format,
         format_reason=info.format_reason, record_rule=info.record_rule, sequences=sequences,
-        sequences_processed=s.sequences_processed, trainer=profile.name if profile else "", trainer_rule=s.rule, max_steps=plan.max_steps,
+        sequences_processed=s.sequences_processed, trainer=profile.name if profile else "", trainer_rule=_TOGETHER_STEPS if together else s.rule, max_steps=plan.max_steps,
         epochs_covered=s.epochs_covered, packing=packing, truncation=truncation, budget=None, self_hosted=None,
         learning_rate=None, refusal=s.refusal, provider=model.provider if model else "",
         model_assumed=model.assumed if model else False, tokenizer=info.encoding,
