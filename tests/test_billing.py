@@ -238,3 +238,9 @@ def test_the_bill_by_hand() -> None:
              together=True, packing=False, length=512, validation_tokens=200, evals=4, rate=rate, minimum=minimum)
     # 3 x (10 x 512) + 4 x 200 = 16,160 tokens; x $2 / 1M = $0.03232, under the $1 minimum
     assert (b.training_tokens, b.tokens, b.charge_usd, b.cost_usd, b.minimum_applied) == (5120, 16160, 0.03232, 1.0, True)
+
+
+def test_a_budget_buys_epochs_of_the_billed_rows() -> None:
+    e = together("--no-packing", "--budget-usd", "13")
+    per_epoch = records_in(DRONE) * LLAMA_8B_CONTEXT * 0.48 / 1_000_000  # $6.48 an epoch of padded rows
+    assert e["budget"]["max_epochs"] == math.floor(13 / per_epoch) == 2

@@ -337,7 +337,8 @@ def _budget(e: Estimate, plan: PlanOptions, price: float | None) -> BudgetFigure
     if plan.budget_tokens is not None and e.tokens:
         limits.append(plan.budget_tokens // e.tokens)
     if plan.budget_usd is not None:
-        per_epoch_usd = e.tokens * price / 1_000_000 if price is not None else None
+        billed = e.bill.training_tokens if e.bill is not None else e.tokens  # an epoch as billed (Together: padded rows)
+        per_epoch_usd = billed * price / 1_000_000 if price is not None else None
         if per_epoch_usd is None and plan.tokens_per_second and plan.gpu_hour_usd:
             per_epoch_usd = e.tokens / plan.tokens_per_second / 3600 * plan.gpus * plan.gpu_hour_usd
         if per_epoch_usd:
