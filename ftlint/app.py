@@ -217,6 +217,8 @@ def estimate_data(data: Data, plan: PlanOptions, run: RunOptions) -> EstimateRun
     limit = data.limit
     train = data.train
     _check_trainer(plan, data.trainer)
+    if plan.n_evals and data.validation is None:
+        raise UsageError("--n-evals needs --validation: Together evaluates (and bills) the validation file")
     figures = train.figures(context_limit=limit, truncate_at=plan.max_seq_len if not plan.packing else None)
     reason = redact(train.files[0].format_reason) if train.files else ""  # it may name the data's keys
     if len({f.format for f in train.files}) > 1:
@@ -241,9 +243,13 @@ def _check_trainer(plan: PlanOptions, trainer: Profile | None) -> None:
     if plan.packing and (trainer is None or trainer.steps != HF_STEPS):
         raise UsageError("--packing models TRL's packing (bfd), and LLaMA-Factory's: name --trainer trl or llama-factory, "
                          "or a self-hosted --model")
-    if plan.max_seq_len and (trainer is None or trainer.hosted):
-        raise UsageError("--max-seq-len is the length a self-hosted trainer cuts records at: name it with --trainer (trl, "
-                         "axolotl, llama-factory) or a self-hosted --model; a provider's limit is --context")
+    together = trainer is not None and trainer.name == "together"
+    if plan.max_seq_len and (trainer is None or trainer.hosted) and not together:
+        raise UsageError("--max-seq-len is the length a self-hosted trainer cuts records at (and a Together job's "
+                         "max_seq_length): name it with --trainer or --model; a provider's limit is --context")
+    for flag, given in (("--n-evals", plan.n_evals is not None), ("--full", plan.full), ("--no-packing", plan.no_packing)):
+        if given and not together:
+            raise UsageError(f"{flag} is a Together job's option: name a together/ --model or --trainer together")
 
 
 def planned(figures: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, price: Sourced | None,

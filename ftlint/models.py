@@ -22,7 +22,9 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable
 
-CONFIDENCE = {"V": "verified", "D": "from provider docs", "U": "unverified"}
+# C: a dated copy of a provider's page kept by a third party (prices-2026.md's M)
+CONFIDENCE = {"V": "verified", "D": "from provider docs", "C": "from a dated copy of the provider's page", "U": "unverified"}
+TRUST_ORDER = "VDCU"  # strongest first: a figure read through two values is as sure as the weaker
 PRICE_UNITS = {"usd_per_1m_tokens": "per 1M training tokens", "usd_per_training_hour": "per training hour"}
 RETIRING_DAYS = 60  # a model this close to its last training date is a warning (FT513)
 # tokenizers no file of which can be had offline: counts with o200k_base are estimates
@@ -92,6 +94,18 @@ class Model:
     assumed: bool = False  # no model was named: the format's provider's default (or none)
     # kinds of part (keys such as functionCall) the model's tuning rejects, comma-separated (FT223)
     unsupported_parts: Sourced | None = None
+    # billing by method (Together, Fireworks): "sft-lora", "sft-full", "dpo-lora", "dpo-full" -> USD per 1M tokens
+    rates: tuple[tuple[str, Sourced], ...] = ()
+    minimum_charge: Sourced | None = None  # USD a job costs at least
+    parameters: Sourced | None = None  # billions, total (a mixture of experts: all experts): the size bracket's
+    max_batch: Sourced | None = None  # the largest batch (LoRA), what a batch size of "max" is
+    max_batch_full: Sourced | None = None  # the same for full fine-tuning
+    context_dpo: Sourced | None = None  # the max sequence length of a preference job, where it differs
+    storage: Sourced | None = None  # what the provider bills besides training (a custom model's storage a month)
+
+    def rate(self, method: str) -> Sourced | None:
+        """The price per 1M tokens of a method ("sft-lora", ...), where the catalog prices by method."""
+        return dict(self.rates).get(method)
 
     def matches(self, text: str) -> bool:
         """Whether the name or an alias holds `text`, in any case."""
@@ -185,18 +199,56 @@ def _models_of(stem: str) -> dict[str, Model]:
     provider = _provider(stem)
     out = {}
     for name, e in _file(stem).get("models", {}).items():
+        billing = _rates(e, _file(stem)["provider"].get("rates"))
+        bracket_price = billing.pop("price", None)
         out[name] = Model(
             name=name, provider=provider.name, tokenizer=e["tokenizer"],
             template=e.get("template", "openai" if provider.convention == "openai" else e["tokenizer"]),
-            context=_sourced(e.get("context")), price=_sourced(e.get("price")),
+            context=_sourced(e.get("context")),
             min_examples=_sourced(e.get("min_examples")) or provider.min_examples,
             aliases=tuple(e.get("aliases", ())), methods=tuple(e.get("methods", ())),
             formats=tuple(e.get("formats", provider.formats)),
             last_training_date=_sourced(e.get("last_training_date")) or provider.last_training_date,
             shutdown_date=_sourced(e.get("shutdown_date")), status=_sourced(e.get("status")),
             licence=_sourced(e.get("licence")), defaults=provider.defaults,
-            unsupported_parts=_sourced(e.get("unsupported_parts")),
+            unsupported_parts=_sourced(e.get("unsupported_parts")), price=_sourced(e.get("price")) or bracket_price,
+            parameters=_sourced(e.get("parameters")), max_batch=_sourced(e.get("max_batch")),
+            max_batch_full=_sourced(e.get("max_batch_full")), context_dpo=_sourced(e.get("context_dpo")),
+            storage=_sourced(e.get("storage")),
+            **billing,
         )
+    return out
+
+
+METHODS = ("sft-lora", "sft-full", "dpo-lora", "dpo-full")
+
+
+def _rates(entry: dict, table: dict | None) -> dict:
+    """A model's rates by method and minimum charge: its own (`rates`), else its provider's size
+    bracket's, the first whose `up_to` its total parameters do not pass; and its price (SFT LoRA)
+    when it has none of its own."""
+    own, size = entry.get("rates"), _sourced(entry.get("parameters"))
+    found: dict | None
+    if isinstance(own, dict):
+        where, found, extra = own, own, ""
+    elif table and size is not None:
+        found = next((b for b in table["brackets"] if float(size.value) <= b["up_to"]), None)
+        if found is None:
+            return {}
+        where = table
+        extra = f"{found['name']} bracket, by {float(size.value):g}B total parameters ({size.source})"
+    else:
+        return {}
+    confidence = max(str(where.get("confidence", "U")), size.confidence if size and extra else "V", key=TRUST_ORDER.index)
+    note = "; ".join(x for x in (str(where.get("note", "")), extra) if x)
+
+    def sourced(value: float, what: str, unit: str = "usd_per_1m_tokens") -> Sourced:
+        return Sourced(float(value), str(where["source"]), str(where["date"]), confidence, f"{what}; {note}" if note else what, unit)
+
+    rates = tuple((m, sourced(found[m], m)) for m in METHODS if m in found)
+    out: dict = {"rates": rates, "price": dict(rates).get("sft-lora")}
+    if "minimum" in found:
+        out["minimum_charge"] = sourced(found["minimum"], "minimum charge", "usd")
     return out
 
 

@@ -160,6 +160,9 @@ class PlanOptions:
     max_seq_len: int | None = None  # hf: records are cut to this many tokens (and packed into rows of it)
     packing: bool = False
     price: float | None = None  # --price: USD per 1M training tokens, instead of the model's
+    n_evals: int | None = None  # Together's n_evals: evaluations over the validation file, billed (None: its default, 0)
+    full: bool = False  # full fine-tuning, not LoRA (Together's default: LoRA)
+    no_packing: bool = False  # a Together job without packing: each example a row of max_seq_length, and so billed
     budget_usd: float | None = None
     budget_tokens: int | None = None
     tokens_per_second: float | None = None  # whole job
@@ -172,7 +175,8 @@ class PlanOptions:
     RULES: ClassVar[dict[str, Rule]] = {
         "epochs": Count(1), "batch_size": Count(1), "grad_accum": Count(1), "gpus": Count(1), "warmup_ratio": Ratio(),
         "warmup_steps": Count(0), "drop_last": Flag(), "hf_legacy": Flag(),
-        "max_steps": Count(1), "max_seq_len": Count(1), "packing": Flag(), "price": Number(0), "budget_usd": Number(0),
+        "max_steps": Count(1), "max_seq_len": Count(1), "packing": Flag(), "price": Number(0),
+        "n_evals": Count(0, 100), "full": Flag(), "no_packing": Flag(), "budget_usd": Number(0),
         "budget_tokens": Count(0), "tokens_per_second": Number(0, minimum_open=True), "gpu_hour_usd": Number(0),
         "learning_rate": Number(0, minimum_open=True), "reference_batch_size": Count(1),
     }

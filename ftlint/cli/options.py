@@ -170,6 +170,9 @@ PLAN = [
     click.option("--warmup-steps", type=of(PlanOptions, "warmup_steps"), help="Warmup in steps."),
     click.option("--drop-last", is_flag=True, help="Drop the partial last batch of each epoch (steps = floor)."),
     click.option("--price", type=of(PlanOptions, "price"), metavar="USD_PER_1M_TOKENS", help="Override the model's training price."),
+    click.option("--n-evals", type=of(PlanOptions, "n_evals"), metavar="N", help="A Together job's evaluations over --validation, each billed (default: Together's, 0)."),
+    click.option("--full", is_flag=True, help="Full fine-tuning, not LoRA (a Together job: its rate and largest batch; LoRA is Together's default)."),
+    click.option("--no-packing", is_flag=True, help="A Together job without packing: each example is a row of max_seq_length, and billed so."),
     click.option("--hf-legacy", is_flag=True, help="With the Trainer's arithmetic (trl, llama-factory): transformers <=4.51 (floor over gradient accumulation in max_steps)."),
     click.option("--max-steps", type=of(PlanOptions, "max_steps"), help="Total optimizer steps; overrides epochs, as in transformers."),
     click.option("--packing", is_flag=True, help="Records are packed into rows of --max-seq-len tokens, as TRL packs them (bfd; trl, llama-factory)."),
@@ -231,6 +234,6 @@ def plan_options(params: dict[str, Any]) -> PlanOptions:
     thresholds = Thresholds(**{k: params.pop(k) for k in THRESHOLD_KEYS})
     gates = Gates(params.pop("max_cost", None), params.pop("max_tokens", None), params.pop("min_records", None))
     keys = ("epochs", "batch_size", "grad_accum", "gpus", "warmup_ratio", "warmup_steps", "drop_last", "hf_legacy",
-            "max_steps", "max_seq_len", "packing", "price", "budget_usd", "budget_tokens", "tokens_per_second", "gpu_hour_usd",
+            "max_steps", "max_seq_len", "packing", "price", "n_evals", "full", "no_packing", "budget_usd", "budget_tokens", "tokens_per_second", "gpu_hour_usd",
             "learning_rate", "reference_batch_size")
     return PlanOptions(**{k: params.pop(k) for k in keys}, thresholds=thresholds, gates=gates)

@@ -8,7 +8,8 @@
   tokens processed  = tokens per epoch x epochs; when a run feeds another number of sequences
                       than whole epochs (max steps, dropped or repeated batches), sequences fed x
                       the mean tokens of a sequence: what a shuffled run processes on average
-  cost              = tokens processed x price per 1M tokens / 1,000,000
+  cost              = what the provider bills (plan/billing.py): billed tokens x price per 1M
+                      tokens / 1,000,000, at least the model's minimum charge
 
 The plan's advice and gates are plan rules (ftlint/rules/advice.py, gates.py): the engine runs
 them on the estimate this module makes (engine/judge.py `plan_findings`), and the use case
@@ -29,8 +30,12 @@ from ..options import PlanOptions
 from ..trainers import Profile
 from ..trainers.profile import HOSTED_STEPS
 from ..trainers.steps import Schedule, Strategy, trainer
+from .billing import TOGETHER, Bill, bill, max_batch, max_seq_length, method_of, rate_of, together_rows
 from .figures import DatasetFigures, ValidationFigures
 from .packing import pack
+
+# research note T9: the docs' example bills "context length x batch size x steps" tokens, so a step is a batch of rows
+_TOGETHER_STEPS = "steps per epoch = ceil(rows / effective batch), a row max_seq_length tokens (inferred from Together's docs)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +166,8 @@ class Estimate:
     trainer_source: str = ""  # why the run has this trainer
     trainer_steps: str = "hosted"  # its step arithmetic (ftlint/trainers/profile.py): hosted, hf, axolotl
     warmup_steps_given: bool = False  # --warmup-steps (not the trainer's rule)
+    bill: Bill | None = None  # what the provider will bill (cost_usd is its cost)
+    rows_rule: str = ""  # how a Together job's rows were counted
 
     @property
     def warnings(self) -> list[dict[str, str]]:
@@ -191,8 +198,15 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
                                  packed.truncated_records, packed.truncated_tokens)
     elif plan.max_seq_len:
         truncation = TruncationFigures(plan.max_seq_len, data.truncated_records, data.truncated_tokens)
+    model = info.model_entry
+    together = profile is not None and profile.name == TOGETHER
+    method = method_of(info.format, plan.full)
+    length, rows_rule = max_seq_length(model, method, plan.max_seq_len) if together else (None, "")
+    if together and length:
+        sequences, rows_rule = together_rows(records, tokens_per_epoch, length, not plan.no_packing)
     epochs, epochs_source = (plan.epochs, "--epochs") if plan.epochs is not None else _default(profile, "epochs", records, strategy)
-    batch, batch_source = (plan.batch_size, "--batch-size") if plan.batch_size is not None else _default(profile, "batch", records, strategy)
+    batch, batch_source = ((plan.batch_size, "--batch-size") if plan.batch_size is not None
+                           else _default(profile, "batch", records, strategy, max_batch(model, plan.full)))
     s = strategy.schedule(sequences, epochs, batch, plan.grad_accum, plan.gpus, plan.drop_last, plan.max_steps)
     if plan.max_steps:
         epochs = s.epochs_run
@@ -202,10 +216,14 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
         epochs = s.epochs_run
     warmup = strategy.warmup(s.schedule_steps, plan.warmup_ratio, plan.warmup_steps)
     tokens_processed, processed_rule = _tokens_processed(tokens_per_epoch, s, epochs)
-    charged, price_note = _price(price, profile.hosted if profile else strategy.charges_per_token, info)
-    price_value = float(charged.value) if charged is not None else None
-    cost = tokens_processed * price_value / 1_000_000 if price_value is not None else None
-    model = info.model_entry
+    charged, price_note = _price(price, profile.hosted if profile else strategy.charges_per_token, info, method)
+    evals = plan.n_evals or 0
+    billed = bill(rule=str(profile.billing.value) if profile else "tokens x epochs", method=method, tokens_per_epoch=tokens_per_epoch,
+                  records=records, epochs=epochs, processed=tokens_processed, processed_rule=processed_rule, together=together,
+                  packing=not plan.no_packing, length=length, validation_tokens=info.validation.tokens if info.validation else 0,
+                  evals=evals, rate=charged, minimum=model.minimum_charge if model else None,
+                  not_in_cost=str(model.storage.remark) if model and model.storage else "")
+    price_value, cost = billed.rate, billed.cost_usd
     e = Estimate(
         lines=data.lines, invalid_lines=data.invalid_lines, records=records, messages=data.messages, targets=data.targets,
         tokens=tokens_per_epoch, tokens_in_file=data.tokens_in_file, trainable_tokens=data.trainable_tokens,
@@ -216,9 +234,9 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
         total_steps=s.total_steps, warmup_ratio=float(plan.warmup_ratio) if plan.warmup_ratio is not None else None,
         warmup_steps=warmup, tokens_processed=tokens_processed, tokens_processed_rule=processed_rule,
         price_per_1m=price_value, price_source=charged.note if charged is not None else None,
-        cost_usd=round(cost, 6) if cost is not None else None, validation=info.validation, format=info.format,
+        cost_usd=cost, validation=_validation(info.validation, together, evals), format=info.format,
         format_reason=info.format_reason, record_rule=info.record_rule, sequences=sequences,
-        sequences_processed=s.sequences_processed, trainer=profile.name if profile else "", trainer_rule=s.rule, max_steps=plan.max_steps,
+        sequences_processed=s.sequences_processed, trainer=profile.name if profile else "", trainer_rule=_TOGETHER_STEPS if together else s.rule, max_steps=plan.max_steps,
         epochs_covered=s.epochs_covered, packing=packing, truncation=truncation, budget=None, self_hosted=None,
         learning_rate=None, refusal=s.refusal, provider=model.provider if model else "",
         model_assumed=model.assumed if model else False, tokenizer=info.encoding,
@@ -226,30 +244,41 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
         price_unit=price.unit if price is not None else "", price_note=price_note,
         trainer_title=profile.title if profile else "", trainer_source=info.trainer_source,
         trainer_steps=profile.steps if profile else HOSTED_STEPS, warmup_steps_given=plan.warmup_steps is not None,
+        bill=billed if profile is None or profile.hosted or charged is not None else None, rows_rule=rows_rule if together else "",
     )
     return dataclasses.replace(e, budget=_budget(e, plan, price_value), self_hosted=_self_hosted(e, plan),
                                learning_rate=_scaled_rates(e, plan))
 
 
-def _default(profile: Profile | None, name: str, records: int, strategy: Strategy) -> tuple[int, str]:
+def _default(profile: Profile | None, name: str, records: int, strategy: Strategy,
+             largest: Sourced | None = None) -> tuple[int, str]:
     """The trainer's default epochs or batch: its profile's number, said with its source; a rule
-    ("auto"), or no profile, is the step arithmetic's own."""
+    ("auto"), or no profile, is the step arithmetic's own; "max", the model's largest batch."""
     fact = getattr(profile, name) if profile is not None else None
     if fact is not None and isinstance(fact.value, int) and not isinstance(fact.value, bool):
         return fact.value, f"{profile.name}'s default ({fact.source})"  # type: ignore[union-attr]
+    if fact is not None and fact.value == "max" and largest is not None:
+        return int(largest.value), (f"{profile.name}'s default 'max': the model's largest "  # type: ignore[union-attr]
+                                    f"({largest.remark}; {largest.note})")
     if fact is not None and fact.value == "max":
         return 8, f"{profile.name}'s default is the model's largest batch, not known here: 8 assumed; give --batch-size"  # type: ignore[union-attr]
     return strategy.default_epochs(records) if name == "epochs" else strategy.default_batch(records)
 
 
-def _price(price: Sourced | None, per_token_trainer: bool, info: DatasetInfo) -> tuple[Sourced | None, str]:
-    """The price the cost uses (per token, and for a hosted trainer unless the user gave it),
-    and otherwise why there is none and what to pass."""
+def _price(price: Sourced | None, per_token_trainer: bool, info: DatasetInfo, method: str) -> tuple[Sourced | None, str]:
+    """The price the cost uses (per token, and for a hosted trainer unless the user gave it; by
+    method where the catalog prices by method), and otherwise why there is none and what to pass."""
     if price is not None and price.confidence == "user":
         return price, ""
     model = info.model_entry
     if not per_token_trainer:
         return None, "self-hosted: see compute cost (--tokens-per-second, --gpu-hour-usd); --price compares with a provider"
+    if model is not None and model.rates:
+        found = rate_of(model, method)
+        if found is not None:
+            return found, ""
+        return None, (f"price unknown: pass --price USD_PER_1M_TOKENS; the catalog prices {model.name} for "
+                      f"{', '.join(k for k, _ in model.rates)} only, not {method}")
     if price is not None and price.unit == "usd_per_1m_tokens":
         return price, ""
     if model is not None and model.provider == "hf" and price is None:
@@ -261,7 +290,17 @@ def _price(price: Sourced | None, per_token_trainer: bool, info: DatasetInfo) ->
     if model is not None and model.assumed and model.name.startswith("("):
         provider = f" for {model.provider}" if model.provider else ""
         return None, f"no model named: give --model (`ftlint models --provider {model.provider or 'NAME'}`){provider} or --price USD_PER_1M_TOKENS"
-    return None, f"no training price for {info.model} in the catalog; give --price USD_PER_1M_TOKENS"
+    rule = f"; {info.trainer.name} bills {info.trainer.billing.value}" if info.trainer and info.trainer.hosted else ""
+    return None, f"price unknown for {info.model}: pass --price USD_PER_1M_TOKENS{rule}"
+
+
+def _validation(v: ValidationFigures | None, together: bool, evals: int) -> ValidationFigures | None:
+    """The validation figures, saying whether the bill counts them (Together's evaluations)."""
+    if v is None or not together:
+        return v
+    if not evals:
+        return dataclasses.replace(v, billing_note="not billed: no evaluation (--n-evals 0, Together's default)")
+    return dataclasses.replace(v, billed=True, billing_note=f"billed {evals} time{'s' if evals != 1 else ''} (--n-evals {evals})")
 
 
 def _tokens_note(model: Model | None) -> str:
@@ -298,7 +337,8 @@ def _budget(e: Estimate, plan: PlanOptions, price: float | None) -> BudgetFigure
     if plan.budget_tokens is not None and e.tokens:
         limits.append(plan.budget_tokens // e.tokens)
     if plan.budget_usd is not None:
-        per_epoch_usd = e.tokens * price / 1_000_000 if price is not None else None
+        billed = e.bill.training_tokens if e.bill is not None else e.tokens  # an epoch as billed (Together: padded rows)
+        per_epoch_usd = billed * price / 1_000_000 if price is not None else None
         if per_epoch_usd is None and plan.tokens_per_second and plan.gpu_hour_usd:
             per_epoch_usd = e.tokens / plan.tokens_per_second / 3600 * plan.gpus * plan.gpu_hour_usd
         if per_epoch_usd:

@@ -105,6 +105,8 @@ def _step_rows(e: Estimate) -> list[Row]:
     rows: list[Row] = [("epochs", _n(e.epochs), e.epochs_source),
                        ("batch size", _n(e.batch_size), f"per device; {e.batch_size_source}"),
                        ("effective batch", _n(e.effective_batch_size), f"= {e.batch_size} batch x {e.grad_accum} grad-accum x {gpus}")]
+    if e.rows_rule:
+        rows.append(("rows", _n(e.sequences), e.rows_rule))
     if e.packing:
         p = e.packing
         rows.append(("packed rows", _n(p.rows), f"{_n(e.records)} records packed into rows of {_n(p.max_seq_len)} tokens "
@@ -116,7 +118,7 @@ def _step_rows(e: Estimate) -> list[Row]:
 
 
 def _steps_per_epoch_how(e: Estimate) -> str:
-    unit = "rows" if e.packing else "records"
+    unit = "rows" if e.packing or e.rows_rule else "records"
     if e.trainer_steps == "hf":
         how = f"from {_n(e.sequences)} {unit}, batches of {e.batch_size} on {e.gpus} device{'s' if e.gpus != 1 else ''}, accumulating {e.grad_accum}"
     else:
@@ -150,11 +152,7 @@ def _warmup_how(e: Estimate) -> str:
 
 def _cost_rows(e: Estimate) -> list[Row]:
     """Tokens processed and what they cost: a provider's price, or a self-hosted run's hours; a budget; scaled rates."""
-    rows: list[Row] = [("tokens processed", _n(e.tokens_processed), e.tokens_processed_rule)]
-    if e.cost_usd is not None and e.price_per_1m is not None:
-        rows.append(("cost", _money(e.cost_usd), f"= {_n(e.tokens_processed)} x ${e.price_per_1m:g} / 1M tokens ({e.price_source})"))
-    else:
-        rows.append(("cost", "n/a", e.price_note))
+    rows: list[Row] = [("tokens processed", _n(e.tokens_processed), e.tokens_processed_rule), *_bill_rows(e)]
     if e.self_hosted:
         h = e.self_hosted
         rows.append(("wall time", f"{h.wall_hours:,.2f} h", f"= {_n(e.tokens_processed)} tokens / {h.tokens_per_second:g} tokens/s"))
@@ -166,6 +164,26 @@ def _cost_rows(e: Estimate) -> list[Row]:
         lr = e.learning_rate
         rows.append(("learning rate", f"{lr.learning_rate:g}", f"tuned at batch {lr.reference_batch_size}; at {e.effective_batch_size}: "
                      f"{lr.linear:.3g} linear, {lr.sqrt:.3g} square-root scaled"))
+    return rows
+
+
+def _bill_rows(e: Estimate) -> list[Row]:
+    """The tokens the provider bills, when they differ from those processed, and the cost it bills."""
+    b = e.bill
+    if b is None or b.rate is None or b.cost_usd is None or b.charge_usd is None:
+        return [("cost", "n/a", e.price_note)]
+    rows: list[Row] = []
+    if b.evals or b.tokens != e.tokens_processed:
+        per_epoch = "" if b.training_tokens == e.tokens else f"; training {_n(b.training_tokens)} {b.training_rule}"
+        rows.append(("billed tokens", _n(b.tokens), f"{b.tokens_rule}{per_epoch}"))
+    rate = f"${b.rate:g} / 1M tokens ({f'{b.rate_note}; ' if b.rate_note else ''}{e.price_source})"
+    if b.minimum_applied and b.minimum_usd is not None:
+        rows.append(("cost", _money(b.cost_usd), f"the minimum charge: {_n(b.tokens)} x {rate} is only {_money(b.charge_usd)}"))
+    else:
+        floor = f"; minimum charge {_money(b.minimum_usd)}, not reached" if b.minimum_usd is not None else ""
+        rows.append(("cost", _money(b.cost_usd), f"= {_n(b.tokens)} x {rate}{floor}"))
+    if b.not_in_cost:
+        rows.append(("not in the cost", "", b.not_in_cost))
     return rows
 
 
@@ -208,7 +226,7 @@ def render_markdown(run: EstimateRun) -> str:
         ("tokens per epoch", _n(e.tokens)), ("trainable tokens", _n(e.trainable_tokens)),
         ("epochs", f"{e.epochs}"), ("effective batch", _n(e.effective_batch_size)),
         ("steps per epoch", _n(e.steps_per_epoch)), ("total steps", _n(e.total_steps)),
-        ("tokens processed", _n(e.tokens_processed)), ("cost", cost),
+        ("tokens processed", _n(e.tokens_processed)), *_md_bill(e), ("cost", cost),
     ]
     lines = [f"### ftlint estimate {'❌' if failing else '✅'} {md_code(e.model)}: {cost} for {_n(e.tokens_processed)} tokens",
              "", f"Dataset: {', '.join(md_code(shown_path(p)) for p in paths)}", "", "| figure | value |", "|---|---:|"]
@@ -217,6 +235,18 @@ def render_markdown(run: EstimateRun) -> str:
         lines += ["", "| code | severity | finding |", "|---|---|---|"]
         lines += [f"| {d.code} | {d.severity} | {md_text(d.message)} |" for d in e.findings]
     return "\n".join(lines) + "\n"
+
+
+def _md_bill(e: Estimate) -> list[tuple[str, str]]:
+    """The billed tokens where they differ from those processed, the rate with its source, and the minimum charge."""
+    b = e.bill
+    if b is None or b.rate is None:
+        return []
+    rows = [("billed tokens", _n(b.tokens))] if b.tokens != e.tokens_processed else []
+    rows.append(("price", md_text(f"${b.rate:g} / 1M tokens ({e.price_source})")))
+    if b.minimum_applied and b.minimum_usd is not None:
+        rows.append(("minimum charge", f"{_money(b.minimum_usd)} (applies)"))
+    return rows
 
 
 ESTIMATE_RENDERERS: dict[str, Renderer[EstimateRun]] = {

@@ -54,7 +54,8 @@ TOGETHER = Profile(
     packing=Fact(True, "SDK 2.20+ FineTuning.create(packing=True); without it each example is a row of max_seq_length"),
     steps=HOSTED_STEPS,
     billing=Fact("training tokens x epochs + validation tokens x evaluations", "docs.together.ai/docs/fine-tuning-pricing: "
-                 "epochs x training tokens + n_evals x validation tokens; with packing off, rows x max_seq_length"),
+                 "epochs x training tokens + n_evals x validation tokens; with packing off, rows x max_seq_length; "
+                 "together.ai/pricing: at least a large model's minimum charge"),
     providers=("together",), read=READ,
 )
 
