@@ -254,7 +254,8 @@ def sources_of(plan: PlanOptions, profile: Profile | None, epochs: str, batch: s
         "max_seq_len": ("--max-seq-len" if plan.max_seq_len else
                         f"not set: records counted whole (the {who} default, {profile.max_length.value}, not applied)"
                         if profile is not None and profile.max_length.value else "not set: records counted whole"),
-        "packing": "--packing" if plan.packing else "not set: off",
+        "packing": "--packing" if plan.packing else (f"not set: {who} packs by default ({profile.packing.source}); counted unpacked"
+                                                     if profile is not None and profile.packing.value else "not set: off"),
         "warmup": ("--warmup-steps" if plan.warmup_steps is not None else "--warmup-ratio" if plan.warmup_ratio is not None
                    else f"not set: {who}'s rule"),
         "learning_rate": "--learning-rate" if plan.learning_rate is not None else "not set",

@@ -147,7 +147,7 @@ def _total_steps_how(e: Estimate) -> str:
     if e.refusal:
         return e.refusal
     if e.max_steps:
-        return f"--max-steps: {e.epochs_covered:g} passes over the data"
+        return f"{e.sources.get('max_steps', '--max-steps')}: {e.epochs_covered:g} passes over the data"
     if e.total_steps != e.steps_per_epoch * e.epochs:
         return f"{e.epochs_covered:g} passes of {_n(e.steps_per_epoch)} steps: the trainer's planned steps end the run"
     return f"= {_n(e.steps_per_epoch)} x {e.epochs} epochs"

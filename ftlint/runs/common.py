@@ -63,7 +63,7 @@ def model(keys: Keys, key: str, run: dict[str, Setting], prefix: str = "") -> No
     name = keys.get(key, "str")
     if name is None:
         return
-    for candidate in (f"{prefix}{name}", str(name)):
+    for candidate in (f"{prefix}{name}",):  # a provider's job runs the provider's models only
         try:
             found = get_model(candidate)
         except UnknownModel:
