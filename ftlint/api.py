@@ -68,8 +68,6 @@ def _paths(paths: object) -> tuple[str, ...]:
         if not isinstance(path, str):
             raise UsageError(f"paths: {item!r:.60} ({type(item).__name__}) is not a path")
         out.append(path)
-    if not out:
-        raise UsageError("paths: none given")
     return tuple(out)
 
 
@@ -95,7 +93,7 @@ def run_options(paths: Paths, *, model: str | None = None, format: str = "auto",
                 assistant_only_loss: bool = False, completion_only_loss: bool = True, max_seq_len: int | None = None,
                 mapping: str | None = None, dataset_rules: bool = True, template_max_chars: int | None = None,
                 template_max_steps: int | None = None, template_seconds: float | None = None,
-                trainer: str | None = None) -> RunOptions:
+                trainer: str | None = None, run: str | None = None) -> RunOptions:
     """The CLI's judging options, as keywords, each checked as its flag is (UsageError)."""
     default, budget = ReadLimits(), TemplateBudget()
     try:
@@ -110,7 +108,7 @@ def run_options(paths: Paths, *, model: str | None = None, format: str = "auto",
                           selection=Selection(_codes("select", select), _codes("ignore", ignore)), jobs=jobs,
                           dataset_rules=dataset_rules, assistant_only_loss=assistant_only_loss,
                           completion_only_loss=completion_only_loss, max_seq_len=max_seq_len, mapping=mapping, engine=engine,
-                          template_budget=budget, trainer=trainer)
+                          template_budget=budget, trainer=trainer, run=run)
     except OptionError as exc:
         raise _usage(exc) from None
 
@@ -261,6 +259,7 @@ def _data(source: Paths | Summary, options: dict[str, Any], emit: Emit, *, bound
             raise UsageError("packing needs each record's tokens in order: summarise(..., keep_order=True)")
         return analyse_data(source.options, emit, None, fresh), source.options
     run = dataclasses.replace(run_options(source, **options), bound_tokens=bound, keep_order=keep_order)
+    run, _ = with_run(run, None, options)
     data = analyse_data(run, emit)
     _readable(data.train)
     return data, run
@@ -284,7 +283,7 @@ def check(source: Paths | Summary, *, on_finding: Emit | None = None, bound_toke
     return CheckResult(found, files, data.io_errors, data.model.name)
 
 
-PLAN_KEYS = tuple(f.name for f in dataclasses.fields(PlanOptions) if f.name not in ("thresholds", "gates"))
+PLAN_KEYS = tuple(f.name for f in dataclasses.fields(PlanOptions) if f.name not in ("thresholds", "gates", "sources"))
 
 
 def estimate(source: Paths | Summary, *, thresholds: Mapping[str, Any] | None = None, gates: Mapping[str, Any] | None = None,
@@ -303,13 +302,40 @@ def estimate(source: Paths | Summary, *, thresholds: Mapping[str, Any] | None = 
         raise _usage(exc) from None
     from .app import check_plan
 
-    check_plan(plan)
     if not isinstance(source, Summary):
         options.setdefault("dataset_rules", False)  # as `ftlint estimate`: no findings are listed
+    if not isinstance(source, Summary) and options.get("run") is not None:
+        source, plan = _run_source(source, options, plan, plan_args)
+    check_plan(plan)
     data, run = _data(source, options, lambda d: None, bound=False, keep_order=plan.packing)
     if data.io_errors:  # as `ftlint estimate` (exit 2): no figures of part of the data
         raise UsageError("cannot read: " + "; ".join(data.io_errors))
     return estimate_data(data, plan, run).estimate
+
+
+def with_run(run: RunOptions, plan: PlanOptions | None, given: Mapping[str, Any]) -> tuple[RunOptions, PlanOptions | None]:
+    """run= (a run config): its values where no keyword gives one (ftlint/runs/apply.py)."""
+    if run.run is None:
+        if not run.paths:
+            raise UsageError("paths: none given (give paths, or run= a run config naming its datasets)")
+        return run, plan
+    from .runs import RunConfigError, read_run
+    from .runs.apply import applied
+
+    try:
+        return applied(read_run(run.run, limit=run.limits.max_file_bytes), run, plan, {k: f"{k}={v!r}" for k, v in given.items()})
+    except RunConfigError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _run_source(source: Paths, options: dict[str, Any], plan: PlanOptions, plan_args: Mapping[str, Any]) -> tuple[Paths, PlanOptions]:
+    """estimate(run=...): the plan and the paths with the run config's values; the judging options
+    are applied again in _data (the same values: the config is read twice, a few milliseconds)."""
+    run, applied_plan = with_run(run_options(source, **options), plan, {**options, **plan_args})
+    assert applied_plan is not None
+    if "max_seq_len" in dict(applied_plan.sources) and applied_plan.max_seq_len is not None:
+        options.setdefault("max_seq_len", applied_plan.max_seq_len)
+    return run.paths, applied_plan
 
 
 def _table(kind: type[Thresholds] | type[Gates], keyword: str, values: Mapping[str, Any] | None) -> Any:

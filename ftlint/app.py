@@ -226,7 +226,8 @@ def estimate_data(data: Data, plan: PlanOptions, run: RunOptions) -> EstimateRun
     info = DatasetInfo(paths=tuple(train.paths), model=data.model.name, encoding=data.settings.encoding,
                        context_limit=limit, format=fmt.name, format_reason=reason, record_rule=fmt.record_rule,
                        min_examples=fmt.min_examples, validation=_validation_figures(data, limit), model_entry=data.model,
-                       today=data.today, trainer=data.trainer, trainer_source=data.trainer_source)
+                       today=data.today, trainer=data.trainer, trainer_source=data.trainer_source,
+                       run_config=run.run or "", run_notes=run.run_notes)
     price: Sourced | None = user_value(plan.price, "usd_per_1m_tokens") if plan.price is not None else data.model.price
     path = train.paths[0] if train.paths else None
     result = planned(figures, plan, info, price=price, lengths=train.record_tokens() if plan.packing else None,

@@ -115,6 +115,12 @@ def trainer_of(run: RunOptions, model: Model | None) -> tuple[Profile | None, st
     names one (the file's format's provider may, once it is known: app.analyse_data)."""
     from .trainers import UnknownTrainer, chosen
 
+    if run.trainer is None and run.mapping is not None:  # a trainer's own mapping names its trainer
+        from .mapping import split_spec
+        from .trainers import named
+
+        file = split_spec(run.mapping)[0]
+        return named("axolotl" if file.endswith((".yml", ".yaml")) else "llama-factory"), f"implied by --mapping {file}"
     try:
         profile, why = chosen(run.trainer, model.provider if model is not None else None)
     except UnknownTrainer as exc:

@@ -41,6 +41,7 @@ class Mapping:
     required: tuple[str, ...] = ()  # canonical keys whose column a record must have
     tags: dict[str, str] = field(default_factory=dict)
     speakers: dict[str, str] = field(default_factory=dict)  # a speaker value -> ShareGPT's (axolotl's `roles` lists)
+    turn_keys: tuple[str, str] = ("from", "value")  # a mapped turn's speaker and content keys: ShareGPT's, or role/content
 
     def apply(self, record: dict) -> dict:
         """The record in the canonical shape (a column it lacks is left out: `missing` says which)."""
@@ -48,8 +49,9 @@ class Mapping:
         for canonical, column in self.columns.items():
             if column in record:
                 out[canonical] = record[column]
-        if self.formatting == "sharegpt" and isinstance(out.get("conversations"), list):
-            out["conversations"] = [self._turn(t) for t in out["conversations"]]
+        turns = "messages" if self.formatting == "trl-messages" else "conversations"
+        if self.formatting in ("sharegpt", "trl-messages") and isinstance(out.get(turns), list):
+            out[turns] = [self._turn(t) for t in out[turns]]
         return out
 
     def missing(self, record: dict) -> list[tuple[str, str]]:
@@ -63,11 +65,12 @@ class Mapping:
         role_key, content_key = self.tags["role_tag"], self.tags["content_tag"]
         speakers = self.speakers or {self.tags[tag]: canonical for tag, canonical in CANONICAL_SPEAKER.items()}
         mapped = {k: v for k, v in turn.items() if k not in (role_key, content_key)}
+        speaker_key, text_key = self.turn_keys
         if role_key in turn:
             speaker = turn[role_key]
-            mapped["from"] = speakers.get(speaker, speaker) if isinstance(speaker, str) else speaker
+            mapped[speaker_key] = speakers.get(speaker, speaker) if isinstance(speaker, str) else speaker
         if content_key in turn:
-            mapped["value"] = turn[content_key]
+            mapped[text_key] = turn[content_key]
         return mapped
 
 
@@ -112,6 +115,10 @@ def load_mapping(spec: str, paths: tuple[str, ...], limit: int = MAX_FILE_BYTES)
         raise MappingError(f"--mapping {file}:{name}: formatting {formatting!r} is not read through a mapping yet "
                            "(alpaca and sharegpt are)")
     given = {k: v for k, v in (entry.get("columns") or {}).items() if v is not None}  # null: no such column
+    if formatting == "alpaca" and set(given) == {"prompt"} and isinstance(given["prompt"], str):
+        # data/README.md, Pre-training Dataset: `"columns": {"prompt": "text"}`, and "only the text column
+        # will be used" (data/processor/pretrain.py reads the prompt alone): no output to miss
+        return Mapping(name, "text", {"text": given["prompt"]}, ("text",))
     table = ALPACA_COLUMNS if formatting == "alpaca" else SHAREGPT_COLUMNS
     unknown = sorted(set(given) - set(table) - {"images", "videos", "audios", "chosen", "rejected", "kto_tag"})
     if unknown:
@@ -141,7 +148,6 @@ def _validate(file: str, document: object, schema: str) -> None:
         raise MappingError(f"--mapping {file}: {pointer}: {message} ({schema}.schema.json)")
 
 
-AXOLOTL_ROLES = {"user": "human", "assistant": "gpt", "system": "system", "tool": "observation"}
 # axolotl's default `roles` for chat_template data (src/axolotl/prompt_strategies/chat_template.py)
 AXOLOTL_DEFAULT_ROLES = {"user": ["user", "human"], "assistant": ["assistant", "gpt"], "system": ["system"], "tool": ["tool"]}
 
@@ -151,8 +157,10 @@ def axolotl_mapping(file: str, index: str, paths: tuple[str, ...], limit: int = 
     2026-12-01): `type: alpaca` reads instruction, input, output; `type: chat_template` (and the
     deprecated sharegpt) reads `field_messages` (default messages) whose messages have their role
     and content under `message_property_mappings` (or the older message_field_role /
-    message_field_content), the role names under `roles`. Checked as ShareGPT, whose targets are
-    the assistant's turns: axolotl's default roles_to_train. The entries' types are axolotl's
+    message_field_content), the role names under `roles`. The messages, their keys and roles
+    renamed, go to the model's chat template as they are (tool calls, thinking, tools with them),
+    so they are checked as OpenAI-style messages (trl-messages), whose targets are the assistant's
+    turns: axolotl's default roles_to_train. `type: sharegpt` is refused, as axolotl refuses it. The entries' types are axolotl's
     (src/axolotl/utils/schemas/datasets.py, SFTDataset), in schemas/axolotl-datasets.schema.json;
     a key set to null is its default, as there."""
     config = _document(file, limit, parse_yaml)
@@ -178,7 +186,10 @@ def axolotl_mapping(file: str, index: str, paths: tuple[str, ...], limit: int = 
                            "(alpaca and chat_template are)")
     if kind == "alpaca":
         return Mapping(label, "alpaca", {"instruction": "instruction", "input": "input", "output": "output"}, ("instruction", "output"))
-    if kind not in ("chat_template", "sharegpt"):
+    if kind.startswith("sharegpt"):
+        raise MappingError(f"--mapping {file}: type {kind!r}: axolotl refuses it (\"`type: sharegpt.*` is deprecated. Please use "
+                           "`type: chat_template`\": src/axolotl/utils/schemas/validation.py deprecate_sharegpt_datasets)")
+    if kind != "chat_template":
         raise MappingError(f"--mapping {file}: dataset type {kind!r} is not read yet (alpaca and chat_template are)")
     trained = _given(entry, "roles_to_train", ["assistant"])
     if trained not in (["assistant"], ["gpt"]):
@@ -188,10 +199,12 @@ def axolotl_mapping(file: str, index: str, paths: tuple[str, ...], limit: int = 
     role_key = props.get("role") or entry.get("message_field_role") or "role"
     content_key = props.get("content") or entry.get("message_field_content") or "content"
     roles = _given(entry, "roles", AXOLOTL_DEFAULT_ROLES)
-    speakers = {name: AXOLOTL_ROLES.get(role, role) for role, names in roles.items() for name in names}
-    messages = _given(entry, "field_messages", "messages" if kind == "chat_template" else "conversations")
-    return Mapping(label, "sharegpt", {"conversations": messages}, ("conversations",),
-                   {**SHAREGPT_TAGS, "role_tag": role_key, "content_tag": content_key}, speakers)
+    # the messages reach the model's chat template as they are, their roles renamed (tool calls,
+    # thinking and tools with them): OpenAI-style messages, ftlint's trl-messages
+    speakers = {name: role for role, names in roles.items() for name in names}
+    messages = _given(entry, "field_messages", "messages")
+    return Mapping(label, "trl-messages", {"messages": messages}, ("messages",),
+                   {**SHAREGPT_TAGS, "role_tag": role_key, "content_tag": content_key}, speakers, ("role", "content"))
 
 
 def _json_typed(file: str, datasets: object) -> None:

@@ -87,12 +87,15 @@ class RunOptions:
     engine: str = "local"  # "local": this machine's processes; "ray": a Ray cluster (ftlint/engine/ray.py)
     trainer: str | None = None  # a name of ftlint.trainers.CHOICES; None: the one the model's (or format's) provider implies
     template_budget: TemplateBudget = field(default_factory=TemplateBudget)  # the chat template's, per record
+    run: str | None = None  # --run FILE: the run config whose values fill the options not given (ftlint/runs/)
+    run_notes: tuple[str, ...] = ()  # what the run config says that ftlint reads but does not model, and its defaults
 
     RULES: ClassVar[dict[str, Rule]] = {
         "validation": Text(path=True), "model_name": Text(), "context": Count(1), "today": Text(), "tokenizer": Text(path=True),
         "chat_template": Text(path=True), "format_name": Text(), "jobs": Count(1), "dataset_rules": Flag(),
         "prompt_fingerprints": Flag(), "assistant_only_loss": Flag(), "completion_only_loss": Flag(), "max_seq_len": Count(1),
         "bound_tokens": Flag(), "mapping": Text(path=True), "keep_order": Flag(), "engine": OneOf(("local", "ray")), "trainer": OneOf(TRAINER_CHOICES),
+        "run": Text(path=True),
     }
 
     @property
@@ -171,6 +174,9 @@ class PlanOptions:
     reference_batch_size: int | None = None  # the effective batch the learning rate was tuned at
     thresholds: Thresholds = field(default_factory=Thresholds)
     gates: Gates = field(default_factory=Gates)
+    # where a value came from when not ftlint's default: ("epochs", "--epochs"), ("epochs", "num_epochs 3 from
+    # lora-1b.yml"); the estimate says each figure's source from these, or the trainer's default
+    sources: tuple[tuple[str, str], ...] = ()
 
     RULES: ClassVar[dict[str, Rule]] = {
         "epochs": Count(1), "batch_size": Count(1), "grad_accum": Count(1), "gpus": Count(1), "warmup_ratio": Ratio(),

@@ -376,8 +376,8 @@ def test_axolotl_config_reads_field_messages_property_mappings_and_roles() -> No
     config = str(MAPPING / "axolotl.yaml")
     out = run("check", str(MAPPING / "turns.jsonl"), "--mapping", config, "--ignore", "FT4").stdout
     assert "turns.jsonl:1:" not in out  # client/agent under speaker/text, in dialogue: read as user and assistant
-    assert ":3:1: FT109 the mapping axolotl.yaml:turns.jsonl reads the conversations from column 'dialogue'" in out
-    rows = [json.loads(x) for x in (MAPPING / "turns.jsonl").read_text().splitlines()]
+    assert ":3:1: FT109 the mapping axolotl.yaml:turns.jsonl reads the messages from column 'dialogue'" in out
+    # axolotl hands the messages to the model's chat template as they are: OpenAI-style messages, axolotl's run
     e = json.loads(run("estimate", str(MAPPING / "turns.jsonl"), "--mapping", config, "-o", "json").stdout)
-    assert (e["format"], e["records"], e["trainable_tokens"]) == ("sharegpt", 1, n(rows[0]["dialogue"][1]["text"]))
+    assert (e["format"], e["records"], e["trainer"]) == ("trl-messages", 1, "axolotl")
     assert "index" in run("check", str(MAPPING / "qa.json"), "--mapping", config + ":7").stderr

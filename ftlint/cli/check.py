@@ -12,7 +12,7 @@ import click
 
 from ..diagnostics import ERROR, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, WARNING
 from . import options as opt
-from .common import base_selection, config_notes, for_workers, inputs, or_fail, say_io_errors
+from .common import base_selection, config_notes, for_workers, inputs, or_fail, say_io_errors, say_run_notes
 from .errors import UsageFailure
 
 if TYPE_CHECKING:
@@ -41,8 +41,9 @@ def check(paths: tuple[str, ...], output_file: str | None, output_format: str, m
     from ..report.escape import shown_path
     from .io import OutputRefused, destination, expand, progress_for
 
-    run = or_fail(lambda: held_out(for_workers(opt.run_options(params, expand(paths), base_selection(), bound_tokens=True)),
-                                   split_by_name))
+    run = or_fail(lambda: held_out(for_workers(opt.with_run(opt.run_options(params, expand(paths), base_selection(),
+                                                                           bound_tokens=True))[0]), split_by_name))
+    say_run_notes(run.run, run.run_notes)
     try:
         known = Baseline.load(baseline) if baseline else None
     except BaselineError as exc:

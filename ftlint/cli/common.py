@@ -69,6 +69,14 @@ def for_workers(run: RunOptions) -> RunOptions:
     return run
 
 
+def say_run_notes(path: str | None, notes: tuple[str, ...]) -> None:
+    """What the run config says that ftlint does not model (estimate's report lists them too)."""
+    from ..report.escape import path_text
+
+    for note in notes:
+        click.echo(f"ftlint: note: {path_text(f'{path}: {note}')}", err=True)
+
+
 def say_io_errors(messages: list[str]) -> None:
     from ..report.escape import path_text
 

@@ -145,8 +145,9 @@ TRUNCATION = [
     click.option("--max-seq-len", type=of(RunOptions, "max_seq_len"), metavar="TOKENS", help="Records are cut at this many tokens (TRL max_length, keep_start): targets cut off are reported (FT236)."),
 ]
 INPUTS = [
-    click.argument("paths", nargs=-1, required=True, type=click.Path(dir_okay=True, allow_dash=True, readable=False)),
+    click.argument("paths", nargs=-1, required=False, type=click.Path(dir_okay=True, allow_dash=True, readable=False)),
     *JUDGING,
+    click.option("--run", cls=FileOption, metavar="FILE", help="The run config you launch (an axolotl or LLaMA-Factory YAML, a TRL SFTConfig YAML, a mistral-finetune YAML, a Together job's JSON): its trainer, model, lengths, batches and datasets, where no flag gives them (docs/runs.md)."),
     click.option("--validation", cls=FileOption, type=click.Path(dir_okay=True, allow_dash=False), metavar="FILE", help="A validation file: checked too, and its records that also appear in the training data are reported (FT404)."),
 ]
 
@@ -223,7 +224,7 @@ def run_options(params: dict[str, Any], paths: tuple[str, ...], selection_base: 
         assistant_only_loss=params.pop("assistant_only_loss", False), completion_only_loss=params.pop("completion_only_loss", True),
         max_seq_len=params.get("max_seq_len"),  # estimate's and plan's plan options take it too
         bound_tokens=bound_tokens, mapping=params.pop("mapping", None), engine=params.pop("engine", "local"),
-        trainer=params.pop("trainer", None),
+        trainer=params.pop("trainer", None), run=params.pop("run", None),
         template_budget=TemplateBudget(params.pop("template_max_chars"), params.pop("template_max_steps"),
                                        params.pop("template_seconds")),
     )
@@ -237,3 +238,40 @@ def plan_options(params: dict[str, Any]) -> PlanOptions:
             "max_steps", "max_seq_len", "packing", "price", "n_evals", "full", "no_packing", "budget_usd", "budget_tokens", "tokens_per_second", "gpu_hour_usd",
             "learning_rate", "reference_batch_size")
     return PlanOptions(**{k: params.pop(k) for k in keys}, thresholds=thresholds, gates=gates)
+
+
+def with_run(run: RunOptions, plan: PlanOptions | None = None) -> tuple[RunOptions, PlanOptions | None]:
+    """The options with --run's values where no flag (nor ftlint.toml key) gives one; without
+    --run, PATH is required."""
+    from ..errors import UsageError
+
+    if run.run is None:
+        if not run.paths:
+            raise UsageError("give the training files as PATH, or --run FILE naming them (docs/runs.md)")
+        return run, plan
+    from ..runs import RunConfigError, read_run
+    from ..runs.apply import applied
+
+    try:
+        return applied(read_run(run.run, limit=run.limits.max_file_bytes), run, plan, given_options())
+    except RunConfigError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def given_options() -> dict[str, str]:
+    """The command's options the user gave (on the command line, in the environment, or in
+    ftlint.toml), each with where: what a run config does not override."""
+    from click.core import ParameterSource
+
+    ctx = click.get_current_context()
+    out: dict[str, str] = {}
+    for param in ctx.command.params:
+        if not isinstance(param, click.Option) or param.name is None:
+            continue
+        source = ctx.get_parameter_source(param.name)
+        flag = max(param.opts, key=len)
+        if source in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT):
+            out[param.name] = flag
+        elif source == ParameterSource.DEFAULT_MAP:
+            out[param.name] = f"{flag.lstrip('-')} in the configuration file"
+    return out

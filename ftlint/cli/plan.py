@@ -5,7 +5,7 @@ report/ -> the exit code (1 when a gate fails, or a finding at --fail-on's sever
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -14,13 +14,23 @@ from . import options as opt
 from .common import base_selection, failing, for_workers, inputs, or_fail, say_io_errors
 from .errors import UsageFailure
 
+if TYPE_CHECKING:
+    from ..options import PlanOptions, RunOptions
+
+
+def _with_run(run: RunOptions, plan: PlanOptions) -> tuple[RunOptions, PlanOptions]:
+    """--run's values where no flag gives one; then the workers' setting for what is read."""
+    run, given = opt.with_run(run, plan)
+    assert given is not None
+    return for_workers(run), given
+
 
 def _estimated(paths: tuple[str, ...], params: dict[str, Any]) -> Any:
     from ..app import run_estimate
     from .io import expand, progress_for
 
-    run = or_fail(lambda: for_workers(opt.run_options(params, expand(paths), base_selection(), dataset_rules=False)))
-    plan = opt.plan_options(params)
+    run, plan = or_fail(lambda: _with_run(opt.run_options(params, expand(paths), base_selection(), dataset_rules=False),
+                                          opt.plan_options(params)))
     progress = progress_for(inputs(run))
     try:
         result = or_fail(run_estimate, run, plan, progress)
@@ -83,8 +93,8 @@ def plan(paths: tuple[str, ...], output_file: str | None, output_format: str, fa
     from ..report.plan import PLAN_RENDERERS
     from .io import OutputRefused, destination, expand
 
-    run = or_fail(lambda: for_workers(opt.run_options(params, expand(paths), base_selection(), dataset_rules=False)))
-    plan_opts = opt.plan_options(params)
+    run, plan_opts = or_fail(lambda: _with_run(opt.run_options(params, expand(paths), base_selection(), dataset_rules=False),
+                                               opt.plan_options(params)))
     result = or_fail(run_study, run, plan_opts, StudyOptions(trials, short_fraction, finalists))
     production = result.production
     if production.data.io_errors:

@@ -102,6 +102,8 @@ class DatasetInfo:
     today: str = ""  # ISO date the lifecycle is judged on
     trainer: Profile | None = None  # the run's trainer (None: none named or implied: a provider's plain job)
     trainer_source: str = ""  # why it is the run's: --trainer, the model's provider, ...
+    run_config: str = ""  # --run FILE: the run config the plan's values came from
+    run_notes: tuple[str, ...] = ()  # what it says that the figures do not model, and its defaults
 
 
 @dataclass(frozen=True)
@@ -168,6 +170,10 @@ class Estimate:
     warmup_steps_given: bool = False  # --warmup-steps (not the trainer's rule)
     bill: Bill | None = None  # what the provider will bill (cost_usd is its cost)
     rows_rule: str = ""  # how a Together job's rows were counted
+    # where each plan figure's value came from: a flag, the run config, the trainer's default or ftlint's rule
+    sources: dict[str, str] = dataclasses.field(default_factory=dict)
+    run_config: str = ""
+    run_notes: tuple[str, ...] = ()
 
     @property
     def warnings(self) -> list[dict[str, str]]:
@@ -204,13 +210,16 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
     length, rows_rule = max_seq_length(model, method, plan.max_seq_len) if together else (None, "")
     if together and length:
         sequences, rows_rule = together_rows(records, tokens_per_epoch, length, not plan.no_packing)
-    epochs, epochs_source = (plan.epochs, "--epochs") if plan.epochs is not None else _default(profile, "epochs", records, strategy)
-    batch, batch_source = ((plan.batch_size, "--batch-size") if plan.batch_size is not None
+    given = dict(plan.sources)
+    epochs, epochs_source = ((plan.epochs, given.get("epochs", "--epochs")) if plan.epochs is not None
+                             else _default(profile, "epochs", records, strategy))
+    batch, batch_source = ((plan.batch_size, given.get("batch_size", "--batch-size")) if plan.batch_size is not None
                            else _default(profile, "batch", records, strategy, max_batch(model, plan.full)))
     s = strategy.schedule(sequences, epochs, batch, plan.grad_accum, plan.gpus, plan.drop_last, plan.max_steps)
     if plan.max_steps:
         epochs = s.epochs_run
-        epochs_source = f"--max-steps {plan.max_steps}: ceil({plan.max_steps} / {s.steps_per_epoch} steps per epoch)"
+        how = given.get("max_steps", f"--max-steps {plan.max_steps}")
+        epochs_source = f"{how}: ceil({plan.max_steps} / {s.steps_per_epoch} steps per epoch)"
     elif s.epochs_run != epochs and s.steps_per_epoch:
         epochs_source += f"; the run ends in epoch {s.epochs_run}, when its {s.total_steps:,} planned steps are done"
         epochs = s.epochs_run
@@ -245,9 +254,36 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
         trainer_title=profile.title if profile else "", trainer_source=info.trainer_source,
         trainer_steps=profile.steps if profile else HOSTED_STEPS, warmup_steps_given=plan.warmup_steps is not None,
         bill=billed if profile is None or profile.hosted or charged is not None else None, rows_rule=rows_rule if together else "",
+        sources=sources_of(plan, profile, epochs_source, batch_source), run_config=info.run_config, run_notes=info.run_notes,
     )
     return dataclasses.replace(e, budget=_budget(e, plan, price_value), self_hosted=_self_hosted(e, plan),
                                learning_rate=_scaled_rates(e, plan))
+
+
+def sources_of(plan: PlanOptions, profile: Profile | None, epochs: str, batch: str) -> dict[str, str]:
+    """Where each plan figure's value came from: the flag or run config that gave it (plan.sources),
+    else the trainer's default or ftlint's rule, said as such."""
+    given = dict(plan.sources)
+    who = profile.name if profile is not None else "ftlint"
+    out = {"epochs": epochs, "batch_size": batch}
+    defaults = {
+        "grad_accum": f"not set: {plan.grad_accum}" if plan.grad_accum == 1 else "--grad-accum",
+        "gpus": f"not set: {plan.gpus}" if plan.gpus == 1 else "--gpus",
+        "max_seq_len": ("--max-seq-len" if plan.max_seq_len else
+                        f"not set: records counted whole (the {who} default, {profile.max_length.value}, not applied)"
+                        if profile is not None and profile.max_length.value else "not set: records counted whole"),
+        "packing": "--packing" if plan.packing else (f"not set: {who} packs by default ({profile.packing.source}); counted unpacked"
+                                                     if profile is not None and profile.packing.value else "not set: off"),
+        "warmup": ("--warmup-steps" if plan.warmup_steps is not None else "--warmup-ratio" if plan.warmup_ratio is not None
+                   else f"not set: {who}'s rule"),
+        "learning_rate": "--learning-rate" if plan.learning_rate is not None else "not set",
+        "max_steps": "--max-steps" if plan.max_steps else "not set: the epochs decide",
+    }
+    for name, default in defaults.items():
+        key = "warmup_ratio" if name == "warmup" and "warmup_ratio" in given else "warmup_steps" if name == "warmup" else name
+        out[name] = given.get(key, default)
+    out.update({k: v for k, v in given.items() if k not in out and k not in ("warmup_ratio", "warmup_steps")})
+    return out
 
 
 def _default(profile: Profile | None, name: str, records: int, strategy: Strategy,

@@ -39,6 +39,7 @@ def render_text(run: EstimateRun) -> str:
     model = "no model named" if e.model.startswith("(") else e.model
     lines = [f"dataset: {', '.join(path_text(p) for p in run.paths)}", *_block(dataset, widths), "",
              f"plan: {model} ({e.encoding}{'' if e.tokens_exact else ', an estimate'})", *_block(plan, widths)]
+    lines += run_block(e)
     lines += findings_block("errors", [d for d in e.findings if d.severity == ERROR])
     lines += findings_block("warnings", [d for d in e.findings if d.severity != ERROR])
     return "\n".join(lines) + "\n"
@@ -48,6 +49,21 @@ def _block(rows: list[Row], widths: tuple[int, int]) -> list[str]:
     """Rows aligned on the widths of both blocks, so the dataset's and the plan's line up."""
     width, vwidth = widths
     return [f"  {label:<{width}}  {value:>{vwidth}}  {how}".rstrip() for label, value, how in rows]
+
+
+def run_block(e: Estimate) -> list[str]:
+    """With --run: where each plan figure came from, then what the run config says that the
+    figures do not model (each once)."""
+    if not e.run_config:
+        return []
+    names = {"epochs": "epochs", "batch_size": "batch size", "grad_accum": "grad accum", "gpus": "GPUs",
+             "max_seq_len": "max length", "packing": "packing", "warmup": "warmup", "learning_rate": "learning rate",
+             "max_steps": "max steps", "assistant_only_loss": "assistant-only loss", "completion_only_loss": "completion-only loss",
+             "model_name": "model", "context": "context"}
+    rows = [(names.get(k, k), v) for k, v in e.sources.items() if k in names]
+    width = max(len(label) for label, _ in rows)
+    lines = ["", f"run: {path_text(e.run_config)}", *(f"  {label:<{width}}  {terminal_safe(how)}" for label, how in rows)]
+    return lines + [f"  note: {terminal_safe(n)}" for n in e.run_notes]
 
 
 def findings_block(title: str, findings: Iterable[Diagnostic]) -> list[str]:
@@ -133,7 +149,7 @@ def _total_steps_how(e: Estimate) -> str:
     if e.refusal:
         return e.refusal
     if e.max_steps:
-        return f"--max-steps: {e.epochs_covered:g} passes over the data"
+        return f"{e.sources.get('max_steps', '--max-steps')}: {e.epochs_covered:g} passes over the data"
     if e.total_steps != e.steps_per_epoch * e.epochs:
         return f"{e.epochs_covered:g} passes of {_n(e.steps_per_epoch)} steps: the trainer's planned steps end the run"
     return f"= {_n(e.steps_per_epoch)} x {e.epochs} epochs"

@@ -1,0 +1,90 @@
+"""A run config's values into the frozen options, where the user gave none: a flag (or a
+keyword of the API, or a key of ftlint.toml) always wins. What is applied is said with its
+source (PlanOptions.sources), and what the config says that ftlint does not model, once
+(RunOptions.run_notes)."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from ..options import PlanOptions, RunOptions
+from .base import DatasetRef, RunConfig, RunConfigError
+
+# what the reference batch needs to turn a learning rate into a figure (PlanOptions: both or neither)
+PAIRED = {"learning_rate": "reference_batch_size"}
+
+
+def applied(config: RunConfig, run: RunOptions, plan: PlanOptions | None, given: dict[str, str]) -> tuple[RunOptions, PlanOptions | None]:
+    """`run` and `plan` with the config's values for the options not in `given` (an option's
+    name -> where the user gave it: "--epochs", "epochs = 3 in ftlint.toml")."""
+    values: dict[str, object] = {k: s.value for k, s in config.run.items() if k not in given and hasattr(run, k)}
+    if "trainer" not in given:
+        values["trainer"] = config.trainer
+    paths = run.paths or _paths(config)
+    values["paths"] = paths
+    if "mapping" not in given and run.mapping is None:
+        mapping = _mapping(config, paths)
+        if mapping is not None:
+            values["mapping"] = mapping
+    if "validation" not in given and run.validation is None and config.validation is not None:
+        values["validation"] = _local(config, config.validation, "validation")
+    if plan is None and "max_seq_len" in given:
+        values.pop("max_seq_len", None)
+    notes = (*config.notes, *(f"{u} (not set in {config.name})" for u in config.unset))
+    new_run = dataclasses.replace(run, **values, run=config.path, run_notes=notes)  # type: ignore[arg-type]
+    if plan is None:
+        return new_run, None
+    chosen: dict[str, object] = {}
+    sources = dict(plan.sources)
+    sources.update({k: v for k, v in given.items() if hasattr(plan, k)})
+    for name, setting in config.plan.items():
+        if name in given:
+            continue
+        sources[name] = setting.source
+        paired = PAIRED.get(name)
+        if paired is None or getattr(plan, paired) is not None:
+            chosen[name] = setting.value
+    if "warmup_steps" in given or "warmup_ratio" in given:  # one of them, the user's, and not both
+        chosen.pop("warmup_ratio", None), chosen.pop("warmup_steps", None)
+    if "max_seq_len" in given:
+        chosen.pop("max_seq_len", None)
+    elif "max_seq_len" in values:
+        chosen["max_seq_len"] = values["max_seq_len"]
+    return new_run, dataclasses.replace(plan, **chosen, sources=tuple(sources.items()))  # type: ignore[arg-type]
+
+
+def _paths(config: RunConfig) -> tuple[str, ...]:
+    """The training files the config names, when the command names none."""
+    if not config.datasets:
+        raise RunConfigError(f"--run {config.path}: names no dataset; give the training files as PATH")
+    return tuple(_local(config, d, "dataset") for d in config.datasets)
+
+
+def _local(config: RunConfig, ref: DatasetRef, what: str) -> str:
+    if ref.local is None:
+        raise RunConfigError(f"--run {config.path}: {what} {ref.path!r} is not a file in the config's folder (a Hub "
+                             "dataset?): download it and give it as PATH")
+    return _from_here(ref.local)
+
+
+def _mapping(config: RunConfig, paths: tuple[str, ...]) -> str | None:
+    """The --mapping that reads the training files as the trainer does: axolotl's entry (by the
+    file's name, or the only one), LLaMA-Factory's dataset_info.json entry for the file."""
+    if config.kind == "axolotl":
+        return config.path if config.datasets else None
+    names = {Path(p).name for p in paths}
+    chosen = [d for d in config.datasets if d.mapping and Path(d.path).name in names]
+    if len(chosen) == 1 and len(paths) == 1:
+        return chosen[0].mapping
+    if len(config.datasets) == 1 and len(paths) == 1:
+        return config.datasets[0].mapping
+    return None
+
+
+def _from_here(resolved: str) -> str:
+    """A resolved path as findings name it: relative to the working directory below it."""
+    import os
+
+    here = os.getcwd()
+    return os.path.relpath(resolved, here) if resolved.startswith(here.rstrip(os.sep) + os.sep) else resolved

@@ -1,0 +1,90 @@
+"""What the readers share: whole epochs, warmup as an exact ratio, the model named, datasets
+found beside the config."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+from ..trust import inside
+from .base import DatasetRef, Keys, Setting, number
+
+
+def epochs(keys: Keys, key: str, plan: dict[str, Setting]) -> None:
+    """A trainer's epochs (a float to axolotl and transformers) as ftlint's whole epochs; a
+    fraction is said, and left to the trainer's default (give --max-steps)."""
+    found = keys.setting(key, "number")
+    if found is None:
+        return
+    value = float(found.value)  # type: ignore[arg-type]
+    if value.is_integer() and value >= 1:
+        plan["epochs"] = Setting(int(value), found.source)
+    else:
+        keys.note(f"{key} {value:g}: ftlint plans whole epochs; give --epochs or --max-steps for this run's length")
+
+
+def count(keys: Keys, key: str, option: str, table: dict[str, Setting], minimum: int = 1) -> None:
+    """A whole number the trainer takes, as an ftlint option; a value below `minimum` (transformers'
+    max_steps -1: none) is the trainer's way of saying unset."""
+    found = keys.setting(key, "int")
+    if found is not None and int(found.value) >= minimum:  # type: ignore[call-overload]
+        table[option] = found
+
+
+def warmup(keys: Keys, plan: dict[str, Setting], ratio_key: str = "warmup_ratio", steps_key: str = "warmup_steps") -> None:
+    ratio = keys.get(ratio_key, "number")
+    if ratio is not None:
+        if not 0 <= float(ratio) <= 1:  # type: ignore[arg-type]
+            from .base import RunConfigError
+
+            raise RunConfigError(f"{keys.path}: {ratio_key} = {ratio!r}: expected a share of the steps, 0 to 1")
+        plan["warmup_ratio"] = Setting(Fraction(str(ratio)), f"{ratio_key} {ratio:g} from {keys.name}")
+    steps = keys.get(steps_key, "number")
+    if steps is not None and ratio is None:
+        if float(steps).is_integer():  # type: ignore[arg-type]
+            plan["warmup_steps"] = Setting(int(steps), f"{steps_key} {int(steps)} from {keys.name}")  # type: ignore[call-overload]
+        elif 0 < float(steps) < 1:  # type: ignore[arg-type]
+            # transformers 5 takes a warmup_steps below 1 as a ratio (TrainingArguments.get_warmup_steps)
+            plan["warmup_ratio"] = Setting(Fraction(str(steps)), f"{steps_key} {steps} from {keys.name} (below 1: a ratio)")
+
+
+def learning_rate(keys: Keys, key: str, plan: dict[str, Setting], where: dict | None = None, shown: str | None = None) -> None:
+    raw = (keys.doc if where is None else where).get(key)
+    value = number(raw, shown or key, keys)
+    if value is not None:
+        plan["learning_rate"] = Setting(value, f"{shown or key} {value:g} from {keys.name}")
+
+
+def model(keys: Keys, key: str, run: dict[str, Setting], prefix: str = "") -> None:
+    """The model the config names, as the catalog's entry (a provider's models are named with
+    the provider's prefix there: together/...), or a note that the catalog has none."""
+    from ..models import UnknownModel, get_model
+
+    name = keys.get(key, "str")
+    if name is None:
+        return
+    for candidate in (f"{prefix}{name}",):  # a provider's job runs the provider's models only
+        try:
+            found = get_model(candidate)
+        except UnknownModel:
+            continue
+        run["model_name"] = Setting(found.name, f"{key} {name} from {keys.name}")
+        return
+    keys.note(f"{key} {name}: not in ftlint's catalog; counted with o200k_base and the trainer's default renderer "
+              "(give --model or --tokenizer and --chat-template for the model's own)")
+
+
+def dataset(keys: Keys, path: str, kind: str = "", mapping: str | None = None) -> DatasetRef:
+    """A dataset the config names: a file inside the config's folder is read from there; a file
+    outside it is not (a config names files inside its own folder, as ftlint.toml does); anything
+    else (a Hub id) is said, to be given as PATH."""
+    folder = Path(keys.path).parent
+    candidate = folder / path
+    if path and "\x00" not in path and candidate.exists():
+        if not inside(candidate, folder):
+            from .base import RunConfigError
+
+            raise RunConfigError(f"{keys.path}: dataset {path!r}: outside {folder.resolve()}, the folder of the run config; "
+                                 "a run config names files inside its own folder (give a path outside it as PATH)")
+        return DatasetRef(path, kind, str(candidate.resolve()), mapping)
+    return DatasetRef(path, kind, None, mapping)
