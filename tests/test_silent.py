@@ -163,7 +163,8 @@ def test_inst_in_user_text_is_a_control_token_under_trl() -> None:
     assert "[INST], [/INST]" in found[0]["message"] and "control token" in found[0]["message"]
     # and it is counted as the one token it becomes
     expected = sum(_hf_tokens(r["messages"])[1] for r in _lines(SILENT / "nemo_inst.jsonl"))
-    assert _estimate(str(SILENT / "nemo_inst.jsonl"), "--model", NEMO)["tokens"] == expected
+    estimate = _estimate(str(SILENT / "nemo_inst.jsonl"), "--model", NEMO)
+    assert (estimate["tokens"], estimate["trainable_tokens"]) == (expected, expected)  # TRL's default loss: every token
 
 
 def test_inst_in_user_text_is_plain_text_under_mistral_finetune() -> None:

@@ -78,8 +78,9 @@ def special_token_text(record: dict, ctx: RecordContext) -> Iterator[Hit]:
         found = sorted(set(specials.findall(text)), key=text.index) if specials is not None else []
         if found:
             names = ", ".join(found)
+            them = "them as those tokens" if len(found) > 1 else "it as that token"
             yield Hit(f"text spells the model's control token{'s' if len(found) > 1 else ''} {names}: the trainer's tokenizer "
-                      "reads it as that token, not as text (it can end the turn early or forge a role)", json_path(path))
+                      f"reads {them}, not as text (it can end the turn early or forge a role)", json_path(path))
         elif "<|" in text and SPECIAL_TOKEN_TEXT.search(text):
             yield Hit("text spelled like a special token (<|...|>); it is counted and trained as plain text", json_path(path))
 
