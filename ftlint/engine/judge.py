@@ -217,6 +217,7 @@ class LineJudge:
             value = mapping.apply(value)
         compact = line.compact if line.compact is not None else compact_json(value)
         ctx.present = literals_in(compact)
+        ctx.compact = compact
         ctx.figures = None
         for gate in self.gates:
             gated = [(hit.code or gate.codes[0], hit) for hit in gate.func(value, ctx)]

@@ -79,6 +79,7 @@ class RecordContext:
     # the model's added tokens that text in a record becomes, as its trainer tokenizes it (FT302);
     # None: text is plain (no chat template rendered, or a trainer that encodes content as text)
     control_tokens: re.Pattern[str] | None = None
+    compact: bytes = b""  # the record's compact JSON, as the literals were found in it (b"": not given)
     # a record's exact figures, where `figures` holds the byte bound; None back: the count is
     # deferred to the main process (Recounter), which runs the same check on the exact figures
     recount: Callable[[dict], LineFigures | None] | None = None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import cache
 from typing import TYPE_CHECKING
 
 from ..diagnostics import ERROR, WARNING, Hit, json_path, strings
@@ -72,6 +73,8 @@ def special_token_text(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     # no `needs`: with a template, the model's added tokens are the template's (a user's may be any
     # string), so every record's strings are searched; the rendering costs far more
     specials = ctx.control_tokens
+    if specials is not None and ctx.compact and not _in_bytes(specials).search(ctx.compact):
+        specials = None  # one pass over the line's JSON (a token spelled in a string is spelled there as it is)
     if specials is None and b"<|" not in ctx.present:
         return
     for path, text in strings(record):
@@ -83,6 +86,11 @@ def special_token_text(record: dict, ctx: RecordContext) -> Iterator[Hit]:
                       f"reads {them}, not as text (it can end the turn early or forge a role)", json_path(path))
         elif "<|" in text and SPECIAL_TOKEN_TEXT.search(text):
             yield Hit("text spelled like a special token (<|...|>); it is counted and trained as plain text", json_path(path))
+
+
+@cache
+def _in_bytes(pattern: re.Pattern[str]) -> re.Pattern[bytes]:
+    return re.compile(pattern.pattern.encode("utf-8"))
 
 
 @check("plan", "FT301")
