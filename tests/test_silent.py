@@ -189,3 +189,12 @@ def test_im_end_in_a_qwen_record_is_the_model_s_control_token_and_eot_id_is_not(
 def test_without_a_template_special_token_text_stays_the_plain_text_warning() -> None:
     found = [f for f in _findings(str(SILENT / "qwen_im_end.jsonl"), "--format", "openai-chat") if f["code"] == "FT302"]
     assert len(found) == 2 and all("plain text" in f["message"] for f in found)
+
+
+def test_mistral_finetune_s_top_level_system_prompt_is_the_sample_s() -> None:
+    # build_instruct_sample reads data["system_prompt"] as the sample's system prompt, as it would a system message
+    path = FIXTURES / "peer-cases" / "mistral-finetune" / "valid_system_prompt_key.jsonl"
+    (record,) = _lines(path)
+    as_message = {"messages": [{"role": "system", "content": record["system_prompt"]}, *record["messages"]]}
+    estimate = _estimate(str(path), "--model", NEMO, "--trainer", "mistral-finetune")
+    assert (estimate["tokens"], estimate["trainable_tokens"]) == _mistral_common(as_message)
