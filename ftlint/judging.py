@@ -57,15 +57,19 @@ def _checked(name: str, run: RunOptions, model: Model | None) -> str:
     return name
 
 
-def template_for(run: RunOptions, model: Model | None) -> str:
-    """How a record becomes tokens: --chat-template, the named model's template family, or
-    ftlint's token convention ("openai")."""
+def template_for(run: RunOptions, model: Model | None, trainer: Profile | None = None) -> str:
+    """How a record becomes tokens: --chat-template, mistral-common for a Tekken model that
+    mistral-finetune trains (its renderer: ftlint/chat/mistral_common.py), the named model's
+    template family, or ftlint's token convention ("openai")."""
     if run.chat_template:
         import os
 
         return "file:" + os.path.abspath(run.chat_template)
     if model is not None and model.template not in ("openai",) and model.tokens_exact:
-        from .chat import CHAT_TEMPLATES
+        from .chat import CHAT_TEMPLATES, MISTRAL_COMMON
+
+        if trainer is not None and trainer.renderer.value == MISTRAL_COMMON and model.encoding == "mistral-tekken":
+            return MISTRAL_COMMON
 
         if model.template in CHAT_TEMPLATES:
             return model.template
@@ -80,7 +84,8 @@ def settings_for(run: RunOptions, model: Model | None, training: bool = True) ->
 
         if run.format_name not in FORMATS:
             raise UsageError(f"format: {run.format_name!r} is not a format; `ftlint formats` lists them")
-    template = template_for(run, model)
+    trainer, _ = trainer_of(run, model)
+    template = template_for(run, model, trainer)
     mapping = None
     if run.mapping is not None:
         from .mapping import MappingError, load_mapping
@@ -95,7 +100,6 @@ def settings_for(run: RunOptions, model: Model | None, training: bool = True) ->
     if run.assistant_only_loss and template == "openai":
         raise UsageError("--assistant-only-loss needs the model's chat template: name a self-hosted model with --model, "
                          "or give --chat-template FILE")
-    trainer, _ = trainer_of(run, model)
     return Settings(
         encoding=tokenizer_for(run, model), model_name=model.name if model else "", template=template,
         model_limit=int(model.context.value) if model and model.context else None, context=run.context,
@@ -106,6 +110,7 @@ def settings_for(run: RunOptions, model: Model | None, training: bool = True) ->
         loss=Loss(run.assistant_only_loss, run.completion_only_loss, run.max_seq_len), bound_tokens=run.bound_tokens,
         mapping=mapping, keep_order=run.keep_order, template_file=template_file, template_budget=run.template_budget,
         trainer=trainer.name if trainer else "", trainer_formats=trainer.format_names if trainer else (),
+        control_tokens=bool(trainer.control_tokens.value) if trainer else True,
     )
 
 

@@ -10,6 +10,9 @@ Families (CHAT_TEMPLATES):
   qwen2.5, qwen3, mistral-v3-tekken, harmony (gpt-oss), deepseek-r1-distill
       the models' own Jinja templates, shipped in ftlint/chat/templates/ (Apache-2.0 or MIT;
       provenance and licences in templates/SOURCES.md), rendered in a sandbox (render.py);
+  mistral-common
+      Mistral's Tekken models as mistral-finetune tokenizes them (mistral_common.py): chosen by
+      --trainer mistral-finetune, not a template of the model's;
   llama3, llama3.2
       ftlint's implementation of Meta's documented Llama 3 prompt format (llama3.py): Meta's own
       template is under the Llama licence, so it is not shipped; tests compare the two;
@@ -40,6 +43,10 @@ HARMONY_SPECIALS = ("<|startoftext|>", "<|endoftext|>", "<|return|>", "<|constra
                     "<|message|>", "<|call|>", "<|endofprompt|>")
 
 
+# mistral-finetune's renderer: mistral-common's instruct tokenizer (mistral_common.py), for the Tekken models
+MISTRAL_COMMON = "mistral-common"
+
+
 @dataclass(frozen=True)
 class ChatTemplate:
     name: str
@@ -64,6 +71,8 @@ CHAT_TEMPLATES: dict[str, ChatTemplate] = {t.name: t for t in (
     ChatTemplate("qwen3", "Qwen 3 (ChatML; <think> blocks)", QWEN3_SPECIALS, "", "<|im_end|>", "qwen3.jinja"),
     ChatTemplate("mistral-v3-tekken", "Mistral Nemo 2407 (Tekken, [INST])", TEKKEN_SPECIALS, "<s>", "</s>",
                  "mistral-v3-tekken.jinja", r"<SPECIAL_\d+>"),
+    ChatTemplate(MISTRAL_COMMON, "Mistral Tekken models as mistral-finetune tokenizes them (mistral-common V3; no Jinja)",
+                 TEKKEN_SPECIALS, "<s>", "</s>", "python", r"<SPECIAL_\d+>"),
     ChatTemplate("harmony", "gpt-oss (harmony format)", HARMONY_SPECIALS, "<|startoftext|>", "<|return|>", "harmony.jinja",
                  r"<\|reserved_\d+\|>"),
     ChatTemplate("deepseek-r1-distill", "DeepSeek-R1 distills (Qwen or Llama base)", ("<｜begin▁of▁sentence｜>",

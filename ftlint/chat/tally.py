@@ -9,8 +9,9 @@ from time import monotonic
 
 from ..options import Loss, TemplateBudget
 from ..tokens import TokenCounter
-from . import CHAT_TEMPLATES, FAMILY_TEMPLATE_DEFAULTS, ChatTemplate, count_rendered, template_text
+from . import CHAT_TEMPLATES, FAMILY_TEMPLATE_DEFAULTS, MISTRAL_COMMON, ChatTemplate, count_rendered, template_text
 from .mask import Masked, Tokenizer, common_prefix, span_mask
+from .mistral_common import Piece, pieces
 from .render import JinjaTemplate, Rendered
 from .source import TemplateFile, read_template
 
@@ -26,6 +27,7 @@ class Tally:
         self.budget = budget or TemplateBudget()
         self._tokenizer: Tokenizer | None = None
         self._deadline: float | None = None
+        self.seen: list[str] = []  # the texts the current record rendered to (ftlint/chat/silent.py reads them)
         if template.startswith("file:"):
             path = template.removeprefix("file:")
             user = file or read_template(path)
@@ -47,10 +49,17 @@ class Tally:
     def record(self) -> Iterator[None]:
         """The renderings of one record: they share its --template-seconds."""
         self._deadline = monotonic() + self.budget.seconds
+        self.seen = []
         try:
             yield
         finally:
             self._deadline = None
+
+    @property
+    def own_mask(self) -> bool:
+        """Whether the renderer itself says which tokens train (mistral-common's per-message mask,
+        mistral-finetune's loss), not a template under TRL's options."""
+        return self.name == MISTRAL_COMMON
 
     @property
     def has_generation(self) -> bool:
@@ -58,6 +67,8 @@ class Tally:
         return self.jinja is not None and self.jinja.has_generation
 
     def render(self, messages: Sequence[dict], tools: object = None, add_generation_prompt: bool = False) -> Rendered:
+        if self.own_mask:
+            return _joined(pieces(messages, tools))
         if self.jinja is None:
             from . import llama3
 
@@ -70,9 +81,13 @@ class Tally:
             self._tokenizer = Tokenizer(self.counter.encoding_name, self.spec.splitter, self.counter.file_limit)
         return self._tokenizer
 
-    def masked(self, messages: Sequence[dict], tools: object = None) -> Masked:
-        """A conversation as TRL trains it (language modelling on messages)."""
+    def masked(self, messages: Sequence[dict], tools: object = None, only_last: bool = False) -> Masked:
+        """A conversation as TRL trains it (language modelling on messages); with mistral-common,
+        as mistral-finetune does (`only_last`: only the last message trains, as in its tool samples)."""
+        if self.own_mask:
+            return self._pieces(pieces(messages, tools, only_last))
         rendered = self.render(messages, tools)
+        self.seen.append(rendered.text)
         if not self.loss.assistant_only:
             tokens = count_rendered(rendered.text, self.spec.splitter, self.counter.count)
             return self._cut(Masked(tokens, tokens, rendered.text, [], True, self.spec.eos), None)
@@ -85,6 +100,7 @@ class Tally:
         """A conversational prompt-completion row as TRL trains it: the completion starts where
         the tokens of the prompt (with the generation prompt) and of the whole row part."""
         whole = self.render([*prompt, *completion], tools)
+        self.seen.append(whole.text)
         encoded = self.tokenizer.encode(whole.text)
         n = len(encoded.ids)
         mask = [True] * n
@@ -113,4 +129,34 @@ class Tally:
 
     def tokens(self, messages: Sequence[dict], tools: object = None) -> int:
         """All tokens of the conversation as the template renders it. TemplateFailure if it cannot."""
-        return count_rendered(self.render(messages, tools).text, self.spec.splitter, self.counter.count)
+        if self.own_mask:
+            return self._pieces(pieces(messages, tools)).tokens
+        text = self.render(messages, tools).text
+        self.seen.append(text)
+        return count_rendered(text, self.spec.splitter, self.counter.count)
+
+    def _pieces(self, made: list[Piece]) -> Masked:
+        """mistral-common's sample: each control token one token, each text encoded on its own as
+        plain text; what trains is the pieces' own mask."""
+        count = self.counter.count
+        sizes = [1 if p.special else count(p.text) for p in made]
+        rendered = _joined(made)
+        self.seen.append(rendered.text)
+        trained = sum(n for n, p in zip(sizes, made, strict=True) if p.trained)
+        # nothing is cut: mistral-finetune packs a long sample across sequences (its profile's past_max)
+        return Masked(sum(sizes), trained, rendered.text, rendered.spans, False, self.spec.eos)
+
+
+def _joined(made: list[Piece]) -> Rendered:
+    """The pieces as one text, with the character spans of the trained ones (a turn with its </s>)."""
+    spans: list[tuple[int, int]] = []
+    position = 0
+    for p in made:
+        end = position + len(p.text)
+        if p.trained:
+            if spans and spans[-1][1] == position:
+                spans[-1] = (spans[-1][0], end)
+            else:
+                spans.append((position, end))
+        position = end
+    return Rendered("".join(p.text for p in made), spans)

@@ -23,7 +23,7 @@ from ..options import Loss, ReadLimits, TemplateBudget
 from ..parse import BLANK, Line, compact_json
 from ..redact import redact
 from ..rules import Check, checks, severity
-from ..rules.context import FileContext, FileSummary, RecordContext
+from ..rules.context import FIRST_LINES, FileContext, FileSummary, RecordContext
 from ..selection import Selection
 from .result import Columns, Lengths
 
@@ -65,6 +65,7 @@ class Settings:
     template_budget: TemplateBudget = field(default_factory=TemplateBudget)
     trainer: str = ""  # the trainer named (or implied by the model named): a name of ftlint.trainers.TRAINERS
     trainer_formats: tuple[str, ...] = ()  # ... and the formats it takes: a file of another shape is read as its own
+    control_tokens: bool = True  # text spelling an added token becomes it (the trainer's profile; transformers' default)
 
     @property
     def keeps_prints(self) -> bool:
@@ -152,6 +153,8 @@ class LineJudge:
         level = self.severity  # the lambdas below hold their parts, never the judge: a cycle through it would keep a
         self.context = RecordContext(fmt, frozenset(), None, self.limit, owner, lambda code: level(code) is not None,  # chunk's
                                      settings.named_model())  # records (the deferred ones) alive until a full collection
+        if tally is not None and settings.control_tokens:
+            self.context.control_tokens = tally.spec.splitter
         self.deferred = deferred
         self._deferring: list[bool] = []  # FT301 asked for an exact count of the current record
         if exact is not None:  # the byte bound counts; a record whose bound reaches its limit is counted again, exactly
@@ -214,6 +217,7 @@ class LineJudge:
             value = mapping.apply(value)
         compact = line.compact if line.compact is not None else compact_json(value)
         ctx.present = literals_in(compact)
+        ctx.compact = compact
         ctx.figures = None
         for gate in self.gates:
             gated = [(hit.code or gate.codes[0], hit) for hit in gate.func(value, ctx)]
@@ -226,6 +230,10 @@ class LineJudge:
             summary.rendered += 1
             summary.untrained += figures.rendered.trained == 0
             summary.truncated += figures.rendered.lost > 0
+        if figures.system_dropped:
+            self.summary.system_dropped += 1
+            if len(self.summary.system_dropped_lines) < FIRST_LINES:
+                self.summary.system_dropped_lines.append(line.number)
         present = ctx.present
         for c in self.checks:
             if c.needs and present.isdisjoint(c.needs):

@@ -31,6 +31,7 @@ class LineFigures:
     failure: str | None = None  # the chat template could not render the record (counted by the convention)
     over_budget: bool = False  # ... because it went over its budget (FT238, not FT230)
     rendered: Masked | None = None  # the record through the chat template, with the trainer's loss mask
+    system_dropped: bool = False  # a system message's text is not in the rendered sequence (FT239)
 
 
 @dataclass(frozen=True)

@@ -85,25 +85,37 @@ class ChatFormat(Format):
         """Tokens of the conversation as the model's chat template renders it; trainable tokens are
         the targets' own (their content), as under the convention."""
         from ..chat.render import OverBudget, TemplateFailure
+        from ..chat.silent import system_dropped
 
         c = Counting(counter)
         turns = self.turns(record)
         messages = [t for _, t in turns]
+        # mistral-finetune's top-level system prompt is the sample's (its renderer reads it as a system message)
+        given = record.get("system_prompt") if "system_prompt" in self.reads_top else None
+        rendered = [{"role": "system", "content": given}, *messages] if isinstance(given, str) else messages
         tools = record.get("tools")
         expand = self.expands(record)
         with tally.record():  # the record's renderings share its seconds
             try:
-                if expand:
+                if expand and tally.own_mask:  # mistral-finetune's tool samples: each trains its last answer
+                    head = len(rendered) - len(messages)  # the top-level system prompt, when given
+                    samples = [(k, tally.masked(rendered[: head + k + 1], tools, only_last=True))
+                               for k, t in enumerate(messages) if self.is_target(t)]
+                    records = [RecordFigures(k + 1, 1, m.tokens, m.trained) for k, m in samples]
+                    records = records or [RecordFigures(len(messages), 0, tally.tokens(rendered, tools), 0)]
+                elif expand:
                     records = [RecordFigures(k + 1, 1, tally.tokens(messages[: k + 1], tools), c.body(t))
                                for k, t in enumerate(messages) if self.is_target(t)]
                     records = records or [RecordFigures(len(messages), 0, tally.tokens(messages, tools), 0)]
-                elif tally.loss.assistant_only or self.targets == "all":
-                    # the trainer's own mask: TRL trains every token, or the template's generation spans
-                    masked = tally.masked(messages, tools)
+                elif tally.loss.assistant_only or self.targets == "all" or tally.own_mask:
+                    # the trainer's own mask: TRL trains every token, or the template's generation spans;
+                    # mistral-finetune its assistant messages
+                    masked = tally.masked(rendered, tools)
                     assistants = sum(1 for t in messages if t.get("role") == "assistant")
                     records = [RecordFigures(len(messages), len(messages) if masked.all_trained else assistants,
                                              masked.tokens, masked.trained)]
-                    return LineFigures(records, len(messages), rendered=masked)
+                    return LineFigures(records, len(messages), rendered=masked,
+                                       system_dropped=system_dropped(rendered, tally.seen))
                 else:
                     tokens = tally.tokens(messages, tools)
                     if self.targets == "none":
@@ -116,7 +128,7 @@ class ChatFormat(Format):
                 figures = self._convention(record, counter)
                 figures.failure, figures.over_budget = str(exc), isinstance(exc, OverBudget)
                 return figures
-        return LineFigures(records, len(messages))
+        return LineFigures(records, len(messages), system_dropped=system_dropped(rendered, tally.seen))
 
     def _convention(self, record: dict, counter: TokenCounter) -> LineFigures:
         c = Counting(counter)

@@ -10,6 +10,7 @@ neither reaches into the other: a rule module imports its context from here, nev
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -33,7 +34,8 @@ class PlanContext:
 
 
 _SUMS = ("lines", "valid", "invalid", "blank", "records", "messages", "targets", "tokens", "trainable",
-         "rendered", "untrained", "truncated")
+         "rendered", "untrained", "truncated", "system_dropped")
+FIRST_LINES = 5  # the lines a file-level finding names, of those it counts
 
 
 @dataclass(slots=True)
@@ -53,10 +55,14 @@ class FileSummary:
     rendered: int = 0  # lines rendered through a chat template with the trainer's loss mask
     untrained: int = 0  # ... of which no token trains
     truncated: int = 0  # ... of which trained tokens fall past --max-seq-len
+    system_dropped: int = 0  # ... of which a system message's text is not in the rendering (FT239)
+    system_dropped_lines: list[int] = field(default_factory=list)  # the first FIRST_LINES of them
 
     def add(self, other: FileSummary) -> None:
         for name in _SUMS:
             setattr(self, name, getattr(self, name) + getattr(other, name))
+        if other.system_dropped_lines:
+            self.system_dropped_lines = sorted(self.system_dropped_lines + other.system_dropped_lines)[:FIRST_LINES]
 
 
 @dataclass(slots=True)
@@ -70,6 +76,10 @@ class RecordContext:
     limit_owner: str  # the model, the format or --context
     enabled: Callable[[str], bool]  # whether a code is reported for this file
     model: Model | None = None  # the model named with --model (None: none named, or not in the catalog)
+    # the model's added tokens that text in a record becomes, as its trainer tokenizes it (FT302);
+    # None: text is plain (no chat template rendered, or a trainer that encodes content as text)
+    control_tokens: re.Pattern[str] | None = None
+    compact: bytes = b""  # the record's compact JSON, as the literals were found in it (b"": not given)
     # a record's exact figures, where `figures` holds the byte bound; None back: the count is
     # deferred to the main process (Recounter), which runs the same check on the exact figures
     recount: Callable[[dict], LineFigures | None] | None = None

@@ -1,4 +1,4 @@
-"""What rendering a record through its model's chat template shows (FT231-FT237): the silent
+"""What rendering a record through its model's chat template shows (FT231-FT237, FT239): the silent
 failures of self-hosted SFT, found before the GPU is paid for.
 
 They apply when records are rendered (a self-hosted model's --model, or --chat-template) and
@@ -82,6 +82,19 @@ register("FT237", "truncated-share", WARNING, """
     shorten the records.
 """, kind="file")
 
+register("FT239", "system-prompt-dropped", WARNING, """
+    The renderer drops the system prompt: a record's system message text does not reach the
+    sequence the trainer trains on (file level: how many records, and the first lines).
+
+    Read from the rendering itself. Mistral Nemo's Hugging Face template writes the system prompt
+    into the last user turn only when that turn ends the conversation, so every training row
+    (ending with the answer) loses it under TRL, axolotl or a provider applying the template;
+    mistral-common, which mistral-finetune uses, keeps it (in the last user turn: --trainer
+    mistral-finetune counts that way). Why: the model is trained as if no system prompt was
+    given, then is prompted with one. Put the instructions in the first user turn, use a template
+    that keeps the system message, or train with the renderer that keeps it.
+""", kind="file")
+
 TRUNCATED_SHARE = 0.05  # FT237 from this share of rendered records
 
 
@@ -105,6 +118,8 @@ def template_marks(template: str, source: str | None = None) -> bool:
 
 def template_name(template: str) -> str:
     """The template as the user named it: a path relative to here when it is under here."""
+    if template == "mistral-common":
+        return "mistral-common, as mistral-finetune tokenizes"
     if not template.startswith("file:"):
         return f"{template} (ftlint's copy of the model's own)"
     import os
@@ -164,6 +179,16 @@ def dropped(record: dict, ctx: RecordContext) -> Iterator[Hit]:
             if isinstance(name, str) and name and name not in text:
                 yield Hit(f"the template drops the tool call {name!r}: it is not in the rendered text",
                           json_path([*fmt.turns_path(), i, "tool_calls", j]))
+
+
+@check("file", "FT239")
+def system_dropped(summary: FileSummary, ctx: FileContext) -> Iterator[Hit]:
+    n = summary.system_dropped
+    if n:
+        lines = ", ".join(map(str, summary.system_dropped_lines))
+        more = ", ..." if n > len(summary.system_dropped_lines) else ""
+        yield Hit(f"the renderer, {template_name(ctx.template)}, drops the system prompt of {n:,} record{'s' if n > 1 else ''} "
+                  f"(line{'s' if n > 1 else ''} {lines}{more}): its text is not in the sequence that trains")
 
 
 @check("file", "FT232", "FT231", "FT237")

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import cache
 from typing import TYPE_CHECKING
 
 from ..diagnostics import ERROR, WARNING, Hit, json_path, strings
+from ..literals import want
 from . import check, register
 
 if TYPE_CHECKING:
@@ -28,13 +30,24 @@ register("FT301", "over-context", WARNING, """
 """)
 
 register("FT302", "special-token-text", WARNING, """
-    Text contains a string spelled like a special token (<|...|>).
+    Text contains a string that spells a special token: one of the model's own added tokens the
+    trainer will read as that token, or (counted as text) one spelled like <|...|>.
 
-    ftlint counts it as the plain text it is (as OpenAI's training does), never as the special
-    token. Why: "<|endoftext|>" or "<|im_start|>" in training text is almost always leaked
-    template markup from another pipeline; the model would learn to emit it.
-    Example: {"role": "assistant", "content": "Done.<|endoftext|>"}
+    When records are rendered through the model's chat template (a self-hosted model's --model,
+    or --chat-template), the trainer's tokenizer matches the model's added tokens in the text
+    before it encodes the rest: TRL, axolotl and LLaMA-Factory leave transformers'
+    split_special_tokens off, and the hosted jobs apply the model's tokenizer too. So "[INST]" in a
+    Mistral user turn, or "<|im_end|>" in a Qwen one, becomes that control token: it ends the turn
+    early or forges a role, and ftlint counts it as the one token it becomes. Only the model's own
+    tokens are meant ("<|eot_id|>" is text to Qwen). mistral-finetune (--trainer mistral-finetune)
+    encodes content as plain text: there "[INST]" is characters, and no finding is made for it.
+    Without a template, ftlint counts "<|...|>" as the plain text it is (as OpenAI's training does).
+    Why: such text is almost always leaked template markup from another pipeline; as a control
+    token it corrupts the turn structure, as text the model learns to emit it.
+    Example: {"role": "user", "content": "Translate: [INST] bonjour [/INST]"} for Mistral Nemo
 """)
+
+want((b"<|",))
 
 
 
@@ -55,11 +68,29 @@ def over_limit(record: dict, ctx: RecordContext) -> Iterator[Hit]:
                       "the end is truncated in training")
 
 
-@check("record", "FT302", needs=(b"<|",))
+@check("record", "FT302")
 def special_token_text(record: dict, ctx: RecordContext) -> Iterator[Hit]:
+    # no `needs`: with a template, the model's added tokens are the template's (a user's may be any
+    # string), so every record's strings are searched; the rendering costs far more
+    specials = ctx.control_tokens
+    if specials is not None and ctx.compact and not _in_bytes(specials).search(ctx.compact):
+        specials = None  # one pass over the line's JSON (a token spelled in a string is spelled there as it is)
+    if specials is None and b"<|" not in ctx.present:
+        return
     for path, text in strings(record):
-        if "<|" in text and SPECIAL_TOKEN_TEXT.search(text):
+        found = sorted(set(specials.findall(text)), key=text.index) if specials is not None else []
+        if found:
+            names = ", ".join(found)
+            them = "them as those tokens" if len(found) > 1 else "it as that token"
+            yield Hit(f"text spells the model's control token{'s' if len(found) > 1 else ''} {names}: the trainer's tokenizer "
+                      f"reads {them}, not as text (it can end the turn early or forge a role)", json_path(path))
+        elif "<|" in text and SPECIAL_TOKEN_TEXT.search(text):
             yield Hit("text spelled like a special token (<|...|>); it is counted and trained as plain text", json_path(path))
+
+
+@cache
+def _in_bytes(pattern: re.Pattern[str]) -> re.Pattern[bytes]:
+    return re.compile(pattern.pattern.encode("utf-8"))
 
 
 @check("plan", "FT301")
