@@ -132,6 +132,8 @@ def trainer_of(run: RunOptions, model: Model | None) -> tuple[Profile | None, st
         raise UsageError(f"--trainer: {exc}") from None
     if profile is not None and run.trainer is None and model is not None:
         why = f"implied by --model {model.name}"
+    elif profile is not None and run.trainer is not None and run.trainer_source:
+        why = run.trainer_source
     return profile, why
 
 

@@ -86,6 +86,7 @@ class RunOptions:
     keep_order: bool = False  # keep each record's tokens in order: --packing's batches follow it
     engine: str = "local"  # "local": this machine's processes; "ray": a Ray cluster (ftlint/engine/ray.py)
     trainer: str | None = None  # a name of ftlint.trainers.CHOICES; None: the one the model's (or format's) provider implies
+    trainer_source: str = ""  # where `trainer` came from when not --trainer (a run config)
     template_budget: TemplateBudget = field(default_factory=TemplateBudget)  # the chat template's, per record
     run: str | None = None  # --run FILE: the run config whose values fill the options not given (ftlint/runs/)
     run_notes: tuple[str, ...] = ()  # what the run config says that ftlint reads but does not model, and its defaults
@@ -95,6 +96,7 @@ class RunOptions:
         "chat_template": Text(path=True), "format_name": Text(), "jobs": Count(1), "dataset_rules": Flag(),
         "prompt_fingerprints": Flag(), "assistant_only_loss": Flag(), "completion_only_loss": Flag(), "max_seq_len": Count(1),
         "bound_tokens": Flag(), "mapping": Text(path=True), "keep_order": Flag(), "engine": OneOf(("local", "ray")), "trainer": OneOf(TRAINER_CHOICES),
+        "trainer_source": Text(),
         "run": Text(path=True),
     }
 

@@ -142,6 +142,9 @@ def test_together_job_and_its_defaults(tmp_path: Path) -> None:
     e = estimate(rel(TOY), "--run", rel(RUNS / "together" / "job.json"))
     assert (e["trainer"], e["epochs"], e["sources"]["epochs"]) == ("together", job["n_epochs"], "n_epochs 3 from job.json")
     assert e["total_steps"] == job["n_epochs"] * math.ceil(e["records"] / e["batch_size"])
+    assert e["trainer_source"] == "from job.json (a together run config)"  # not "--trainer together": no flag named it
+    flagged = estimate(rel(TOY), "--run", rel(RUNS / "together" / "job.json"), "--trainer", "openai")
+    assert (flagged["trainer"], flagged["trainer_source"]) == ("openai", "--trainer openai")
     bare = tmp_path / "job.json"
     bare.write_text(json.dumps({"model": job["model"], "training_file": job["training_file"]}))
     e = estimate(rel(TOY), "--run", str(bare))
