@@ -20,6 +20,7 @@ from .parse import DEFAULT_MAX_DEPTH
 from .read.base import DEFAULT_MAX_LINE_BYTES
 from .selection import Selection
 from .trainers import CHOICES as TRAINER_CHOICES
+from .trainers.profile import TRUNCATE
 from .trust import MAX_FILE_BYTES
 
 
@@ -56,7 +57,9 @@ class Loss:
 
     assistant_only: bool = False  # TRL assistant_only_loss
     completion_only: bool = True  # TRL completion_only_loss (its None means on for prompt-completion rows)
-    max_seq_len: int | None = None  # TRL max_length: the sequence is cut here, keeping its start
+    max_seq_len: int | None = None  # the trainer's max length: --max-seq-len, else its profile's default (None: the limit only)
+    past_max: str = TRUNCATE  # what the trainer does with a sample past it (ftlint/trainers/profile.py PAST_MAX)
+    max_len_source: str = "--max-seq-len"  # where max_seq_len comes from, as the findings and the estimate say it
 
 
 @dataclass(frozen=True, slots=True)

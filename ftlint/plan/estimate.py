@@ -45,11 +45,21 @@ class PackingFigures:
 
 @dataclass(frozen=True, slots=True)
 class TruncationFigures:
-    """Records cut at --max-seq-len by a self-hosted trainer (TRL's max_length)."""
+    """What the trainer does past its max length (ftlint/trainers/cut.py), from the records the
+    judge cut: those it cuts and what it cuts off them, those it drops, and what still trains."""
 
     max_seq_len: int
-    records: int
-    tokens: int
+    records: int  # records cut
+    tokens: int  # tokens cut off them
+    rule: str = "truncate"  # the trainer's past_max (ftlint/trainers/profile.py PAST_MAX)
+    source: str = ""  # where the max length comes from: --max-seq-len, the trainer's default, the model's limit
+    trainable_cut: int = 0  # trained tokens cut off
+    records_emptied: int = 0  # records left with no trained token
+    records_dropped: int = 0  # records left out (axolotl's drop): in no figure of the estimate
+    tokens_dropped: int = 0
+    trainable_dropped: int = 0
+    trainable_tokens: int = 0  # what the run trains: the estimate's trainable_tokens
+    trainable_tokens_in_file: int = 0  # before the cut and the drop
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +107,9 @@ class DatasetInfo:
     today: str = ""  # ISO date the lifecycle is judged on
     trainer: Profile | None = None  # the run's trainer (None: none named or implied: a provider's plain job)
     trainer_source: str = ""  # why it is the run's: --trainer, the model's provider, ...
+    max_length: int | None = None  # where the trainer cuts (the judge's Loss.max_seq_len), None: the limit
+    max_length_source: str = ""
+    past_max: str = "truncate"
 
 
 @dataclass(frozen=True)
@@ -161,6 +174,7 @@ class Estimate:
     trainer_source: str = ""  # why the run has this trainer
     trainer_steps: str = "hosted"  # its step arithmetic (ftlint/trainers/profile.py): hosted, hf, axolotl
     warmup_steps_given: bool = False  # --warmup-steps (not the trainer's rule)
+    trainable_tokens_in_file: int = 0  # the targets' tokens before the trainer's cut and drop (trainable_tokens: after)
 
     @property
     def warnings(self) -> list[dict[str, str]]:
@@ -189,8 +203,7 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
         sequences, tokens_per_epoch = packed.rows, packed.kept_tokens
         packing = PackingFigures(packed.algorithm, packed.max_seq_len, packed.rows, packed.lower_bound_rows,
                                  packed.truncated_records, packed.truncated_tokens)
-    elif plan.max_seq_len:
-        truncation = TruncationFigures(plan.max_seq_len, data.truncated_records, data.truncated_tokens)
+    truncation = _truncation(data, info)
     epochs, epochs_source = (plan.epochs, "--epochs") if plan.epochs is not None else _default(profile, "epochs", records, strategy)
     batch, batch_source = (plan.batch_size, "--batch-size") if plan.batch_size is not None else _default(profile, "batch", records, strategy)
     s = strategy.schedule(sequences, epochs, batch, plan.grad_accum, plan.gpus, plan.drop_last, plan.max_steps)
@@ -226,9 +239,22 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
         price_unit=price.unit if price is not None else "", price_note=price_note,
         trainer_title=profile.title if profile else "", trainer_source=info.trainer_source,
         trainer_steps=profile.steps if profile else HOSTED_STEPS, warmup_steps_given=plan.warmup_steps is not None,
+        trainable_tokens_in_file=data.trainable_tokens_in_file,
     )
     return dataclasses.replace(e, budget=_budget(e, plan, price_value), self_hosted=_self_hosted(e, plan),
                                learning_rate=_scaled_rates(e, plan))
+
+
+def _truncation(data: DatasetFigures, info: DatasetInfo) -> TruncationFigures | None:
+    """Past the max length: the trainer's (always said), or the limit's when it cuts a record."""
+    length, source = info.max_length, info.max_length_source
+    if length is None:
+        if not (data.truncated_records or data.records_dropped) or info.context_limit is None:
+            return None
+        length, source = info.context_limit, f"the {info.model} limit"
+    return TruncationFigures(length, data.truncated_records, data.truncated_tokens, info.past_max, source, data.trainable_cut,
+                             data.records_emptied, data.records_dropped, data.tokens_dropped, data.trainable_dropped,
+                             data.trainable_tokens, data.trainable_tokens_in_file)
 
 
 def _default(profile: Profile | None, name: str, records: int, strategy: Strategy) -> tuple[int, str]:
