@@ -227,7 +227,8 @@ def estimate_data(data: Data, plan: PlanOptions, run: RunOptions) -> EstimateRun
                        context_limit=limit, format=fmt.name, format_reason=reason, record_rule=fmt.record_rule,
                        min_examples=fmt.min_examples, validation=_validation_figures(data, limit), model_entry=data.model,
                        today=data.today, trainer=data.trainer, trainer_source=data.trainer_source,
-                       max_length=loss.max_seq_len, max_length_source=loss.max_len_source, past_max=loss.past_max)
+                       max_length=loss.max_seq_len, past_max=loss.past_max,
+                       max_length_source=loss.max_len_source if loss.max_seq_len else f"the limit of {data.settings.limit_for(fmt)[1]}")
     price: Sourced | None = user_value(plan.price, "usd_per_1m_tokens") if plan.price is not None else data.model.price
     path = train.paths[0] if train.paths else None
     result = planned(figures, plan, info, price=price, lengths=train.record_tokens() if plan.packing else None,

@@ -251,7 +251,7 @@ def _truncation(data: DatasetFigures, info: DatasetInfo) -> TruncationFigures | 
     if length is None:
         if not (data.truncated_records or data.records_dropped) or info.context_limit is None:
             return None
-        length, source = info.context_limit, f"the {info.model} limit"
+        length = info.context_limit
     return TruncationFigures(length, data.truncated_records, data.truncated_tokens, info.past_max, source, data.trainable_cut,
                              data.records_emptied, data.records_dropped, data.tokens_dropped, data.trainable_dropped,
                              data.trainable_tokens, data.trainable_tokens_in_file)

@@ -37,8 +37,12 @@ def max_length_row(e: Estimate) -> tuple[str, str, str] | None:
     if t.records:
         trained = f", {t.trainable_cut:,} of them trained" if t.trainable_cut else ""
         emptied = f"; {t.records_emptied:,} left with no trained token" if t.records_emptied else ""
-        done.append(f"{t.records:,} records cut ({t.tokens:,} tokens{trained}{emptied})")
+        done.append(f"{_records(t.records)} cut ({t.tokens:,} tokens{trained}{emptied})")
     if t.records_dropped:
-        done.append(f"{t.records_dropped:,} records dropped ({t.tokens_dropped:,} tokens)")
+        done.append(f"{_records(t.records_dropped)} dropped ({t.tokens_dropped:,} tokens)")
     effect = "; ".join(done) if done else "no record is past it"
     return ("max length", f"{t.max_seq_len:,}", f"{t.source}; {RULE_WORDS.get(t.rule, t.rule)}: {effect}")
+
+
+def _records(n: int) -> str:
+    return f"{n:,} record{'s' if n != 1 else ''}"
