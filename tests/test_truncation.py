@@ -187,3 +187,14 @@ def test_llama_factory_cuts_each_turn_in_proportion() -> None:
     assert e.truncation is not None and e.truncation.rule == "proportional" and e.truncation.records == cut_records
     assert (e.tokens, e.trainable_tokens, e.trainable_tokens_in_file) == (tokens, trained, file_trained)
     assert 0 < trained < file_trained
+
+
+def test_a_provider_that_rejects_a_record_past_its_limit_refuses_the_line() -> None:
+    # Bedrock: a job fails past the limit (ftlint/trainers/hosted.py BEDROCK.past_max); the line is an error, in no figure
+    path = "fixtures/formats/bedrock-nova/good.jsonl"
+    out = run("check", path, "--model", "nova-micro", "--context", "40")
+    (rejected,) = warnings(out.stdout, "FT303")
+    assert out.exit_code == 1 and rejected.startswith(f"{path}:6:1: FT303 example has 105 tokens, over the 40-token limit")
+    e = ftlint.estimate(str(FIXTURES / "formats" / "bedrock-nova" / "good.jsonl"), model="nova-micro", context=40)
+    assert (e.lines, e.invalid_lines, e.records) == (7, 1, 6)
+    assert "FT301" in run("check", path, "--context", "40").stdout  # no trainer named: a provider's truncation

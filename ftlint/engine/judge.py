@@ -25,6 +25,7 @@ from ..redact import redact
 from ..rules import Check, checks, severity
 from ..rules.context import FileContext, FileSummary, RecordContext
 from ..selection import Selection
+from ..trainers.profile import REJECT
 from .past_max import count_cut, count_dropped, cut_label, past_max
 from .result import Columns, Lengths
 
@@ -157,12 +158,13 @@ class LineJudge:
         level = self.severity  # the lambdas below hold their parts, never the judge: a cycle through it would keep a
         self.context = RecordContext(fmt, frozenset(), None, self.limit, owner, lambda code: level(code) is not None,  # chunk's
                                      settings.named_model())  # records (the deferred ones) alive until a full collection
+        self.context.past_max = settings.loss.past_max
         if self.cut is not None and settings.loss.max_seq_len is not None:  # past a hosted limit alone: FT301 says it
             self.context.cut_label = cut_label(settings.loss, self.cut, self.limit, owner)
         self.deferred = deferred
         self._deferring: list[bool] = []  # FT301 asked for an exact count of the current record
         if exact is not None:  # the byte bound counts; a record whose bound reaches its limit is counted again, exactly
-            if deferred is not None and self.severity(OVER_LIMIT) != ERROR:
+            if deferred is not None and self.severity(OVER_LIMIT) != ERROR and settings.loss.past_max != REJECT:
                 # ... by the main process, which is otherwise idle: the workers never load the
                 # tokenizer. Not when the finding rejects the record: the line's verdict is made here.
                 asked = self._deferring
@@ -315,6 +317,7 @@ class Recounter:
         level = Severities(fmt, settings.selection.for_path(summary.path))
         limit, owner = settings.limit_for(fmt)
         ctx = RecordContext(fmt, frozenset(), None, limit, owner, lambda code: level(code) is not None, settings.named_model())
+        ctx.past_max = settings.loss.past_max
         path = redact(summary.path)
         out = []
         for number, compact, fp in deferred:

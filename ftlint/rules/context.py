@@ -88,6 +88,7 @@ class RecordContext:
     # deferred to the main process (Recounter), which runs the same check on the exact figures
     recount: Callable[[dict], LineFigures | None] | None = None
     cut_label: str = ""  # where the trainer cuts: "--max-seq-len 512", "trl's default max length 1,024", the limit
+    past_max: str = "truncate"  # what the trainer does past it (Loss.past_max)
 
 
 @dataclass(frozen=True, slots=True)
