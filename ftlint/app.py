@@ -203,8 +203,6 @@ def check_plan(plan: PlanOptions) -> None:
     """Options that cannot go together."""
     if plan.warmup_ratio is not None and plan.warmup_steps is not None:
         raise UsageError("give --warmup-ratio or --warmup-steps, not both")
-    if plan.packing and not plan.max_seq_len:
-        raise UsageError("--packing needs --max-seq-len: the length of the rows records are packed into")
     if (plan.learning_rate is None) != (plan.reference_batch_size is None):
         raise UsageError("give --learning-rate and --reference-batch-size together")
 
@@ -219,7 +217,14 @@ def estimate_data(data: Data, plan: PlanOptions, run: RunOptions) -> EstimateRun
     _check_trainer(plan, data.trainer)
     if plan.n_evals and data.validation is None:
         raise UsageError("--n-evals needs --validation: Together evaluates (and bills) the validation file")
-    figures = train.figures(context_limit=limit, truncate_at=plan.max_seq_len if not plan.packing else None)
+    loss = data.settings.loss
+    if plan.max_seq_len is not None and plan.max_seq_len != loss.max_seq_len:  # the cut is made where records are judged
+        raise UsageError(f"max_seq_len {plan.max_seq_len}: the records were judged at {loss.max_seq_len or 'the limit'} "
+                         f"({loss.max_len_source}); give the max length where they are read (summarise(max_seq_len=...))")
+    plan = dataclasses.replace(plan, max_seq_len=loss.max_seq_len)  # one max length: the cut's, packing's rows
+    if plan.packing and not plan.max_seq_len:
+        raise UsageError("--packing needs --max-seq-len: the length of the rows records are packed into")
+    figures = train.figures(context_limit=limit)
     reason = redact(train.files[0].format_reason) if train.files else ""  # it may name the data's keys
     if len({f.format for f in train.files}) > 1:
         reason += "; files differ in format: " + ", ".join(f"{f.path}: {f.format}" for f in train.files)
@@ -227,7 +232,9 @@ def estimate_data(data: Data, plan: PlanOptions, run: RunOptions) -> EstimateRun
                        context_limit=limit, format=fmt.name, format_reason=reason, record_rule=fmt.record_rule,
                        min_examples=fmt.min_examples, validation=_validation_figures(data, limit), model_entry=data.model,
                        today=data.today, trainer=data.trainer, trainer_source=data.trainer_source,
-                       run_config=run.run or "", run_notes=run.run_notes)
+                       run_config=run.run or "", run_notes=run.run_notes,
+                       max_length=loss.max_seq_len, past_max=loss.past_max,
+                       max_length_source=loss.max_len_source if loss.max_seq_len else f"the limit of {data.settings.limit_for(fmt)[1]}")
     price: Sourced | None = user_value(plan.price, "usd_per_1m_tokens") if plan.price is not None else data.model.price
     path = train.paths[0] if train.paths else None
     result = planned(figures, plan, info, price=price, lengths=train.record_tokens() if plan.packing else None,

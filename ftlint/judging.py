@@ -14,6 +14,7 @@ from .options import Loss, RunOptions
 
 if TYPE_CHECKING:
     from .chat.source import TemplateFile
+    from .mapping import Mapping
     from .trainers import Profile
 
 
@@ -107,11 +108,27 @@ def settings_for(run: RunOptions, model: Model | None, training: bool = True) ->
         format_name=mapping.formatting if mapping else run.format_name, limits=run.limits, selection=run.selection, training=training,
         content_fingerprints=run.dataset_rules or run.prompt_fingerprints or bool(run.validation_files),
         prompt_fingerprints=run.prompt_fingerprints, labels=run.labels,
-        loss=Loss(run.assistant_only_loss, run.completion_only_loss, run.max_seq_len), bound_tokens=run.bound_tokens,
+        loss=loss_for(run, trainer, mapping), bound_tokens=run.bound_tokens,
         mapping=mapping, keep_order=run.keep_order, template_file=template_file, template_budget=run.template_budget,
         trainer=trainer.name if trainer else "", trainer_formats=trainer.format_names if trainer else (),
         control_tokens=bool(trainer.control_tokens.value) if trainer else True,
     )
+
+
+def loss_for(run: RunOptions, trainer: Profile | None, mapping: Mapping | None = None) -> Loss:
+    """What the run's trainer trains, and where it cuts: --max-seq-len (or the run config's), else
+    the one the --mapping file sets (axolotl's sequence_len), else the trainer's own default max
+    length (TRL 1,024, axolotl 512, LLaMA-Factory 2,048), else none (a hosted job cuts at the
+    model's limit, which the judge knows per format); with what it does past it."""
+    from .trainers.profile import TRUNCATE
+
+    past = str(trainer.past_max.value) if trainer is not None else TRUNCATE
+    length, source = run.max_seq_len, run.max_seq_len_source or "--max-seq-len"
+    if length is None and mapping is not None and mapping.max_length is not None:
+        length, source = mapping.max_length
+    if length is None and trainer is not None and isinstance(trainer.max_length.value, int):
+        length, source = trainer.max_length.value, f"{trainer.name}'s default ({trainer.max_length.source})"
+    return Loss(run.assistant_only_loss, run.completion_only_loss, length, past, source)
 
 
 def trainer_of(run: RunOptions, model: Model | None) -> tuple[Profile | None, str]:

@@ -42,6 +42,7 @@ class Mapping:
     tags: dict[str, str] = field(default_factory=dict)
     speakers: dict[str, str] = field(default_factory=dict)  # a speaker value -> ShareGPT's (axolotl's `roles` lists)
     turn_keys: tuple[str, str] = ("from", "value")  # a mapped turn's speaker and content keys: ShareGPT's, or role/content
+    max_length: tuple[int, str] | None = None  # the trainer's max length the file sets (axolotl's sequence_len), and where
 
     def apply(self, record: dict) -> dict:
         """The record in the canonical shape (a column it lacks is left out: `missing` says which)."""
@@ -91,7 +92,7 @@ def load_mapping(spec: str, paths: tuple[str, ...], limit: int = MAX_FILE_BYTES)
     (ftlint/documents.py) and valid against schemas/llamafactory-dataset-info.schema.json."""
     file, name = split_spec(spec)
     if file.endswith((".yml", ".yaml")):
-        return axolotl_mapping(file, name, paths, limit)
+        return _with_length(axolotl_mapping(file, name, paths, limit), file, limit)
     info = _document(file, limit, parse_json)
     if not isinstance(info, dict):
         raise MappingError(f"--mapping {file}: not a LLaMA-Factory dataset_info.json (an object of dataset entries)")
@@ -146,6 +147,18 @@ def _validate(file: str, document: object, schema: str) -> None:
 
     for _, message, pointer in schema_findings(schema, document):
         raise MappingError(f"--mapping {file}: {pointer}: {message} ({schema}.schema.json)")
+
+
+def _with_length(mapping: Mapping, file: str, limit: int) -> Mapping:
+    """An axolotl config's mapping with its `sequence_len`: the same file sets where axolotl cuts
+    (or drops) what the mapping reads (src/axolotl/utils/schemas/config.py sequence_len)."""
+    import dataclasses
+
+    config = _document(file, limit, parse_yaml)
+    length = config.get("sequence_len") if isinstance(config, dict) else None
+    if not isinstance(length, int) or isinstance(length, bool) or length < 1:
+        return mapping
+    return dataclasses.replace(mapping, max_length=(length, f"sequence_len {length} from {Path(file).name}"))
 
 
 # axolotl's default `roles` for chat_template data (src/axolotl/prompt_strategies/chat_template.py)

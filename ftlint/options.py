@@ -20,6 +20,7 @@ from .parse import DEFAULT_MAX_DEPTH
 from .read.base import DEFAULT_MAX_LINE_BYTES
 from .selection import Selection
 from .trainers import CHOICES as TRAINER_CHOICES
+from .trainers.profile import TRUNCATE
 from .trust import MAX_FILE_BYTES
 
 
@@ -56,7 +57,9 @@ class Loss:
 
     assistant_only: bool = False  # TRL assistant_only_loss
     completion_only: bool = True  # TRL completion_only_loss (its None means on for prompt-completion rows)
-    max_seq_len: int | None = None  # TRL max_length: the sequence is cut here, keeping its start
+    max_seq_len: int | None = None  # the trainer's max length: --max-seq-len, else its profile's default (None: the limit only)
+    past_max: str = TRUNCATE  # what the trainer does with a sample past it (ftlint/trainers/profile.py PAST_MAX)
+    max_len_source: str = "--max-seq-len"  # where max_seq_len comes from, as the findings and the estimate say it
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +84,7 @@ class RunOptions:
     assistant_only_loss: bool = False  # TRL's assistant_only_loss: the template's generation spans train
     completion_only_loss: bool = True  # TRL's completion_only_loss (on by default for prompt-completion rows)
     max_seq_len: int | None = None  # TRL's max_length: targets past it are cut off (FT236)
+    max_seq_len_source: str = ""  # where max_seq_len came from when not --max-seq-len (a run config)
     bound_tokens: bool = False  # check: token counts only decide FT301, so a byte bound clears most records
     mapping: str | None = None  # --mapping dataset_info.json[:NAME]: read records as LLaMA-Factory does
     keep_order: bool = False  # keep each record's tokens in order: --packing's batches follow it
@@ -96,7 +100,7 @@ class RunOptions:
         "chat_template": Text(path=True), "format_name": Text(), "jobs": Count(1), "dataset_rules": Flag(),
         "prompt_fingerprints": Flag(), "assistant_only_loss": Flag(), "completion_only_loss": Flag(), "max_seq_len": Count(1),
         "bound_tokens": Flag(), "mapping": Text(path=True), "keep_order": Flag(), "engine": OneOf(("local", "ray")), "trainer": OneOf(TRAINER_CHOICES),
-        "trainer_source": Text(),
+        "trainer_source": Text(), "max_seq_len_source": Text(),
         "run": Text(path=True),
     }
 

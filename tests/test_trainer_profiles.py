@@ -71,3 +71,18 @@ def test_estimate_fails_when_the_template_trains_nothing(tmp_path: Path) -> None
     e = json.loads(out.stdout)
     assert e["trainable_tokens"] == 0 and e["records"] == 103
     assert any(w["code"] == "FT511" and w["severity"] == "error" for w in e["warnings"])
+
+
+def test_a_mistral_finetune_run_is_its_max_steps_of_packed_rows() -> None:
+    """mistral-finetune has no epochs: it runs TrainArgs.max_steps (100) optimizer steps over an
+    endless iterator of rows of seq_len (2,048) tokens, every sample concatenated (finetune/args.py,
+    finetune/data/dataset.py sequence_iterator). On main it was planned with OpenAI's epoch heuristic."""
+    data = FIXTURES / "peer-cases" / "mistral-finetune" / "valid_multi_turn.jsonl"
+    out = run("estimate", str(data), "--trainer", "mistral-finetune", "--model", "mistralai/Mistral-Nemo-Instruct-2407", "-o", "json")
+    e = json.loads(out.stdout)
+    assert e["total_steps"] == 100 and e["max_steps"] == 100
+    assert e["sequences"] == -(-e["tokens"] // 2048)  # rows of seq_len, every sample concatenated
+    assert e["steps_per_epoch"] == -(-e["sequences"] // (1 * 1 * 1))  # batch_size 1 x num_microbatches 1 x 1 GPU
+    assert "max_steps 100: mistral-finetune's default" in e["sources"]["max_steps"]
+    assert "cookbook" not in e["epochs_source"]
+    assert e["truncation"]["rule"] == "split" and e["truncation"]["trainable_cut"] == 0

@@ -49,7 +49,7 @@ class Masked:
     all_trained: bool  # every token trains (TRL without assistant_only_loss)
     eos: str = ""  # the template's end of turn (the tokenizer's eos_token)
     unmarked: bool = False  # assistant_only_loss with a template that has no generation block at all
-    lost: int = 0  # trained tokens past --max-seq-len
+    pairs: list[tuple[int, int]] | None = None  # the tokens in order as (untrained, trained) runs (trainers/cut.py)
 
 
 class Tokenizer:

@@ -9,6 +9,7 @@ from time import monotonic
 
 from ..options import Loss, TemplateBudget
 from ..tokens import TokenCounter
+from ..trainers.cut import pairs_of_mask
 from . import CHAT_TEMPLATES, FAMILY_TEMPLATE_DEFAULTS, MISTRAL_COMMON, ChatTemplate, count_rendered, template_text
 from .mask import Masked, Tokenizer, common_prefix, span_mask
 from .mistral_common import Piece, pieces
@@ -121,10 +122,10 @@ class Tally:
                                 self.loss.assistant_only and not self.has_generation), mask)
 
     def _cut(self, masked: Masked, mask: list[bool] | None) -> Masked:
-        """TRL's max_length, keep_start: trained tokens past it are lost."""
-        limit = self.loss.max_seq_len
-        if limit is not None and masked.tokens > limit:
-            masked.lost = masked.tokens - limit if mask is None else sum(mask[limit:])
+        """Where the trained tokens lie, for a trainer's cut at its max length (engine/judge.py):
+        the mask's runs, or the whole sequence when every token trains. A few runs a record, from
+        the mask already made."""
+        masked.pairs = pairs_of_mask(mask) if mask is not None else [(0, masked.tokens)]
         return masked
 
     def tokens(self, messages: Sequence[dict], tools: object = None) -> int:

@@ -142,7 +142,7 @@ JUDGING = [
 ]
 # check's own: estimate and plan have --max-seq-len among the plan's options
 TRUNCATION = [
-    click.option("--max-seq-len", type=of(RunOptions, "max_seq_len"), metavar="TOKENS", help="Records are cut at this many tokens (TRL max_length, keep_start): targets cut off are reported (FT236)."),
+    click.option("--max-seq-len", type=of(RunOptions, "max_seq_len"), metavar="TOKENS", help="The trainer's max length (default: its own, `ftlint trainers NAME`): records past it are cut or dropped as the trainer does (FT236, FT240)."),
 ]
 INPUTS = [
     click.argument("paths", nargs=-1, required=False, type=click.Path(dir_okay=True, allow_dash=True, readable=False)),

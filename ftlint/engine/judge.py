@@ -25,6 +25,8 @@ from ..redact import redact
 from ..rules import Check, checks, severity
 from ..rules.context import FIRST_LINES, FileContext, FileSummary, RecordContext
 from ..selection import Selection
+from ..trainers.profile import REJECT
+from .past_max import count_cut, count_dropped, cut_label, past_max
 from .result import Columns, Lengths
 
 OVER_LIMIT = "FT301"  # the one code whose check recounts a record exactly (rules/tokens.py)
@@ -146,6 +148,10 @@ class LineJudge:
         self.gates = [c for c in applicable if c.gate]  # run whether reported or not: they decide what is checked
         self.checks = [c for c in applicable if not c.gate and _reported(c, self.severity)]
         self.limit, owner = settings.limit_for(fmt)
+        # where the trainer cuts: its max length, else (a hosted job) the limit; not by a byte bound (`check`'s)
+        # unless a self-hosted trainer's max length asks for exact counts of the records past it
+        lengths_cut = [n for n in (settings.loss.max_seq_len, self.limit) if n is not None]
+        self.cut = min(lengths_cut) if lengths_cut and (exact is None or settings.loss.max_seq_len is not None) else None
         self.shown_path = redact(summary.path)
         self.line_checks, self.mapping_checks = checks("line"), checks("mapping")
         self._blank: tuple[str, str, str] | bool | None = False  # (code, severity, message) of a blank line, once known
@@ -155,10 +161,13 @@ class LineJudge:
                                      settings.named_model())  # records (the deferred ones) alive until a full collection
         if tally is not None and settings.control_tokens:
             self.context.control_tokens = tally.spec.splitter
+        self.context.past_max = settings.loss.past_max
+        if self.cut is not None and settings.loss.max_seq_len is not None:  # past a hosted limit alone: FT301 says it
+            self.context.cut_label = cut_label(settings.loss, self.cut, self.limit, owner)
         self.deferred = deferred
         self._deferring: list[bool] = []  # FT301 asked for an exact count of the current record
         if exact is not None:  # the byte bound counts; a record whose bound reaches its limit is counted again, exactly
-            if deferred is not None and self.severity(OVER_LIMIT) != ERROR:
+            if deferred is not None and self.severity(OVER_LIMIT) != ERROR and settings.loss.past_max != REJECT:
                 # ... by the main process, which is otherwise idle: the workers never load the
                 # tokenizer. Not when the finding rejects the record: the line's verdict is made here.
                 asked = self._deferring
@@ -225,11 +234,13 @@ class LineJudge:
                 hits.extend(gated)
                 return None
         ctx.figures = figures = self.fmt.figures(value, self.counter, self.tally)
+        if self.cut is not None:
+            figures = ctx.figures = past_max(self.fmt, value, figures, self.cut, self.settings.loss.past_max,
+                                             self.counter, self.exact, self.tally)
         if figures.rendered is not None:
             summary = self.summary
             summary.rendered += 1
             summary.untrained += figures.rendered.trained == 0
-            summary.truncated += figures.rendered.lost > 0
         if figures.system_dropped:
             self.summary.system_dropped += 1
             if len(self.summary.system_dropped_lines) < FIRST_LINES:
@@ -253,14 +264,21 @@ class LineJudge:
         summary.messages += figures.messages
         records = figures.records
         add, ordered = self.lengths.add, self.ordered
+        kept = 0
         for record in records:
+            if record.dropped:
+                count_dropped(summary, line.number, record)
+                continue
+            kept += 1
             add(record.tokens)
             summary.targets += record.targets
             summary.tokens += record.tokens
-            summary.trainable += record.trainable
+            summary.trainable += record.trainable - record.cut_trainable
+            if record.cut_tokens:
+                count_cut(summary, line.number, record)
             if ordered is not None:
                 ordered.append(record.tokens)
-        summary.records += len(records)
+        summary.records += kept
         if records and (settings.content_fingerprints or settings.prompt_fingerprints):
             exact = near = prompt = 0
             if settings.content_fingerprints:
@@ -307,6 +325,7 @@ class Recounter:
         level = Severities(fmt, settings.selection.for_path(summary.path))
         limit, owner = settings.limit_for(fmt)
         ctx = RecordContext(fmt, frozenset(), None, limit, owner, lambda code: level(code) is not None, settings.named_model())
+        ctx.past_max = settings.loss.past_max
         path = redact(summary.path)
         out = []
         for number, compact, fp in deferred:
@@ -324,8 +343,11 @@ class Recounter:
 def file_findings(summary: FileSummary, fmt: Format, settings: Settings) -> list[Diagnostic]:
     """The file-level checks (empty file, too few records) at the end of a file."""
     level = Severities(fmt, settings.selection.for_path(summary.path))
+    limit, owner = settings.limit_for(fmt)
+    cut = min((n for n in (settings.loss.max_seq_len, limit) if n is not None), default=None)
     ctx = FileContext(fmt, settings.training, settings.loss, settings.template,
-                      settings.template_file.source if settings.template_file else None)
+                      settings.template_file.source if settings.template_file else None,
+                      cut_label(settings.loss, cut, limit, owner) if cut is not None and settings.loss.max_seq_len else "")
     out = []
     for c in checks("file"):
         for hit in c.func(summary, ctx):

@@ -192,33 +192,39 @@ class Analysis:
             raise ValueError("record order was not kept: analyse with Settings(keep_order=True)")
         return self.ordered.tolist()
 
-    def figures(self, *, context_limit: int | None, truncate_at: int | None = None) -> DatasetFigures:
+    def figures(self, *, context_limit: int | None) -> DatasetFigures:
         """The figures a plan is made from. Every figure is exact: the distribution keeps each distinct
         token count (Lengths), so a clipped sum or a quantile is the same for one run and for merged
-        shards; quantiles use the nearest record (no interpolation): every figure is a real record's."""
+        shards; quantiles use the nearest record (no interpolation): every figure is a real record's.
+        The records as trained are those the judge cut at the trainer's max length (or the limit),
+        as the trainer cuts them, and without those it drops (FileSummary)."""
         from ..plan.figures import DatasetFigures  # only an estimate needs it: a check never loads plan/
 
         lengths = self.lengths
         files = self.files
-        limited = lengths.total(context_limit)
-        cap = min(context_limit, truncate_at) if context_limit is not None and truncate_at is not None else (truncate_at or context_limit)
-        capped = lengths.total(cap)
-        cut = 0
-        if truncate_at is not None:  # records longer than --max-seq-len once the limit has cut them
-            cut = lengths.over(truncate_at) if context_limit is None or truncate_at < context_limit else 0
+        cut = self._sum("tokens_cut")
+        dropped_trainable = self._sum("dropped_trainable")
+        trainable = self._sum("trainable")
+        trainable_cut = self._sum("trainable_cut")
         return DatasetFigures(
             lines=self.lines,
             invalid_lines=self.invalid,
             messages=self.messages,
             records=lengths.records,
             targets=sum(f.targets for f in files),
-            tokens_in_file=lengths.total(),
-            tokens_capped=capped,
-            trainable_tokens=sum(f.trainable for f in files),
+            tokens_in_file=lengths.total() + self._sum("dropped_tokens"),
+            tokens_capped=lengths.total() - cut,
+            trainable_tokens=trainable,
             records_over_limit=lengths.over(context_limit) if context_limit is not None else 0,
             token_stats=lengths.stats(),
-            truncated_records=cut,
-            truncated_tokens=limited - capped,
+            truncated_records=self._sum("cut"),
+            truncated_tokens=cut,
+            trainable_tokens_in_file=trainable + trainable_cut + dropped_trainable,
+            trainable_cut=trainable_cut,
+            records_emptied=self._sum("emptied"),
+            records_dropped=self._sum("dropped"),
+            tokens_dropped=self._sum("dropped_tokens"),
+            trainable_dropped=dropped_trainable,
         )
 
     def merge(self, other: Analysis) -> None:

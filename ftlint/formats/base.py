@@ -22,6 +22,9 @@ class RecordFigures:
     targets: int  # spans that carry loss
     tokens: int  # all tokens of the record, formatting overhead included
     trainable: int  # tokens of the targets
+    cut_tokens: int = 0  # tokens the trainer cuts off past its max length (engine/judge.py sets it)
+    cut_trainable: int = 0  # ... of which trained: trainable - cut_trainable is what the run trains
+    dropped: bool = False  # the trainer leaves the record out (axolotl's drop) or the job refuses it (a provider's)
 
 
 @dataclass(slots=True)
@@ -73,6 +76,13 @@ class Format:
         """What the record asks (everything before its first target): two versions of a
         record with the same prompt are one record changed, not one removed and one added."""
         return record
+
+    def layout(self, record: dict, counter: TokenCounter, tally: Tally | None = None) -> list[list[tuple[int, int]]]:
+        """Where each training record's trained tokens lie: its tokens in order as (untrained,
+        trained) runs (ftlint/trainers/cut.py), summing to the record's figures. Asked only of a
+        record longer than the trainer's max length. Here: a format that says no better has its
+        context first and its trained tokens last (a prompt, then its completion)."""
+        return [[(r.tokens - r.trainable, r.trainable)] for r in self.figures(record, counter, tally).records]
 
     def figures(self, record: dict, counter: TokenCounter, tally: Tally | None = None) -> LineFigures:
         """The record's training records and their tokens: by the model's chat template when

@@ -160,6 +160,62 @@ class ChatFormat(Format):
         return LineFigures(records, len(sizes))
 
 
+    def layout(self, record: dict, counter: TokenCounter, tally: Tally | None = None) -> list[list[tuple[int, int]]]:
+        """Where the trained tokens lie (Format.layout). By the convention each turn's overhead
+        comes before what it says, and the record's own tokens (priming, tools, system field)
+        first; through a chat template, a target ends where the conversation rendered up to it
+        ends (one more rendering per target, for a long record only)."""
+        if tally is not None and self.turns_key == "messages" and not self.expands(record) and self.targets == "roles":
+            from ..chat.render import TemplateFailure
+
+            try:
+                with tally.record():
+                    return [self._rendered_layout(record, counter, tally)]
+            except TemplateFailure:
+                pass  # its figures are the convention's too (figures())
+        return self._convention_layout(record, counter)
+
+    def _rendered_layout(self, record: dict, counter: TokenCounter, tally: Tally) -> list[tuple[int, int]]:
+        c = Counting(counter)
+        messages = [t for _, t in self.turns(record)]
+        tools = record.get("tools")
+        pairs, position = [], 0
+        for k, turn in enumerate(messages):
+            if self.is_target(turn):
+                end = tally.tokens(messages[: k + 1], tools)
+                start = max(end - c.body(turn), position)
+                pairs.append((start - position, end - start))
+                position = end
+        rest = tally.tokens(messages, tools) - position
+        return [*pairs, (rest, 0)] if rest > 0 else pairs
+
+    def _convention_layout(self, record: dict, counter: TokenCounter) -> list[list[tuple[int, int]]]:
+        c = Counting(counter)
+        base = TOKENS_PER_RECORD + sum(c.json(record.get(k)) for k in self.extra_fields_counted)
+        system = self.system(record)
+        if system is not None:
+            base += c.text(system) if isinstance(system, str) else c.json(system)
+        sizes = [(t, *c.turn(t)) for _, t in self.turns(record)]
+        if self.expands(record):
+            out, running = [], base
+            for turn, total, body in sizes:
+                running += total
+                if self.is_target(turn):
+                    out.append([(running - body, body)])
+            return out or [[(running, 0)]]
+        tokens = base + sum(s[1] for s in sizes)
+        if self.targets != "roles":
+            return [[(0, tokens)] if self.targets == "all" else [(tokens, 0)]]
+        pairs, untrained = [], base
+        for turn, total, body in sizes:
+            if self.is_target(turn):
+                pairs.append((untrained + total - body, body))
+                untrained = 0
+            else:
+                untrained += total
+        return [[*pairs, (untrained, 0)] if untrained else pairs]
+
+
 class NovaPreference(ChatFormat):
     """Nova's DPO: the turns of its supervised format, the last an assistant turn holding two
     candidates (one preferred, one not) instead of content. One line is one pair; the two
@@ -218,6 +274,14 @@ class ShareGPT(ChatFormat):
         normalised = {"messages": ([{"role": "system", "content": system}] if isinstance(system, str) and system else [])
                       + [m for _, m in self.turns(record)], "tools": record.get("tools")}
         return ChatFormat._convention(AS_MESSAGES, normalised, counter)
+
+    def _messages(self, record: dict) -> dict:
+        system = record.get("system")
+        return {"messages": ([{"role": "system", "content": system}] if isinstance(system, str) and system else [])
+                + [m for _, m in self.turns(record)], "tools": record.get("tools")}
+
+    def layout(self, record: dict, counter: TokenCounter, tally: Tally | None = None) -> list[list[tuple[int, int]]]:
+        return AS_MESSAGES.layout(self._messages(record), counter, tally)
 
     def figures(self, record: dict, counter: TokenCounter, tally: Tally | None = None) -> LineFigures:
         if tally is not None:

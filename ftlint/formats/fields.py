@@ -48,6 +48,14 @@ class FieldsFormat(Format):
                            messages)
 
 
+    def layout(self, record: dict, counter: TokenCounter, tally: Tally | None = None) -> list[list[tuple[int, int]]]:
+        """The inputs first, then each output's own overhead and what it says (Format.layout)."""
+        c = Counting(counter)
+        context = sum(self._field(c, record.get(k))[0] for k in self.inputs)
+        outputs = [self._field(c, record.get(k)) for k in self.outputs]
+        pairs = [(context + total - body, body) for total, body in outputs[:1]] + [(total - body, body) for total, body in outputs[1:]]
+        return [pairs or [(context, 0)]]
+
     def _templated(self, record: dict, tally: Tally) -> LineFigures | None:
         """A conversational prompt and completion through the chat template, masked as TRL
         masks them (None: not lists of messages, counted by the convention)."""
@@ -71,6 +79,8 @@ class FieldsFormat(Format):
 class Stepwise(FieldsFormat):
     """TRL's stepwise supervision (PRMTrainer): a prompt, the steps of one completion, and a
     label per step. One row is one record; the steps carry the loss (a label at each step's end)."""
+
+    layout = Format.layout  # its prompt, then its steps
 
     def figures(self, record: dict, counter: TokenCounter, tally: Tally | None = None) -> LineFigures:
         c = Counting(counter)
@@ -99,6 +109,11 @@ class Alpaca(FieldsFormat):
         prompt = "\n".join(t for t in (instruction, given) if isinstance(t, str) and t)
         messages += [{"role": "user", "content": prompt}, {"role": "assistant", "content": record.get("output")}]
         return messages
+
+    def layout(self, record: dict, counter: TokenCounter, tally: Tally | None = None) -> list[list[tuple[int, int]]]:
+        from .chat import AS_MESSAGES
+
+        return AS_MESSAGES.layout({"messages": self._messages(record)}, counter, tally)
 
     def figures(self, record: dict, counter: TokenCounter, tally: Tally | None = None) -> LineFigures:
         from .chat import AS_MESSAGES

@@ -28,11 +28,12 @@ from ..diagnostics import Diagnostic
 from ..models import Model, Sourced
 from ..options import PlanOptions
 from ..trainers import Profile
-from ..trainers.profile import HOSTED_STEPS
+from ..trainers.profile import HOSTED_STEPS, SPLIT
 from ..trainers.steps import Schedule, Strategy, trainer
 from .billing import TOGETHER, Bill, bill, max_batch, max_seq_length, method_of, rate_of, together_rows
 from .figures import DatasetFigures, ValidationFigures
 from .packing import pack
+from .sources import sources_of
 
 # research note T9: the docs' example bills "context length x batch size x steps" tokens, so a step is a batch of rows
 _TOGETHER_STEPS = "steps per epoch = ceil(rows / effective batch), a row max_seq_length tokens (inferred from Together's docs)"
@@ -50,11 +51,21 @@ class PackingFigures:
 
 @dataclass(frozen=True, slots=True)
 class TruncationFigures:
-    """Records cut at --max-seq-len by a self-hosted trainer (TRL's max_length)."""
+    """What the trainer does past its max length (ftlint/trainers/cut.py), from the records the
+    judge cut: those it cuts and what it cuts off them, those it drops, and what still trains."""
 
     max_seq_len: int
-    records: int
-    tokens: int
+    records: int  # records cut
+    tokens: int  # tokens cut off them
+    rule: str = "truncate"  # the trainer's past_max (ftlint/trainers/profile.py PAST_MAX)
+    source: str = ""  # where the max length comes from: --max-seq-len, the trainer's default, the model's limit
+    trainable_cut: int = 0  # trained tokens cut off
+    records_emptied: int = 0  # records left with no trained token
+    records_dropped: int = 0  # records left out (axolotl's drop): in no figure of the estimate
+    tokens_dropped: int = 0
+    trainable_dropped: int = 0
+    trainable_tokens: int = 0  # what the run trains: the estimate's trainable_tokens
+    trainable_tokens_in_file: int = 0  # before the cut and the drop
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +115,9 @@ class DatasetInfo:
     trainer_source: str = ""  # why it is the run's: --trainer, the model's provider, ...
     run_config: str = ""  # --run FILE: the run config the plan's values came from
     run_notes: tuple[str, ...] = ()  # what it says that the figures do not model, and its defaults
+    max_length: int | None = None  # where the trainer cuts (the judge's Loss.max_seq_len), None: the limit
+    max_length_source: str = ""
+    past_max: str = "truncate"
 
 
 @dataclass(frozen=True)
@@ -174,6 +188,7 @@ class Estimate:
     sources: dict[str, str] = dataclasses.field(default_factory=dict)
     run_config: str = ""
     run_notes: tuple[str, ...] = ()
+    trainable_tokens_in_file: int = 0  # the targets' tokens before the trainer's cut and drop (trainable_tokens: after)
 
     @property
     def warnings(self) -> list[dict[str, str]]:
@@ -202,24 +217,30 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
         sequences, tokens_per_epoch = packed.rows, packed.kept_tokens
         packing = PackingFigures(packed.algorithm, packed.max_seq_len, packed.rows, packed.lower_bound_rows,
                                  packed.truncated_records, packed.truncated_tokens)
-    elif plan.max_seq_len:
-        truncation = TruncationFigures(plan.max_seq_len, data.truncated_records, data.truncated_tokens)
+    truncation = _truncation(data, info)
     model = info.model_entry
     together = profile is not None and profile.name == TOGETHER
     method = method_of(info.format, plan.full)
     length, rows_rule = max_seq_length(model, method, plan.max_seq_len) if together else (None, "")
     if together and length:
         sequences, rows_rule = together_rows(records, tokens_per_epoch, length, not plan.no_packing)
+    if profile is not None and profile.past_max.value == SPLIT and plan.max_seq_len:  # every sample packed, split across rows
+        sequences = math.ceil(tokens_per_epoch / plan.max_seq_len)
+        rows_rule = (f"rows = ceil({tokens_per_epoch:,} tokens / seq_len {plan.max_seq_len:,}): {profile.name} concatenates "
+                     f"the samples into rows of seq_len ({profile.past_max.source})")
     given = dict(plan.sources)
+    max_steps, steps_source = plan.max_steps, given.get("max_steps", f"--max-steps {plan.max_steps}")
+    if max_steps is None and profile is not None and isinstance(profile.max_steps.value, int):
+        max_steps = profile.max_steps.value
+        steps_source = f"max_steps {max_steps}: {profile.name}'s default ({profile.max_steps.source})"
     epochs, epochs_source = ((plan.epochs, given.get("epochs", "--epochs")) if plan.epochs is not None
                              else _default(profile, "epochs", records, strategy))
     batch, batch_source = ((plan.batch_size, given.get("batch_size", "--batch-size")) if plan.batch_size is not None
                            else _default(profile, "batch", records, strategy, max_batch(model, plan.full)))
-    s = strategy.schedule(sequences, epochs, batch, plan.grad_accum, plan.gpus, plan.drop_last, plan.max_steps)
-    if plan.max_steps:
+    s = strategy.schedule(sequences, epochs, batch, plan.grad_accum, plan.gpus, plan.drop_last, max_steps)
+    if max_steps:
         epochs = s.epochs_run
-        how = given.get("max_steps", f"--max-steps {plan.max_steps}")
-        epochs_source = f"{how}: ceil({plan.max_steps} / {s.steps_per_epoch} steps per epoch)"
+        epochs_source = f"{steps_source}: ceil({max_steps} / {s.steps_per_epoch} steps per epoch)"
     elif s.epochs_run != epochs and s.steps_per_epoch:
         epochs_source += f"; the run ends in epoch {s.epochs_run}, when its {s.total_steps:,} planned steps are done"
         epochs = s.epochs_run
@@ -245,7 +266,7 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
         price_per_1m=price_value, price_source=charged.note if charged is not None else None,
         cost_usd=cost, validation=_validation(info.validation, together, evals), format=info.format,
         format_reason=info.format_reason, record_rule=info.record_rule, sequences=sequences,
-        sequences_processed=s.sequences_processed, trainer=profile.name if profile else "", trainer_rule=_TOGETHER_STEPS if together else s.rule, max_steps=plan.max_steps,
+        sequences_processed=s.sequences_processed, trainer=profile.name if profile else "", trainer_rule=_TOGETHER_STEPS if together else s.rule, max_steps=max_steps,
         epochs_covered=s.epochs_covered, packing=packing, truncation=truncation, budget=None, self_hosted=None,
         learning_rate=None, refusal=s.refusal, provider=model.provider if model else "",
         model_assumed=model.assumed if model else False, tokenizer=info.encoding,
@@ -253,37 +274,25 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
         price_unit=price.unit if price is not None else "", price_note=price_note,
         trainer_title=profile.title if profile else "", trainer_source=info.trainer_source,
         trainer_steps=profile.steps if profile else HOSTED_STEPS, warmup_steps_given=plan.warmup_steps is not None,
-        bill=billed if profile is None or profile.hosted or charged is not None else None, rows_rule=rows_rule if together else "",
-        sources=sources_of(plan, profile, epochs_source, batch_source), run_config=info.run_config, run_notes=info.run_notes,
+        bill=billed if profile is None or profile.hosted or charged is not None else None, rows_rule=rows_rule,
+        sources={**sources_of(plan, profile, epochs_source, batch_source, info.max_length_source),
+                 **({"max_steps": steps_source} if max_steps else {})}, run_config=info.run_config, run_notes=info.run_notes,
+        trainable_tokens_in_file=data.trainable_tokens_in_file,
     )
     return dataclasses.replace(e, budget=_budget(e, plan, price_value), self_hosted=_self_hosted(e, plan),
                                learning_rate=_scaled_rates(e, plan))
 
 
-def sources_of(plan: PlanOptions, profile: Profile | None, epochs: str, batch: str) -> dict[str, str]:
-    """Where each plan figure's value came from: the flag or run config that gave it (plan.sources),
-    else the trainer's default or ftlint's rule, said as such."""
-    given = dict(plan.sources)
-    who = profile.name if profile is not None else "ftlint"
-    out = {"epochs": epochs, "batch_size": batch}
-    defaults = {
-        "grad_accum": f"not set: {plan.grad_accum}" if plan.grad_accum == 1 else "--grad-accum",
-        "gpus": f"not set: {plan.gpus}" if plan.gpus == 1 else "--gpus",
-        "max_seq_len": ("--max-seq-len" if plan.max_seq_len else
-                        f"not set: records counted whole (the {who} default, {profile.max_length.value}, not applied)"
-                        if profile is not None and profile.max_length.value else "not set: records counted whole"),
-        "packing": "--packing" if plan.packing else (f"not set: {who} packs by default ({profile.packing.source}); counted unpacked"
-                                                     if profile is not None and profile.packing.value else "not set: off"),
-        "warmup": ("--warmup-steps" if plan.warmup_steps is not None else "--warmup-ratio" if plan.warmup_ratio is not None
-                   else f"not set: {who}'s rule"),
-        "learning_rate": "--learning-rate" if plan.learning_rate is not None else "not set",
-        "max_steps": "--max-steps" if plan.max_steps else "not set: the epochs decide",
-    }
-    for name, default in defaults.items():
-        key = "warmup_ratio" if name == "warmup" and "warmup_ratio" in given else "warmup_steps" if name == "warmup" else name
-        out[name] = given.get(key, default)
-    out.update({k: v for k, v in given.items() if k not in out and k not in ("warmup_ratio", "warmup_steps")})
-    return out
+def _truncation(data: DatasetFigures, info: DatasetInfo) -> TruncationFigures | None:
+    """Past the max length: the trainer's (always said), or the limit's when it cuts a record."""
+    length, source = info.max_length, info.max_length_source
+    if length is None:
+        if not (data.truncated_records or data.records_dropped) or info.context_limit is None:
+            return None
+        length = info.context_limit
+    return TruncationFigures(length, data.truncated_records, data.truncated_tokens, info.past_max, source, data.trainable_cut,
+                             data.records_emptied, data.records_dropped, data.tokens_dropped, data.trainable_dropped,
+                             data.trainable_tokens, data.trainable_tokens_in_file)
 
 
 def _default(profile: Profile | None, name: str, records: int, strategy: Strategy,

@@ -16,12 +16,18 @@ class DatasetFigures:
     records: int = 0
     targets: int = 0
     tokens_in_file: int = 0
-    tokens_capped: int = 0  # as trained: each record at most at the limit (and --max-seq-len)
-    trainable_tokens: int = 0
+    tokens_capped: int = 0  # as trained: each record as the trainer cuts it at its max length (or the limit)
+    trainable_tokens: int = 0  # what the run trains: the kept records' trained tokens within the cut
     records_over_limit: int = 0
     token_stats: dict[str, float] = field(default_factory=dict)
-    truncated_records: int = 0  # records longer than --max-seq-len
-    truncated_tokens: int = 0  # what that cuts off (beyond what the limit cuts)
+    truncated_records: int = 0  # records the trainer cuts at its max length (tokens past it)
+    truncated_tokens: int = 0  # what that cuts off
+    trainable_tokens_in_file: int = 0  # the targets' tokens of every valid record, uncut and none dropped
+    trainable_cut: int = 0  # trained tokens the cut takes off the records kept
+    records_emptied: int = 0  # records the cut leaves with no trained token
+    records_dropped: int = 0  # records the trainer leaves out (axolotl's drop): in no figure above
+    tokens_dropped: int = 0
+    trainable_dropped: int = 0
 
 
 @dataclass(frozen=True, slots=True)

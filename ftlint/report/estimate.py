@@ -9,6 +9,7 @@ import orjson
 
 from ..diagnostics import ERROR, Diagnostic
 from .escape import json_safe, md_code, md_text, path_text, shown_path, terminal_safe
+from .past_max import max_length_row, trainable_how
 from .renderer import Renderer
 from .shared import github_annotation, sarif_document
 
@@ -87,7 +88,8 @@ def _dataset_rows(e: Estimate) -> list[Row]:
             ("messages", _n(e.messages), ""),
             ("targets", _n(e.targets), "spans that carry the loss (assistant turns without weight 0, completions, outputs)"),
             ("tokens per epoch", _n(e.tokens), f"formatting overhead included{over}{exactness}"),
-            ("trainable tokens", _n(e.trainable_tokens), "in the targets")]
+            ("trainable tokens", _n(e.trainable_tokens), trainable_how(e))]
+    rows += [row for row in (max_length_row(e),) if row is not None]
     if e.token_stats:
         s = e.token_stats
         rows.append(("tokens per record", f"min {_n(int(s['min']))}",

@@ -12,7 +12,7 @@ from ..diagnostics import ERROR, WARNING, Hit
 from . import check, register
 
 if TYPE_CHECKING:
-    from ..plan.estimate import Estimate
+    from ..plan.estimate import Estimate, TruncationFigures
     from .context import PlanContext
 
 register("FT501", "lines-with-errors", WARNING, """
@@ -75,7 +75,8 @@ register("FT508", "one-epoch-is-plenty", WARNING, """
 """, kind="plan")
 
 register("FT509", "truncated", WARNING, """
-    Some records are longer than --max-seq-len and lose their end (packed or not).
+    Some records are longer than the trainer's max length (--max-seq-len, else its default):
+    they lose their end, in proportion (LLaMA-Factory), or the run (axolotl's drop) (packed or not).
 
     Why: the cut-off part is usually the answer, the only part that carries loss.
 """, kind="plan")
@@ -98,6 +99,18 @@ register("FT511", "nothing-trains", ERROR, """
     trains nothing, while a --max-cost gate would pass it. Lower the batch size, drop
     --drop-last, fix the lines, or give a template that marks what trains.
 """, kind="plan")
+
+
+def past_max_words(tr: TruncationFigures) -> str:
+    where = f"max length {tr.max_seq_len:,} ({tr.source.split(' (')[0]})"
+    out = []
+    if tr.records:
+        trained = f", {tr.trainable_cut:,} of them trained" if tr.trainable_cut else ""
+        emptied = f"; {tr.records_emptied:,} record(s) left with no trained token" if tr.records_emptied else ""
+        out.append(f"{tr.records:,} record(s) longer than {where}: {tr.tokens:,} tokens cut off{trained}{emptied}")
+    if tr.records_dropped:
+        out.append(f"{tr.records_dropped:,} record(s) longer than {where} dropped: {tr.tokens_dropped:,} tokens not trained")
+    return "; ".join(out)
 
 
 @check("plan", "FT501", "FT502", "FT503", "FT504", "FT505", "FT506", "FT507", "FT508", "FT509", "FT510", "FT511")
@@ -138,8 +151,7 @@ def advice(e: Estimate, ctx: PlanContext) -> Iterator[Hit]:
     if e.packing and e.packing.truncated_records:
         p = e.packing
         yield warn("FT509", f"{p.truncated_records:,} record(s) longer than --max-seq-len {p.max_seq_len:,}: {p.truncated_tokens:,} tokens cut off by packing")
-    elif e.truncation and e.truncation.records:
-        tr = e.truncation
-        yield warn("FT509", f"{tr.records:,} record(s) longer than --max-seq-len {tr.max_seq_len:,}: {tr.tokens:,} tokens cut off (the trainer truncates at max_length)")
+    elif e.truncation and (e.truncation.records or e.truncation.records_dropped) and not e.records_over_limit:
+        yield warn("FT509", past_max_words(e.truncation))  # past a provider's limit alone: FT301 says it
     if e.budget and e.budget.max_epochs is not None and e.budget.max_steps is not None and not e.budget.fits:
         yield warn("FT510", f"the plan ({e.epochs_covered:g} epochs) is over the budget, which buys at most {e.budget.max_epochs} epoch(s), {e.budget.max_steps:,} steps")

@@ -34,8 +34,9 @@ class PlanContext:
 
 
 _SUMS = ("lines", "valid", "invalid", "blank", "records", "messages", "targets", "tokens", "trainable",
-         "rendered", "untrained", "truncated", "system_dropped")
-FIRST_LINES = 5  # the lines a file-level finding names, of those it counts
+         "rendered", "untrained", "truncated", "cut", "tokens_cut", "trainable_cut", "emptied", "dropped", "dropped_tokens",
+         "dropped_trainable", "system_dropped")
+FIRST_LINES = 5  # the line numbers a file-level finding names, of those it counts (FT237, FT239)
 
 
 @dataclass(slots=True)
@@ -49,20 +50,31 @@ class FileSummary:
     messages: int = 0  # messages of the valid lines
     targets: int = 0  # spans that carry loss, over the records
     tokens: int = 0  # the records' tokens (check: their byte bound, unless a record needed the exact count)
-    trainable: int = 0  # the targets' tokens
+    trainable: int = 0  # the targets' tokens the run trains (those past the trainer's cut are trainable_cut)
     format: str = ""
     format_reason: str = ""
     rendered: int = 0  # lines rendered through a chat template with the trainer's loss mask
     untrained: int = 0  # ... of which no token trains
-    truncated: int = 0  # ... of which trained tokens fall past --max-seq-len
-    system_dropped: int = 0  # ... of which a system message's text is not in the rendering (FT239)
+    truncated: int = 0  # records whose trained tokens fall past the trainer's max length (cut off)
+    # past the trainer's max length (engine/judge.py): records of the counts above, as the run has them
+    cut: int = 0  # records cut (tokens past the max length)
+    tokens_cut: int = 0  # ... the tokens it cuts off them
+    trainable_cut: int = 0  # ... of which trained
+    emptied: int = 0  # records left with no trained token by the cut
+    dropped: int = 0  # records the trainer leaves out (axolotl's drop): in no count above
+    dropped_tokens: int = 0
+    dropped_trainable: int = 0
+    cut_lines: list[int] = field(default_factory=list)  # the first lines whose records lose trained tokens
+    dropped_lines: list[int] = field(default_factory=list)  # the first lines whose records are dropped
+    system_dropped: int = 0  # rendered records of which a system message's text is not in the rendering (FT239)
     system_dropped_lines: list[int] = field(default_factory=list)  # the first FIRST_LINES of them
 
     def add(self, other: FileSummary) -> None:
         for name in _SUMS:
             setattr(self, name, getattr(self, name) + getattr(other, name))
-        if other.system_dropped_lines:
-            self.system_dropped_lines = sorted(self.system_dropped_lines + other.system_dropped_lines)[:FIRST_LINES]
+        self.cut_lines = sorted({*self.cut_lines, *other.cut_lines})[:FIRST_LINES]
+        self.dropped_lines = sorted({*self.dropped_lines, *other.dropped_lines})[:FIRST_LINES]
+        self.system_dropped_lines = sorted({*self.system_dropped_lines, *other.system_dropped_lines})[:FIRST_LINES]
 
 
 @dataclass(slots=True)
@@ -83,6 +95,8 @@ class RecordContext:
     # a record's exact figures, where `figures` holds the byte bound; None back: the count is
     # deferred to the main process (Recounter), which runs the same check on the exact figures
     recount: Callable[[dict], LineFigures | None] | None = None
+    cut_label: str = ""  # where the trainer cuts: "--max-seq-len 512", "trl's default max length 1,024", the limit
+    past_max: str = "truncate"  # what the trainer does past it (Loss.past_max)
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,3 +106,4 @@ class FileContext:
     loss: Loss = field(default_factory=Loss)
     template: str = "openai"  # the chat template records were rendered with (Settings.template)
     template_source: str | None = None  # a "file:PATH" template's text, as it was read
+    cut_label: str = ""  # where the trainer cuts (RecordContext.cut_label)

@@ -68,18 +68,24 @@ register("FT235", "empty-think-trained", WARNING, """
 """)
 
 register("FT236", "targets-truncated", WARNING, """
-    Trained tokens of the record fall past --max-seq-len and are cut off (TRL max_length, which
-    keeps the start; 1,024 by default in TRL).
+    Trained tokens of the record fall past the trainer's max length and are cut off.
 
+    The max length is --max-seq-len, else the trainer's own default (TRL max_length 1,024,
+    LLaMA-Factory cutoff_len 2,048; `ftlint trainers NAME`), else a hosted job's limit; the cut
+    is the trainer's: TRL, axolotl's truncate and a hosted job keep the start, LLaMA-Factory
+    cuts each turn's prompt and answer in proportion (infer_seqlen). Under every loss: TRL's
+    default trains every token, so its cut loses trained tokens too. A record left with no
+    trained token trains nothing (TRL 1.9 drops it).
     Why: the end of the answer, often its conclusion and its end-of-turn token, is never
     trained on (unslothai/unsloth#2904, allenai/open-instruct#806).
 """)
 
 register("FT237", "truncated-share", WARNING, """
-    A share of the file's records lose trained tokens to --max-seq-len (file level).
+    Records of the file lose trained tokens to the trainer's max length, or are dropped past it
+    (file level): how many, and the first lines.
 
-    Why: a run whose records are cut this often trains on truncated answers; raise max_length or
-    shorten the records.
+    Why: a run whose records are cut this often trains on truncated answers; raise the max
+    length or shorten the records.
 """, kind="file")
 
 register("FT239", "system-prompt-dropped", WARNING, """
@@ -95,7 +101,16 @@ register("FT239", "system-prompt-dropped", WARNING, """
     that keeps the system message, or train with the renderer that keeps it.
 """, kind="file")
 
-TRUNCATED_SHARE = 0.05  # FT237 from this share of rendered records
+register("FT240", "sample-dropped", WARNING, """
+    The record is longer than the trainer's max length, and the trainer leaves it out.
+
+    axolotl's default (excess_length_strategy unset: drop) keeps only samples of min_sample_len
+    (2) to sequence_len tokens (src/axolotl/utils/data/utils.py handle_long_seq_in_dataset); the
+    estimate counts the record in no figure. Why: the run silently trains on fewer samples than
+    the file holds, and the longest (often the richest) go first. Raise sequence_len, or set
+    excess_length_strategy: truncate.
+""")
+
 
 
 @cache
@@ -133,7 +148,7 @@ def _rendered(ctx: RecordContext) -> Masked | None:
     return ctx.figures.rendered if ctx.figures is not None else None
 
 
-@check("record", "FT231", "FT233", "FT235", "FT236")
+@check("record", "FT231", "FT233", "FT235")
 def loss_mask(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     masked = _rendered(ctx)
     if masked is None:
@@ -152,10 +167,18 @@ def loss_mask(record: dict, ctx: RecordContext) -> Iterator[Hit]:
         if EMPTY_THINK.search(masked.text, start, end):
             yield Hit("an empty <think></think> block is trained: the model learns to skip its reasoning", code="FT235")
             break
-    if masked.lost:
-        every = " (all of them)" if masked.lost >= masked.trained else ""
-        yield Hit(f"{masked.lost:,} of {masked.trained:,} trained tokens fall past the {masked.tokens - masked.lost:,}"
-                  f"-token cut{every}: the record has {masked.tokens:,} tokens", code="FT236")
+
+
+@check("record", "FT236", "FT240")
+def past_max(record: dict, ctx: RecordContext) -> Iterator[Hit]:
+    figures = ctx.figures
+    for r in figures.records if figures is not None and ctx.cut_label else ():
+        if r.dropped:
+            yield Hit(f"dropped: the record has {r.tokens:,} tokens, past {ctx.cut_label}", code="FT240")
+        elif r.cut_trainable:
+            every = " (all of them: it trains nothing)" if r.cut_trainable >= r.trainable else ""
+            yield Hit(f"{r.cut_trainable:,} of {r.trainable:,} trained tokens fall past {ctx.cut_label}{every}: "
+                      f"the record has {r.tokens:,} tokens")
 
 
 @check("record", "FT234", needs=(b'"reasoning', b'"thinking"', b'"tool_calls"'))
@@ -201,7 +224,21 @@ def file_mask(summary: FileSummary, ctx: FileContext) -> Iterator[Hit]:
         return
     if summary.untrained == summary.rendered:
         yield Hit(f"no token of any of the {summary.rendered:,} rendered records trains under the loss mask", code="FT231")
-    if ctx.loss.max_seq_len and summary.truncated and summary.truncated >= TRUNCATED_SHARE * summary.rendered:
-        share = summary.truncated / summary.rendered
-        yield Hit(f"{summary.truncated:,} of {summary.rendered:,} records ({share:.0%}) lose trained tokens past "
-                  f"--max-seq-len {ctx.loss.max_seq_len:,}", code="FT237")
+
+
+@check("file", "FT237")
+def past_max_in_file(summary: FileSummary, ctx: FileContext) -> Iterator[Hit]:
+    records = summary.records + summary.dropped
+    if not ctx.cut_label:
+        return
+    if summary.truncated:
+        emptied = f", {summary.emptied:,} of them left with no trained token" if summary.emptied else ""
+        yield Hit(f"{summary.truncated:,} of {records:,} records lose trained tokens past {ctx.cut_label}{emptied} "
+                  f"(lines {_lines(summary.cut_lines, summary.truncated)})")
+    if summary.dropped:
+        yield Hit(f"{summary.dropped:,} of {records:,} records are dropped past {ctx.cut_label} "
+                  f"(lines {_lines(summary.dropped_lines, summary.dropped)})")
+
+
+def _lines(first: list[int], count: int) -> str:
+    return ", ".join(str(n) for n in first) + (", ..." if count > len(first) else "")

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from ..diagnostics import ERROR, WARNING, Hit, json_path, strings
 from ..literals import want
+from ..trainers.profile import REJECT
 from . import check, register
 
 if TYPE_CHECKING:
@@ -50,8 +51,17 @@ register("FT302", "special-token-text", WARNING, """
 want((b"<|",))
 
 
+register("FT303", "over-limit-rejected", ERROR, """
+    The example has more tokens than the model's limit, and the provider refuses the job for it.
 
-@check("record", "FT301")
+    Only where the run's trainer rejects over-long samples instead of truncating them
+    (`ftlint trainers bedrock`: past the max length, reject): a Bedrock job fails at run time
+    past the limit (aws-samples/amazon-bedrock-workshop#224). The line is rejected: in no figure.
+    Why: one such record costs the whole job. Shorten or split it.
+""")
+
+
+@check("record", "FT301", "FT303")
 def over_limit(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     limit = ctx.limit
     if limit is None or ctx.figures is None:
@@ -62,10 +72,12 @@ def over_limit(record: dict, ctx: RecordContext) -> Iterator[Hit]:
         if exact is None:  # counted later, in the main process, by this same check
             return
         line = exact
+    rejected = ctx.past_max == REJECT
     for figures in line.records:
         if figures.tokens > limit:
             yield Hit(f"example has {figures.tokens:,} tokens, over the {limit:,}-token limit of {ctx.limit_owner}; "
-                      "the end is truncated in training")
+                      + ("the provider rejects the job for it" if rejected else "the end is truncated in training"),
+                      code="FT303" if rejected else None)
 
 
 @check("record", "FT302")

@@ -32,6 +32,8 @@ def applied(config: RunConfig, run: RunOptions, plan: PlanOptions | None, given:
         values["validation"] = _local(config, config.validation, "validation")
     if plan is None and "max_seq_len" in given:
         values.pop("max_seq_len", None)
+    if "max_seq_len" in values and "max_seq_len" in config.run:
+        values["max_seq_len_source"] = config.run["max_seq_len"].source
     notes = (*config.notes, *(f"{u} (not set in {config.name})" for u in config.unset))
     new_run = dataclasses.replace(run, **values, run=config.path, run_notes=notes)  # type: ignore[arg-type]
     if plan is None:

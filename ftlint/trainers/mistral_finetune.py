@@ -25,4 +25,6 @@ PROFILE = Profile(
     steps=HOSTED_STEPS,
     billing=Fact("", "self-hosted: compute, not tokens"),
     read="mistralai/mistral-finetune@1943535 with mistral-common 1.5.4",
+    max_steps=Fact(100, "finetune/args.py TrainArgs.max_steps=100: the run is that many optimizer steps, each of batch_size x "
+                        "num_microbatches sequences of seq_len tokens per GPU (train.py _train)"),
 )

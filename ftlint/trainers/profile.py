@@ -64,6 +64,7 @@ class Profile:
     read: str = ""  # the code (repository@commit) or the docs these facts were read from
     providers: tuple[str, ...] = ()  # the catalog providers whose models this trainer's jobs run (hosted)
     notes: tuple[str, ...] = ()  # what the trainer does that the figures do not show
+    max_steps: Fact = Fact(None, "")  # a run of this many steps by default (mistral-finetune), None: the epochs decide
 
     def takes(self, fmt: str) -> bool:
         return fmt in self.format_names
@@ -77,4 +78,5 @@ class Profile:
         """The profile's facts, as `ftlint trainers NAME` lists them."""
         return [("formats", self.formats), ("epochs", self.epochs), ("batch", self.batch), ("max length", self.max_length),
                 ("past the max length", self.past_max), ("loss", self.loss), ("renderer", self.renderer),
-                ("special-token text", self.control_tokens), ("packing", self.packing), ("billing", self.billing)]
+                ("special-token text", self.control_tokens), ("packing", self.packing), ("billing", self.billing),
+                *([("max steps", self.max_steps)] if self.max_steps.value is not None else [])]

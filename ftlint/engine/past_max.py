@@ -1,0 +1,85 @@
+"""Past the trainer's max length, per record: what the trainer cuts off a record longer than it
+(tokens, trained tokens) or that it leaves the record out, and the file's counts of both.
+
+Only a record longer than the cut costs anything more than a comparison: its layout, where its
+trained tokens lie (a template's mask already made, else the format's `layout`), then the
+trainer's rule (ftlint/trainers/cut.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from ..options import Loss
+from ..rules.context import FIRST_LINES, FileSummary
+from ..trainers.cut import AXOLOTL_MIN_SAMPLE_LEN, kept
+from ..trainers.profile import DROP, SPLIT
+
+if TYPE_CHECKING:
+    from ..chat.tally import Tally
+    from ..formats import Format, LineFigures, RecordFigures
+    from ..tokens import TokenCounter
+
+
+def cut_label(loss: Loss, cut: int, limit: int | None, owner: str) -> str:
+    """Where the trainer cuts, as a finding says it."""
+    if loss.max_seq_len is not None and cut == loss.max_seq_len:
+        source = loss.max_len_source.split(" (")[0]
+        return f"--max-seq-len {cut:,}" if source == "--max-seq-len" else f"{source} max length {cut:,}"
+    return f"the {cut:,}-token limit of {owner}" if limit is not None else f"{cut:,} tokens"
+
+
+def _past(tokens: int, cut: int, rule: str) -> bool:
+    return tokens > cut or (rule == DROP and tokens < AXOLOTL_MIN_SAMPLE_LEN)
+
+
+def past_max(fmt: Format, value: dict, figures: LineFigures, cut: int, rule: str, counter: TokenCounter,
+             exact: Callable[[], TokenCounter] | None, tally: Tally | None) -> LineFigures:
+    """The line's records as the trainer has them past `cut` (RecordFigures' cut_tokens,
+    cut_trainable, dropped). `exact`: the tokenizer, when `counter` is `check`'s byte bound."""
+    if rule == SPLIT or not any(_past(r.tokens, cut, rule) for r in figures.records):
+        return figures  # SPLIT: the trainer packs a long sample across sequences, and cuts nothing
+    if exact is not None:  # counted by the byte bound: the record's exact figures decide
+        counter = exact()
+        figures = fmt.figures(value, counter, tally)
+    layouts: list[list[tuple[int, int]]] | None = None
+    rendered = figures.rendered
+    for i, r in enumerate(figures.records):
+        if not _past(r.tokens, cut, rule):
+            continue
+        if rule == DROP:
+            r.dropped = True
+            continue
+        if rendered is not None and rendered.pairs is not None:
+            pairs = rendered.pairs
+        else:
+            layouts = layouts or fmt.layout(value, counter, tally)
+            pairs = layouts[i]
+        laid = sum(u + t for u, t in pairs)
+        if laid != r.tokens and pairs:  # a layout counted otherwise than the figures: the difference is context
+            pairs = [(max(0, pairs[0][0] + r.tokens - laid), pairs[0][1]), *pairs[1:]]
+        found = kept(rule, pairs, cut)
+        if found is None:
+            r.dropped = True
+            continue
+        r.cut_tokens, r.cut_trainable = max(0, r.tokens - found[0]), max(0, r.trainable - found[1])
+    return figures
+
+
+def count_cut(summary: FileSummary, number: int, record: RecordFigures) -> None:
+    summary.cut += 1
+    summary.tokens_cut += record.cut_tokens
+    if record.cut_trainable:
+        summary.truncated += 1
+        summary.trainable_cut += record.cut_trainable
+        summary.emptied += record.cut_trainable >= record.trainable
+        if len(summary.cut_lines) < FIRST_LINES and number not in summary.cut_lines:
+            summary.cut_lines.append(number)
+
+
+def count_dropped(summary: FileSummary, number: int, record: RecordFigures) -> None:
+    summary.dropped += 1
+    summary.dropped_tokens += record.tokens
+    summary.dropped_trainable += record.trainable
+    if len(summary.dropped_lines) < FIRST_LINES and number not in summary.dropped_lines:
+        summary.dropped_lines.append(number)

@@ -1,0 +1,48 @@
+"""The estimate's words for what the trainer does past its max length (plan/estimate.py
+TruncationFigures): the trainable tokens as the run trains them, and the max length's row."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..plan.estimate import Estimate
+
+RULE_WORDS = {
+    "truncate": "cut keeping the start",
+    "drop": "records past it dropped",
+    "proportional": "each turn's prompt and answer cut in proportion (LLaMA-Factory infer_seqlen), later turns dropped",
+    "reject": "records past it refused",
+    "split": "packed across sequences: nothing cut",
+}
+
+
+def trainable_how(e: Estimate) -> str:
+    """How the trainable tokens are found, with the uncut figure beside them when the cut takes any."""
+    t = e.truncation
+    lost = e.trainable_tokens_in_file - e.trainable_tokens
+    if t is None or not lost:
+        return "in the targets"
+    parts = [f"{t.trainable_cut:,} past the max length"] if t.trainable_cut else []
+    parts += [f"{t.trainable_dropped:,} in dropped records"] if t.trainable_dropped else []
+    return f"in the targets, as the run trains them: {e.trainable_tokens_in_file:,} in the file, {' and '.join(parts)}"
+
+
+def max_length_row(e: Estimate) -> tuple[str, str, str] | None:
+    """The max length, where it comes from, and what it does to the records."""
+    t = e.truncation
+    if t is None:
+        return None
+    done = []
+    if t.records:
+        trained = f", {t.trainable_cut:,} of them trained" if t.trainable_cut else ""
+        emptied = f"; {t.records_emptied:,} left with no trained token" if t.records_emptied else ""
+        done.append(f"{_records(t.records)} cut ({t.tokens:,} tokens{trained}{emptied})")
+    if t.records_dropped:
+        done.append(f"{_records(t.records_dropped)} dropped ({t.tokens_dropped:,} tokens)")
+    effect = "; ".join(done) if done else "no record is past it"
+    return ("max length", f"{t.max_seq_len:,}", f"{t.source}; {RULE_WORDS.get(t.rule, t.rule)}: {effect}")
+
+
+def _records(n: int) -> str:
+    return f"{n:,} record{'s' if n != 1 else ''}"
