@@ -19,7 +19,7 @@ from .dataset import DatasetView
 from .diagnostics import Diagnostic
 from .engine import Analysis, Settings, analyse, dataset_findings, view_of
 from .errors import UsageError
-from .formats import Format, get_format
+from .formats import Format, get_format, trained_as
 from .judging import resolve_model, settings_for, trainer_of
 from .models import Model, Sourced, default_model, today_from, user_value
 from .options import ConvertOptions, PlanOptions, RunOptions, StudyOptions
@@ -57,7 +57,8 @@ class Data:
     @property
     def format(self) -> Format:
         """The training data's format (the first file's; `estimate` says when files differ)."""
-        return get_format(self.train.files[0].format) if self.train.files else get_format("openai-chat")
+        fmt = get_format(self.train.files[0].format) if self.train.files else get_format("openai-chat")
+        return trained_as(fmt, self.settings.trains_targets)
 
     @property
     def limit(self) -> int | None:

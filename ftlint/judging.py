@@ -80,6 +80,8 @@ def template_for(run: RunOptions, model: Model | None, trainer: Profile | None =
 def settings_for(run: RunOptions, model: Model | None, training: bool = True) -> Settings:
     """Judging settings: a named model's tokenizer, template and limit, or (none named) o200k_base
     and each format's provider's default model's limit."""
+    from .trainers.profile import TARGETS
+
     if run.format_name != "auto":
         from .formats.registry import FORMATS
 
@@ -112,6 +114,7 @@ def settings_for(run: RunOptions, model: Model | None, training: bool = True) ->
         mapping=mapping, keep_order=run.keep_order, template_file=template_file, template_budget=run.template_budget,
         trainer=trainer.name if trainer else "", trainer_formats=trainer.format_names if trainer else (),
         control_tokens=bool(trainer.control_tokens.value) if trainer else True,
+        trains_targets=trainer is not None and trainer.loss.value == TARGETS,
     )
 
 

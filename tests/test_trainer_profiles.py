@@ -86,3 +86,28 @@ def test_a_mistral_finetune_run_is_its_max_steps_of_packed_rows() -> None:
     assert "max_steps 100: mistral-finetune's default" in e["sources"]["max_steps"]
     assert "cookbook" not in e["epochs_source"]
     assert e["truncation"]["rule"] == "split" and e["truncation"]["trainable_cut"] == 0
+
+
+def test_axolotl_trains_the_assistant_turns_of_messages_data() -> None:
+    """axolotl's chat_template trains roles_to_train ['assistant'] with train_on_eos 'turn'
+    (src/axolotl/prompt_strategies/chat_template.py); TRL's default loss trains every token. The
+    same OpenAI-shaped file (read as trl-messages) trained all 77,801 tokens under axolotl too."""
+    from ftlint.tokens import get_encoding
+
+    path = FIXTURES / "good" / "drone_training.jsonl"
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    enc = get_encoding("o200k_base")  # tiktoken's encoding of the ranks ftlint ships
+    # ftlint's token convention without a template (o200k_base, OpenAI's): an assistant turn
+    # trains its content (or its tool calls' JSON) and the end of its turn
+    axolotl = json.loads(run("estimate", str(path), "--trainer", "axolotl", "--max-seq-len", "4096", "-o", "json").stdout)
+    trl = json.loads(run("estimate", str(path), "--trainer", "trl", "--max-seq-len", "4096", "-o", "json").stdout)
+    assert trl["trainable_tokens"] == trl["tokens"]
+    assert axolotl["tokens"] == trl["tokens"]
+    assistant_turns = sum(1 for r in records for m in r["messages"] if m["role"] == "assistant")
+    assert axolotl["targets"] == assistant_turns
+    content = sum(len(enc.encode(m["content"])) for r in records for m in r["messages"] if m["role"] == "assistant" and m.get("content"))
+    assert content <= axolotl["trainable_tokens"] < trl["tokens"] // 10
+    # the assistant turns' tokens under the convention are what an OpenAI job trains of the file
+    # (its figure is derived independently in tests/test_estimate.py)
+    openai = json.loads(run("estimate", str(path), "--format", "openai-chat", "-o", "json").stdout)
+    assert axolotl["trainable_tokens"] == openai["trainable_tokens"] == 1_099

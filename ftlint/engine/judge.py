@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from array import array
 from collections import Counter, abc
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..dataset import DatasetView, fingerprint, fingerprints, hex_fingerprint
 from ..diagnostics import ERROR, OFF, Diagnostic, Hit
+from ..formats import trained_as
 from ..literals import present as literals_in
 from ..options import Loss, ReadLimits, TemplateBudget
 from ..parse import BLANK, Line, compact_json
@@ -68,6 +68,7 @@ class Settings:
     trainer: str = ""  # the trainer named (or implied by the model named): a name of ftlint.trainers.TRAINERS
     trainer_formats: tuple[str, ...] = ()  # ... and the formats it takes: a file of another shape is read as its own
     control_tokens: bool = True  # text spelling an added token becomes it (the trainer's profile; transformers' default)
+    trains_targets: bool = False  # the trainer's loss is the targets (axolotl), even of a format TRL trains whole
 
     @property
     def keeps_prints(self) -> bool:
@@ -106,7 +107,7 @@ class Settings:
 class Severities:
     """The reported severity of each code for one file and format (None: not reported)."""
 
-    def __init__(self, fmt: Format, allowed: Callable[[str], bool]) -> None:
+    def __init__(self, fmt: Format, allowed: abc.Callable[[str], bool]) -> None:
         self.fmt, self.allowed = fmt, allowed
         self.known: dict[str, str | None] = {}
 
@@ -134,8 +135,9 @@ class LineJudge:
 
     def __init__(self, fmt: Format, counter: TokenCounter, settings: Settings, summary: FileSummary,
                  columns: Columns, file_index: int, tally: Tally | None = None,
-                 exact: Callable[[], TokenCounter] | None = None, lengths: Lengths | None = None,
+                 exact: abc.Callable[[], TokenCounter] | None = None, lengths: Lengths | None = None,
                  ordered: array | None = None, deferred: list[tuple[int, bytes, str]] | None = None) -> None:
+        fmt = trained_as(fmt, settings.trains_targets)
         self.fmt, self.counter, self.settings, self.summary, self.columns = fmt, counter, settings, summary, columns
         self.lengths = lengths if lengths is not None else Lengths()
         self.ordered = ordered
@@ -398,7 +400,7 @@ def record_findings(fmt: Format, record: dict, counter: TokenCounter, limit: int
     return found
 
 
-def plan_findings(e: Estimate, ctx: PlanContext, allows: Callable[[str], bool], severities: abc.Mapping[str, str] | None,
+def plan_findings(e: Estimate, ctx: PlanContext, allows: abc.Callable[[str], bool], severities: abc.Mapping[str, str] | None,
                   path: str) -> tuple[Diagnostic, ...]:
     """The plan rules' findings on an estimate (and, for a named model, its lifecycle's), with the
     registry's severities or the format's (`severities`), for the codes `allows` lets through:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from .base import Format, LineFigures, RecordFigures
 
-__all__ = ["Format", "LineFigures", "RecordFigures", "get_format"]
+__all__ = ["Format", "LineFigures", "RecordFigures", "get_format", "trained_as"]
 
 
 def get_format(name: str) -> Format:
@@ -20,3 +20,19 @@ def get_format(name: str) -> Format:
     if name not in FORMATS:
         raise KeyError(f"unknown format {name!r}; `ftlint formats` lists them")
     return FORMATS[name]
+
+
+# a trainer that trains the assistant's turns (axolotl's chat_template: roles_to_train ['assistant'],
+# train_on_eos 'turn') of data whose format trains every token under TRL (trl-messages)
+TARGETS_RULE = ("1 row = 1 sequence; the trainer trains the assistant turns, each with its end of turn "
+                "(axolotl's chat_template: roles_to_train ['assistant'], train_on_eos 'turn')")
+
+
+def trained_as(fmt: Format, trains_targets: bool) -> Format:
+    """`fmt` as the run's trainer trains it: a format whose loss covers every token (TRL's
+    language modelling) trains the targets under a trainer whose loss is its targets."""
+    import dataclasses
+
+    if trains_targets and getattr(fmt, "targets", None) == "all":
+        return dataclasses.replace(fmt, targets="roles", record_rule=TARGETS_RULE)  # type: ignore[call-arg]
+    return fmt
