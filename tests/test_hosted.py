@@ -112,3 +112,28 @@ def test_openai_auto_epochs_on_the_cookbooks_toy_file() -> None:
     assert e["context_limit"] == 65536 and max(t for t, _ in counts) < 65536 and e["records_over_limit"] == 0
     assert e["bill"]["rate_confidence"] == "U"
     assert refused(VERTEX, "gpt-4o-mini-2024-07-18", "openai")
+
+
+def nova_tokens(record: dict) -> tuple[int, int]:
+    """A bedrock-conversation-2024 record: its `system` list is a structured system field (its
+    compact JSON), each turn 3 + role + its text blocks; the assistant turns train."""
+    def text(turn: dict) -> int:
+        return sum(n(block.get("text")) for block in turn["content"])
+
+    total = 3 + compact(record.get("system")) + sum(3 + n(m["role"]) + text(m) for m in record["messages"])
+    return total, sum(text(m) for m in record["messages"] if m["role"] == "assistant")
+
+
+# Bedrock: the first two records of aws-samples' Nova Bedrock sample, on Nova Micro with
+# hyperParameters {"epochCount": "2", "batchSize": "1"}; Nova Micro's rate $0.001 per 1K tokens
+# (prices-2026.md: the AWS ML blog's copy, M-H; the catalog's C), storage said beside the cost
+def test_bedrock_nova_micro_bills_tokens_times_epoch_count() -> None:
+    rows = records(BEDROCK)
+    counts = [nova_tokens(r) for r in rows]
+    tokens = sum(t for t, _ in counts)
+    e = estimate(rel(BEDROCK), "--model", "nova-micro", "--epochs", "2", "--batch-size", "1")
+    assert (e["trainer"], e["format"], e["trainable_tokens"]) == ("bedrock", "bedrock-nova", sum(t for _, t in counts))
+    assert not e["tokens_exact"] and "Nova" in e["tokens_note"]  # Nova's tokenizer is not public: an estimate
+    assert_plan(e, len(rows), tokens, 2, 1, 0.001 * 1000)
+    assert e["bill"]["rate_date"] == "2026-04-16" and "$1.95 a month" in e["bill"]["not_in_cost"]
+    assert refused(VERTEX, "nova-micro", "bedrock")
