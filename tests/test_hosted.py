@@ -137,3 +137,25 @@ def test_bedrock_nova_micro_bills_tokens_times_epoch_count() -> None:
     assert_plan(e, len(rows), tokens, 2, 1, 0.001 * 1000)
     assert e["bill"]["rate_date"] == "2026-04-16" and "$1.95 a month" in e["bill"]["not_in_cost"]
     assert refused(VERTEX, "nova-micro", "bedrock")
+
+
+# Vertex: the sample pipeline's Gemini record on Gemini 2.0 Flash, with epochCount 1 (as Google's
+# sft_gemini_qa notebook sets epoch_count); $3 / 1M training tokens (prices-2026.md: a
+# transcription of the pricing page, M; the catalog's C), billed tokens x epochs
+def test_vertex_bills_the_dataset_tokens_times_epoch_count() -> None:
+    (row,) = records(VERTEX)
+    model_turns = [c for c in row["contents"] if c["role"] == "model"]
+
+    def text(content: dict) -> int:
+        return sum(n(part.get("text")) for part in content["parts"])
+
+    # one record per model turn, with every earlier turn and the systemInstruction (its compact JSON)
+    tokens = 3 + compact(row["systemInstruction"]) + sum(3 + n(c["role"]) + text(c) for c in row["contents"])
+    e = estimate(rel(VERTEX), "--model", "gemini-2.0-flash-001", "--epochs", "1")
+    assert len(model_turns) == 1 and e["trainable_tokens"] == text(model_turns[0])
+    assert not e["tokens_exact"] and "Gemini" in e["tokens_note"]
+    assert e["trainer"] == "vertex" and e["records_over_limit"] == 0
+    assert_plan(e, 1, tokens, 1, 1, 3.0)
+    # without epochCount Vertex picks the epochs by a rule it does not publish: the cookbook's stands in
+    assert estimate(rel(VERTEX), "--model", "gemini-2.0-flash-001")["epochs"] == auto_epochs(1) == 25
+    assert refused(BEDROCK, "gemini-2.0-flash-001", "vertex")
