@@ -159,3 +159,26 @@ def test_vertex_bills_the_dataset_tokens_times_epoch_count() -> None:
     # without epochCount Vertex picks the epochs by a rule it does not publish: the cookbook's stands in
     assert estimate(rel(VERTEX), "--model", "gemini-2.0-flash-001")["epochs"] == auto_epochs(1) == 25
     assert refused(BEDROCK, "gemini-2.0-flash-001", "vertex")
+
+
+# Fireworks: the cookbook's SFT example as its run.sh launches it (qwen3-8b, --epochs 3
+# --batch-size 32); rendered with the model's chat template: the oracle is transformers'
+# apply_chat_template on TRL's copy of Qwen 3's template with Qwen's tokenizer; $0.50 / 1M up to
+# 16B (prices-2026.md's cross-check, the catalog's D)
+def test_fireworks_renders_with_the_models_template_and_bills_tokens_times_epochs() -> None:
+    from mask_reference import hf_render, hf_tokenizer, template_path
+
+    rows = records(FIREWORKS)
+    tokens = sum(len(hf_render(template_path("qwen3.jinja"), "qwen2", r["messages"], None, "", "<|im_end|>")[1]) for r in rows)
+    qwen = hf_tokenizer("qwen2")
+    answers = sum(len(qwen.encode(m["content"], add_special_tokens=False)) for r in rows for m in r["messages"]
+                  if m["role"] == "assistant")
+    e = estimate(rel(FIREWORKS), "--model", "fireworks/qwen3-8b", "--epochs", "3", "--batch-size", "32")
+    assert (e["trainer"], e["format"], e["tokens_exact"]) == ("fireworks", "fireworks-chat", True)
+    assert e["trainable_tokens"] == answers  # what the assistant says; the template's markup around it is not counted
+    masked = sum(sum(hf_render(template_path("qwen3_training.jinja"), "qwen2", r["messages"], None, "", "<|im_end|>")[2])
+                 for r in rows)
+    assert masked - answers == 6 * len(rows)  # the empty <think> block and <|im_end|> of each answer (docs/hosted.md)
+    assert_plan(e, len(rows), tokens, 3, 32, 0.50)
+    assert (e["steps_per_epoch"], e["total_steps"]) == (4, 12)  # ceil(100 / 32) = 4, x 3
+    assert refused(BEDROCK, "fireworks/qwen3-8b", "fireworks")
