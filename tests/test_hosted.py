@@ -182,3 +182,20 @@ def test_fireworks_renders_with_the_models_template_and_bills_tokens_times_epoch
     assert_plan(e, len(rows), tokens, 3, 32, 0.50)
     assert (e["steps_per_epoch"], e["total_steps"]) == (4, 12)  # ceil(100 / 32) = 4, x 3
     assert refused(BEDROCK, "fireworks/qwen3-8b", "fireworks")
+
+
+# Azure: the cookbook's 103 function-calling conversations on Azure's gpt-4o-mini with
+# hyperparameters {"n_epochs": 2, "batch_size": 8}; the Global training meter, $3 / 1M (the
+# catalog's D, Azure retail prices of 2026-08-11); training tokens x epochs x the rate
+def test_azure_bills_the_global_meter_for_tokens_times_n_epochs() -> None:
+    rows = records(DRONE)
+    counts = [openai_tokens(r) for r in rows]
+    tokens = sum(t for t, _ in counts)
+    e = estimate(rel(DRONE), "--model", "azure/gpt-4o-mini-2024-07-18", "--epochs", "2", "--batch-size", "8")
+    assert (e["trainer"], e["format"], e["tokens_exact"]) == ("azure", "azure-openai-chat", True)
+    assert e["trainable_tokens"] == sum(t for _, t in counts)
+    assert_plan(e, len(rows), tokens, 2, 8, 3.0)
+    assert (e["steps_per_epoch"], e["total_steps"]) == (13, 26)  # ceil(103 / 8) = 13, x 2
+    assert (e["bill"]["rate_date"], e["bill"]["rate_confidence"]) == ("2026-08-11", "D")
+    assert estimate(rel(DRONE), "--model", "azure/gpt-4o-mini-2024-07-18")["batch_size"] == auto_batch(len(rows)) == 1
+    assert refused(VERTEX, "azure/gpt-4o-mini-2024-07-18", "azure")
