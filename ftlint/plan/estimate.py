@@ -29,11 +29,11 @@ from ..models import Model, Sourced
 from ..options import PlanOptions
 from ..trainers import Profile
 from ..trainers.profile import HOSTED_STEPS, SPLIT
-from ..trainers.steps import Schedule, Strategy, trainer
+from ..trainers.steps import Schedule, trainer
 from .billing import TOGETHER, Bill, bill, max_batch, max_seq_length, method_of, rate_of, together_rows
 from .figures import DatasetFigures, ValidationFigures
 from .packing import pack
-from .sources import sources_of
+from .sources import sources_of, trainer_default
 
 # research note T9: the docs' example bills "context length x batch size x steps" tokens, so a step is a batch of rows
 _TOGETHER_STEPS = "steps per epoch = ceil(rows / effective batch), a row max_seq_length tokens (inferred from Together's docs)"
@@ -234,9 +234,9 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
         max_steps = profile.max_steps.value
         steps_source = f"max_steps {max_steps}: {profile.name}'s default ({profile.max_steps.source})"
     epochs, epochs_source = ((plan.epochs, given.get("epochs", "--epochs")) if plan.epochs is not None
-                             else _default(profile, "epochs", records, strategy))
+                             else trainer_default(profile, "epochs", records, strategy))
     batch, batch_source = ((plan.batch_size, given.get("batch_size", "--batch-size")) if plan.batch_size is not None
-                           else _default(profile, "batch", records, strategy, max_batch(model, plan.full)))
+                           else trainer_default(profile, "batch", records, strategy, max_batch(model, plan.full)))
     s = strategy.schedule(sequences, epochs, batch, plan.grad_accum, plan.gpus, plan.drop_last, max_steps)
     if max_steps:
         epochs = s.epochs_run
@@ -293,21 +293,6 @@ def _truncation(data: DatasetFigures, info: DatasetInfo) -> TruncationFigures | 
     return TruncationFigures(length, data.truncated_records, data.truncated_tokens, info.past_max, source, data.trainable_cut,
                              data.records_emptied, data.records_dropped, data.tokens_dropped, data.trainable_dropped,
                              data.trainable_tokens, data.trainable_tokens_in_file)
-
-
-def _default(profile: Profile | None, name: str, records: int, strategy: Strategy,
-             largest: Sourced | None = None) -> tuple[int, str]:
-    """The trainer's default epochs or batch: its profile's number, said with its source; a rule
-    ("auto"), or no profile, is the step arithmetic's own; "max", the model's largest batch."""
-    fact = getattr(profile, name) if profile is not None else None
-    if fact is not None and isinstance(fact.value, int) and not isinstance(fact.value, bool):
-        return fact.value, f"{profile.name}'s default ({fact.source})"  # type: ignore[union-attr]
-    if fact is not None and fact.value == "max" and largest is not None:
-        return int(largest.value), (f"{profile.name}'s default 'max': the model's largest "  # type: ignore[union-attr]
-                                    f"({largest.remark}; {largest.note})")
-    if fact is not None and fact.value == "max":
-        return 8, f"{profile.name}'s default is the model's largest batch, not known here: 8 assumed; give --batch-size"  # type: ignore[union-attr]
-    return strategy.default_epochs(records) if name == "epochs" else strategy.default_batch(records)
 
 
 def _price(price: Sourced | None, per_token_trainer: bool, info: DatasetInfo, method: str) -> tuple[Sourced | None, str]:
