@@ -58,7 +58,7 @@ class Data:
     def format(self) -> Format:
         """The training data's format (the first file's; `estimate` says when files differ)."""
         fmt = get_format(self.train.files[0].format) if self.train.files else get_format("openai-chat")
-        return trained_as(fmt, self.settings.trains_targets)
+        return trained_as(fmt, self.settings.trains_targets, self.settings.loss.assistant_only)
 
     @property
     def limit(self) -> int | None:

@@ -44,6 +44,7 @@ def check(paths: tuple[str, ...], output_file: str | None, output_format: str, m
     run = or_fail(lambda: held_out(for_workers(opt.with_run(opt.run_options(params, expand(paths), base_selection(),
                                                                            bound_tokens=True))[0]), split_by_name))
     say_run_notes(run.run, run.run_notes)
+    refuse_folders(inputs(run))
     try:
         known = Baseline.load(baseline) if baseline else None
     except BaselineError as exc:
@@ -72,6 +73,17 @@ def check(paths: tuple[str, ...], output_file: str | None, output_format: str, m
     if data.io_errors:
         sys.exit(EXIT_USAGE)
     sys.exit(EXIT_FINDINGS if failing else EXIT_OK)
+
+
+def refuse_folders(paths: tuple[str, ...]) -> None:
+    """A folder that is no dataset is one line before the run, never a summary of 0 files first."""
+    from ..read.source import InputError, refuse_folder
+
+    for path in paths:
+        try:
+            refuse_folder(path)
+        except InputError as exc:
+            raise UsageFailure(str(exc)) from None
 
 
 def held_out(run: RunOptions, by_name: bool) -> RunOptions:

@@ -28,11 +28,20 @@ TARGETS_RULE = ("1 row = 1 sequence; the trainer trains the assistant turns, eac
                 "(axolotl's chat_template: roles_to_train ['assistant'], train_on_eos 'turn')")
 
 
-def trained_as(fmt: Format, trains_targets: bool) -> Format:
+ASSISTANT_ONLY_RULE = ("1 row = 1 sequence; assistant_only_loss=True: only the spans the chat template marks "
+                       "({% generation %}) train")
+
+
+def trained_as(fmt: Format, trains_targets: bool, assistant_only: bool = False) -> Format:
     """`fmt` as the run's trainer trains it: a format whose loss covers every token (TRL's
-    language modelling) trains the targets under a trainer whose loss is its targets."""
+    language modelling) trains the targets under a trainer whose loss is its targets, and says
+    TRL's assistant_only_loss when it is on."""
     import dataclasses
 
-    if trains_targets and getattr(fmt, "targets", None) == "all":
+    if getattr(fmt, "targets", None) != "all":
+        return fmt
+    if trains_targets:
         return dataclasses.replace(fmt, targets="roles", record_rule=TARGETS_RULE)  # type: ignore[call-arg]
+    if assistant_only:
+        return dataclasses.replace(fmt, record_rule=ASSISTANT_ONLY_RULE)
     return fmt

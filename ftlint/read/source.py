@@ -52,6 +52,19 @@ def open_binary(path: str) -> BinaryIO | JsonArray:
     return _container(path, head, buffered)
 
 
+def refuse_folder(path: str) -> None:
+    """InputError when `path` is a folder that is not a save_to_disk dataset: said before a run
+    starts, not after its summary (a missing or unreadable file is said where it is read)."""
+    try:
+        is_folder = stat.S_ISDIR(os.stat(path).st_mode)
+    except OSError:
+        return
+    if is_folder:
+        rows = _folder(path)
+        if rows is not None:
+            rows.close()
+
+
 def _folder(path: str) -> io.BufferedReader | None:
     """A save_to_disk folder's rows (None: `path` is no folder); InputError for another folder."""
     try:

@@ -143,7 +143,7 @@ def _steps_per_epoch_how(e: Estimate) -> str:
         how = f"= {'floor' if e.drop_last else 'ceil'}({_n(e.sequences)} / {e.effective_batch_size})"
     if e.last_batch:
         tail = "dropped each epoch (--drop-last)" if e.drop_last else "a partial last batch"
-        how += f": {_n(e.full_batches)} full batches and one of {e.last_batch} ({tail})"
+        how += f": {_n(e.full_batches)} full batch{'es' if e.full_batches != 1 else ''} and one of {e.last_batch} ({tail})"
     return how
 
 

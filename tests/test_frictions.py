@@ -1,0 +1,37 @@
+"""Small frictions a new user met (issue 29), each as the user sees it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import FIXTURES, run
+
+
+def test_a_folder_that_is_no_dataset_is_one_line_and_no_summary(tmp_path: Path) -> None:
+    """On main, `check DIR` printed "checked 0 files ... 0 errors" on stdout before its error."""
+    (tmp_path / "notes.txt").write_text("not data\n")
+    out = run("check", str(tmp_path))
+    assert out.exit_code == 2
+    assert out.stdout == ""
+    assert out.stderr.strip() == f"ftlint: error: {tmp_path}: is a directory, not a JSONL file (nor a datasets.save_to_disk folder)"
+
+
+def test_one_full_batch_is_singular(tmp_path: Path) -> None:
+    """On main: "1 full batches and one of 3"."""
+    record = {"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]}
+    data = tmp_path / "small.jsonl"
+    data.write_text("".join(json.dumps(record) + "\n" for _ in range(13)))
+    out = run("estimate", str(data), "--batch-size", "10", "--epochs", "1")
+    assert "= ceil(13 / 10): 1 full batch and one of 3 (a partial last batch)" in out.stdout
+
+
+def test_the_record_rule_says_assistant_only_loss_when_it_is_on() -> None:
+    """On main the records row said "(assistant_only_loss=False)" while --assistant-only-loss was set."""
+    out = run("estimate", str(FIXTURES / "good" / "drone_training.jsonl"), "--model", "Qwen/Qwen2.5-7B-Instruct",
+              "--assistant-only-loss", "--chat-template", str(FIXTURES / "templates" / "trl" / "qwen2_5_training.jinja"),
+              "--max-seq-len", "4096", "-o", "json")
+    e = json.loads(out.stdout)
+    assert "assistant_only_loss=True" in e["record_rule"] and "assistant_only_loss=False" not in e["record_rule"]
+    plain = json.loads(run("estimate", str(FIXTURES / "good" / "drone_training.jsonl"), "--trainer", "trl", "-o", "json").stdout)
+    assert "assistant_only_loss=False" in plain["record_rule"]
