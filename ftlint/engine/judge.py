@@ -103,14 +103,17 @@ class Settings:
 class Severities:
     """The reported severity of each code for one file and format (None: not reported)."""
 
-    def __init__(self, fmt: Format, allowed: Callable[[str], bool]) -> None:
+    def __init__(self, fmt: Format, allowed: Callable[[str], bool], trainer: str = "") -> None:
+        from ..formats.registry import severities_for
+
         self.fmt, self.allowed = fmt, allowed
+        self.overrides = severities_for(fmt, trainer)  # the format's own, and the trainer's on a format it shares
         self.known: dict[str, str | None] = {}
 
     def __call__(self, code: str) -> str | None:
         found = self.known.get(code, "")
         if found == "":
-            level = severity(code, self.fmt.severities)
+            level = severity(code, self.overrides)
             found = level if level != OFF and self.allowed(code) else None
             self.known[code] = found
         return found
@@ -140,7 +143,7 @@ class LineJudge:
         self.exact = exact  # the tokenizer, when `counter` is the byte bound
         self.file_index = file_index
         allowed = settings.selection.for_path(summary.path)
-        self.severity = Severities(fmt, allowed)
+        self.severity = Severities(fmt, allowed, settings.trainer)
         applicable = [c for c in checks("record") if c.applies(fmt)]
         self.gates = [c for c in applicable if c.gate]  # run whether reported or not: they decide what is checked
         self.checks = [c for c in applicable if not c.gate and _reported(c, self.severity)]
@@ -296,7 +299,7 @@ class Recounter:
             self._counter = TokenCounter(self.settings.encoding, self.settings.limits.max_file_bytes)
         counter, settings = self._counter, self.settings
         fmt = get_format(summary.format)
-        level = Severities(fmt, settings.selection.for_path(summary.path))
+        level = Severities(fmt, settings.selection.for_path(summary.path), settings.trainer)
         limit, owner = settings.limit_for(fmt)
         ctx = RecordContext(fmt, frozenset(), None, limit, owner, lambda code: level(code) is not None, settings.named_model())
         path = redact(summary.path)
@@ -315,7 +318,7 @@ class Recounter:
 
 def file_findings(summary: FileSummary, fmt: Format, settings: Settings) -> list[Diagnostic]:
     """The file-level checks (empty file, too few records) at the end of a file."""
-    level = Severities(fmt, settings.selection.for_path(summary.path))
+    level = Severities(fmt, settings.selection.for_path(summary.path), settings.trainer)
     ctx = FileContext(fmt, settings.training, settings.loss, settings.template,
                       settings.template_file.source if settings.template_file else None)
     out = []
