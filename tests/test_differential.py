@@ -282,3 +282,58 @@ def test_openai_counts_follow_the_cookbook_on_generated_conversations(encoding: 
         assert record.tokens == cookbook(messages, encoding), json.dumps(messages, ensure_ascii=False)
 
     agrees()
+
+
+# ---- what the catalog calls exact is what this file tests ------------------------------------
+
+COVERED = {("o200k_base", "openai"), ("cl100k_base", "openai"), ("qwen2", "qwen2.5"), ("qwen2", "qwen3"), ("o200k_harmony", "harmony"),
+           ("llama3", "llama3"), ("llama4", "llama4"), ("mistral-tekken", "mistral-v3-tekken")}
+
+
+def test_every_model_the_catalog_calls_exact_is_of_a_family_compared_here() -> None:
+    from conftest import run
+
+    models = json.loads(run("models", "-o", "json").stdout)["models"]
+    exact = {(m["tokenizer"], m["template"]) for m in models if m["tokens_exact"]}
+    assert exact <= COVERED, exact - COVERED
+
+
+def _mistral_common_count(messages: list[dict]) -> int:
+    """mistral-common's Tekken v3 encoding of a conversation ending with an answer: the request,
+    then the answer encoded alone with its </s>."""
+    from mistral_common.protocol.instruct.messages import AssistantMessage, SystemMessage, UserMessage
+    from mistral_common.protocol.instruct.request import ChatCompletionRequest
+    from mistral_common.tokens.tokenizers.mistral import MistralTokenizer
+
+    kinds = {"system": SystemMessage, "user": UserMessage, "assistant": AssistantMessage}
+    tokenizer = MistralTokenizer.v3(is_tekken=True)
+    request = ChatCompletionRequest(messages=[kinds[m["role"]](content=m["content"]) for m in messages[:-1]])
+    answer = tokenizer.instruct_tokenizer.tokenizer.encode(messages[-1]["content"], bos=False, eos=True)
+    return len(tokenizer.encode_chat_completion(request).tokens) + len(answer)
+
+
+def test_a_mistral_model_billed_by_azure_is_an_estimate_with_its_measured_band() -> None:
+    """Azure's Ministral 3B is counted by OpenAI's convention over Tekken ranks: Azure does not
+    say how it renders a Mistral conversation, so the count is an estimate, and its band (against
+    mistral-common's encoding) is the one the catalog states."""
+    import re
+
+    from test_models import _conversations
+
+    from ftlint.formats import get_format
+    from ftlint.models import get_model
+    from ftlint.tokens import TokenCounter
+
+    plain = [m for m in [c["messages"] for c in corpus()] + _conversations()
+             if m[-1]["role"] == "assistant" and all(set(x) == {"role", "content"} and isinstance(x["content"], str)
+                                                    and x["role"] in ("system", "user", "assistant") for x in m)]
+    fmt, counter = get_format("azure-openai-chat"), TokenCounter("mistral-tekken")
+    errors = []
+    for messages in plain:
+        ours, theirs = fmt.figures({"messages": messages}, counter, None).records[0].tokens, _mistral_common_count(messages)
+        errors.append((ours - theirs) / theirs)
+    model = get_model("azure/Ministral-3B-2411")
+    assert model.exact is not None and not model.tokens_exact
+    low, high = (int(x) for x in re.search(r"(\d+)% to (\d+)% more", model.exact.remark).groups())  # type: ignore[union-attr]
+    assert (len(plain), round(min(errors) * 100), round(max(errors) * 100)) == (12, low, high)
+    assert f"({len(plain)} conversations" in model.exact.remark
