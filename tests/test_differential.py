@@ -46,7 +46,7 @@ RAN: Counter[str] = Counter()  # generated cases run, per family (the closing no
 
 WORDS = ["Hello world", "the answer is 42", "Привет, как дела?", "Съешь же ещё этих булок", "你好，世界", "机器学习很有趣",
          "مرحبا بالعالم", "كيف حالك؟", "नमस्ते दुनिया", "हिन्दी पाठ", "👋🏽 🎉✨", "🇫🇷👩‍👩‍👧", "def f(x):\n    return x",
-         '{"k": [1, 2]}', "한국어 텍스트", "x", "42", "1,000.5"]
+         '{"k": [1, 2]}', "한국어 텍스트", "x", "42", "1,000.5", "private use \ue000 and \ue001"]
 ACCENTED = ["café", "naïve", "Ångström", "Dvořák", "résumé", "Việt Nam", "ñandú", "français", "Åland", "crème brûlée"]
 EDGES = ["", " ", "  ", "\n", "\n\n", "\t", " \n ", "\r\n"]
 LOOKALIKES = ["<|im_start|>", "<|im_end|>", "<|eot_id|>", "<|start_header_id|>", "[INST]", "[/INST]", "<|channel|>", "<|message|>",
@@ -337,3 +337,37 @@ def test_a_mistral_model_billed_by_azure_is_an_estimate_with_its_measured_band()
     low, high = (int(x) for x in re.search(r"(\d+)% to (\d+)% more", model.exact.remark).groups())  # type: ignore[union-attr]
     assert (len(plain), round(min(errors) * 100), round(max(errors) * 100)) == (12, low, high)
     assert f"({len(plain)} conversations" in model.exact.remark
+
+
+TEXTS = [json.loads(line)["text"] for line in (FIXTURES / "tokenizers" / "corpus.jsonl").read_text(encoding="utf-8").splitlines()]
+
+
+@pytest.mark.parametrize("family", list(FAMILIES))
+def test_each_exact_family_agrees_with_its_reference_on_the_tokenizer_corpus(family: str) -> None:
+    """The 215 texts of fixtures/tokenizers/corpus.jsonl (nine scripts, code, tool-call JSON), each
+    as a user's message and as the answer to it."""
+    differ = []
+    own = _own(family)
+    for text in TEXTS:
+        if own.search(text):  # the family's own added tokens spelt in the text: a trainer's rule (control tokens), not a count
+            continue
+        messages = [{"role": "user", "content": text}, {"role": "assistant", "content": text}]
+        if ours(family, messages, None) != reference(family, messages, None):
+            differ.append(text[:60])
+    assert not differ, differ
+
+
+def test_llama_4s_added_tokens_are_llama_models_own() -> None:
+    """Each of the 2,048 special tokens of llama-models' Llama 4 tokenizer is one token to ftlint,
+    and no other name is (its reserved ones skip 6 and 7 of text_post_train)."""
+    from llama_models.llama4.tokenizer import Tokenizer
+
+    from ftlint.chat import CHAT_TEMPLATES
+
+    splitter = CHAT_TEMPLATES["llama4"].splitter
+    names = Tokenizer.get_instance().special_tokens
+    assert len(names) == 2048 and all(splitter.fullmatch(name) for name in names)
+    for near in ("<|text_post_train_reserved_special_token_6|>", "<|text_post_train_reserved_special_token_69|>",
+                 "<|vision_reserved_special_token_1048|>", "<|reserved_special_token_904|>", "<|reasoning_reserved_special_token_8|>",
+                 "<|eot_id|>", "<|start_header_id|>"):
+        assert not splitter.fullmatch(near), near

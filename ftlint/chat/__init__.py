@@ -37,12 +37,14 @@ QWEN3_SPECIALS = (*QWEN25_SPECIALS, "<tool_response>", "</tool_response>", "<thi
 TEKKEN_SPECIALS = ("<unk>", "<s>", "</s>", "[INST]", "[/INST]", "[AVAILABLE_TOOLS]", "[/AVAILABLE_TOOLS]", "[TOOL_RESULTS]",
                    "[/TOOL_RESULTS]", "[TOOL_CALLS]", "[IMG]", "<pad>", "[IMG_BREAK]", "[IMG_END]", "[PREFIX]", "[MIDDLE]",
                    "[SUFFIX]", "[SYSTEM_PROMPT]", "[/SYSTEM_PROMPT]", "[TOOL_CONTENT]")
-# llama-models' llama4/tokenizer.py (the reserved ones by LLAMA4_RESERVED)
+# llama-models' llama4/tokenizer.py (the reserved ones by LLAMA4_RESERVED: exactly the ids it has, 2,048 in all)
 LLAMA4_SPECIALS = ("<|begin_of_text|>", "<|end_of_text|>", "<|fim_prefix|>", "<|fim_middle|>", "<|fim_suffix|>", "<|header_start|>",
                    "<|header_end|>", "<|eom|>", "<|eot|>", "<|step|>", "<|python_start|>", "<|python_end|>",
                    "<|finetune_right_pad|>", "<|image_start|>", "<|image_end|>", "<|tile_x_separator|>", "<|tile_y_separator|>",
                    "<|image|>", "<|patch|>", "<|reasoning_thinking_start|>", "<|reasoning_thinking_end|>")
-LLAMA4_RESERVED = r"<\|(?:text_post_train|vision|reasoning)_reserved_special_token_\d+\|>"
+LLAMA4_RESERVED = (r"<\|(?:text_post_train_reserved_special_token_(?:[0-5]|[89]|[1-5][0-9]|6[0-8])|"
+                   r"vision_reserved_special_token_(?:[0-9]|[1-9][0-9]|[1-9][0-9][0-9]|10[0-3][0-9]|104[0-7])|"
+                   r"reasoning_reserved_special_token_[0-7]|reserved_special_token_(?:[0-9]|[1-9][0-9]|[1-8][0-9][0-9]|90[0-3]))\|>")
 HARMONY_SPECIALS = ("<|startoftext|>", "<|endoftext|>", "<|return|>", "<|constrain|>", "<|channel|>", "<|start|>", "<|end|>",
                     "<|message|>", "<|call|>", "<|endofprompt|>")
 
