@@ -102,6 +102,8 @@ class Model:
     max_batch_full: Sourced | None = None  # the same for full fine-tuning
     context_dpo: Sourced | None = None  # the max sequence length of a preference job, where it differs
     storage: Sourced | None = None  # what the provider bills besides training (a custom model's storage a month)
+    # false: the counts cannot be the trainer's (its rendering is not public); the remark gives the error band measured
+    exact: Sourced | None = None
 
     def rate(self, method: str) -> Sourced | None:
         """The price per 1M tokens of a method ("sft-lora", ...), where the catalog prices by method."""
@@ -122,7 +124,7 @@ class Model:
 
     @property
     def tokens_exact(self) -> bool:
-        return self.tokenizer not in ESTIMATED_TOKENIZERS
+        return self.tokenizer not in ESTIMATED_TOKENIZERS and (self.exact is None or bool(self.exact.value))
 
     @property
     def price_per_1m(self) -> Sourced | None:
@@ -214,7 +216,7 @@ def _models_of(stem: str) -> dict[str, Model]:
             unsupported_parts=_sourced(e.get("unsupported_parts")), price=_sourced(e.get("price")) or bracket_price,
             parameters=_sourced(e.get("parameters")), max_batch=_sourced(e.get("max_batch")),
             max_batch_full=_sourced(e.get("max_batch_full")), context_dpo=_sourced(e.get("context_dpo")),
-            storage=_sourced(e.get("storage")),
+            storage=_sourced(e.get("storage")), exact=_sourced(e.get("exact")),
             **billing,
         )
     return out

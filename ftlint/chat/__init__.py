@@ -13,9 +13,10 @@ Families (CHAT_TEMPLATES):
   mistral-common
       Mistral's Tekken models as mistral-finetune tokenizes them (mistral_common.py): chosen by
       --trainer mistral-finetune, not a template of the model's;
-  llama3, llama3.2
-      ftlint's implementation of Meta's documented Llama 3 prompt format (llama3.py): Meta's own
-      template is under the Llama licence, so it is not shipped; tests compare the two;
+  llama3, llama3.2, llama4
+      ftlint's implementations of Meta's Llama 3 and Llama 4 prompt formats (llama3.py,
+      llama4.py): Meta's own templates are under the Llama licences, so they are not shipped;
+      tests compare each with the real template, record by record;
   --chat-template FILE
       any Jinja template of the user's, or a tokenizer_config.json that holds one.
 """
@@ -39,6 +40,14 @@ QWEN3_SPECIALS = (*QWEN25_SPECIALS, "<tool_response>", "</tool_response>", "<thi
 TEKKEN_SPECIALS = ("<unk>", "<s>", "</s>", "[INST]", "[/INST]", "[AVAILABLE_TOOLS]", "[/AVAILABLE_TOOLS]", "[TOOL_RESULTS]",
                    "[/TOOL_RESULTS]", "[TOOL_CALLS]", "[IMG]", "<pad>", "[IMG_BREAK]", "[IMG_END]", "[PREFIX]", "[MIDDLE]",
                    "[SUFFIX]", "[SYSTEM_PROMPT]", "[/SYSTEM_PROMPT]", "[TOOL_CONTENT]")
+# llama-models' llama4/tokenizer.py (the reserved ones by LLAMA4_RESERVED: exactly the ids it has, 2,048 in all)
+LLAMA4_SPECIALS = ("<|begin_of_text|>", "<|end_of_text|>", "<|fim_prefix|>", "<|fim_middle|>", "<|fim_suffix|>", "<|header_start|>",
+                   "<|header_end|>", "<|eom|>", "<|eot|>", "<|step|>", "<|python_start|>", "<|python_end|>",
+                   "<|finetune_right_pad|>", "<|image_start|>", "<|image_end|>", "<|tile_x_separator|>", "<|tile_y_separator|>",
+                   "<|image|>", "<|patch|>", "<|reasoning_thinking_start|>", "<|reasoning_thinking_end|>")
+LLAMA4_RESERVED = (r"<\|(?:text_post_train_reserved_special_token_(?:[0-5]|[89]|[1-5][0-9]|6[0-8])|"
+                   r"vision_reserved_special_token_(?:[0-9]|[1-9][0-9]|[1-9][0-9][0-9]|10[0-3][0-9]|104[0-7])|"
+                   r"reasoning_reserved_special_token_[0-7]|reserved_special_token_(?:[0-9]|[1-9][0-9]|[1-8][0-9][0-9]|90[0-3]))\|>")
 HARMONY_SPECIALS = ("<|startoftext|>", "<|endoftext|>", "<|return|>", "<|constrain|>", "<|channel|>", "<|start|>", "<|end|>",
                     "<|message|>", "<|call|>", "<|endofprompt|>")
 
@@ -67,6 +76,8 @@ CHAT_TEMPLATES: dict[str, ChatTemplate] = {t.name: t for t in (
                  "<|begin_of_text|>", "<|eot_id|>", "python", r"<\|reserved_special_token_\d+\|>"),
     ChatTemplate("llama3.2", "Llama 3.2 (Meta's prompt format; dated system block: today)", LLAMA3_SPECIALS,
                  "<|begin_of_text|>", "<|eot_id|>", "python", r"<\|reserved_special_token_\d+\|>"),
+    ChatTemplate("llama4", "Llama 4 (Meta's prompt format: <|header_start|>, <|eot|>)", LLAMA4_SPECIALS, "<|begin_of_text|>",
+                 "<|eot|>", "python", LLAMA4_RESERVED),
     ChatTemplate("qwen2.5", "Qwen 2.5 (ChatML; default system prompt)", QWEN25_SPECIALS, "", "<|im_end|>", "qwen2.5.jinja"),
     ChatTemplate("qwen3", "Qwen 3 (ChatML; <think> blocks)", QWEN3_SPECIALS, "", "<|im_end|>", "qwen3.jinja"),
     ChatTemplate("mistral-v3-tekken", "Mistral Nemo 2407 (Tekken, [INST])", TEKKEN_SPECIALS, "<s>", "</s>",
@@ -91,6 +102,7 @@ FAMILY_TEMPLATE_DEFAULTS: dict[str, tuple[tuple[str, ...], str, str, str]] = {
     "qwen3_5": (QWEN3_SPECIALS, "", "<|im_end|>", ""),
     "mistral-tekken": (TEKKEN_SPECIALS, "<s>", "</s>", r"<SPECIAL_\d+>"),
     "o200k_harmony": (HARMONY_SPECIALS, "<|startoftext|>", "<|return|>", r"<\|reserved_\d+\|>"),
+    "llama4": (LLAMA4_SPECIALS, "<|begin_of_text|>", "<|eot|>", LLAMA4_RESERVED),
 }
 
 

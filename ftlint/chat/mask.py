@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..tokens import described, failed, get_encoding, is_panic, normalises_nfc
 from ..trust import MAX_FILE_BYTES
@@ -36,6 +36,7 @@ class Encoded:
 
     ids: list[int]  # the tokens' ranks; an added token is -(1 + its index among the template's added tokens)
     starts: list[int]  # the character each token starts at
+    ends: list[int] = field(default_factory=list)  # the character after the last one it holds (a part of)
 
 
 @dataclass(slots=True)
@@ -71,28 +72,81 @@ class Tokenizer:
             raise
 
     def _encode(self, text: str) -> Encoded:
-        ids: list[int] = []
-        starts: list[int] = []
+        encoded = Encoded([], [])
         position = 0
         for k, piece in enumerate(self.splitter.split(text)):
             if k % 2:
-                ids.append(-1 - self._special.setdefault(piece, len(self._special)))
-                starts.append(position)
+                encoded.ids.append(-1 - self._special.setdefault(piece, len(self._special)))
+                encoded.starts.append(position)
+                encoded.ends.append(position + len(piece))
             elif piece:
                 source = unicodedata.normalize("NFC", piece) if self.nfc else piece
                 tokens = self.encoding.encode_ordinary(source)
-                ids += tokens
+                encoded.ids += tokens
+                starts, ends = _spans(self.encoding.decode_tokens_bytes(tokens), len(source))
                 if len(source) == len(piece):
-                    _, offsets = self.encoding.decode_with_offsets(tokens)
-                    starts += [position + o for o in offsets]
-                else:  # normalisation changed the length: the piece's tokens are placed at its start
-                    starts += [position] * len(tokens)
+                    encoded.starts += [position + o for o in starts]
+                    encoded.ends += [position + o for o in ends]
+                else:  # normalisation changed the length: a token's characters are those they came from
+                    origin = nfc_origins(piece)
+                    encoded.starts += [position + origin[o] for o in starts]
+                    encoded.ends += [position + origin[o - 1] + 1 for o in ends]
             position += len(piece)
-        return Encoded(ids, starts)
+        return encoded
 
 
-def token_at(starts: Sequence[int], char: int) -> int | None:
-    """The index of the token holding character `char` (transformers' char_to_token)."""
+def _spans(pieces: Sequence[bytes], length: int) -> tuple[list[int], list[int]]:
+    """Each token's first character and the character after its last, in the text the pieces
+    decode to: a token starting inside a character (a UTF-8 continuation byte) shares that
+    character with the token before it, as Hugging Face's byte-level offsets do."""
+    starts: list[int] = []
+    chars = 0
+    inside: list[bool] = []
+    for piece in pieces:
+        within = bool(piece) and 0x80 <= piece[0] < 0xC0
+        starts.append(max(0, chars - within))
+        inside.append(within)
+        chars += sum(1 for b in piece if not 0x80 <= b < 0xC0)
+    ends = [starts[i + 1] + inside[i + 1] if i + 1 < len(starts) else length for i in range(len(starts))]
+    return starts, ends
+
+
+def nfc_origins(piece: str) -> list[int]:
+    """Where each character of NFC(piece) comes from in `piece`, as Hugging Face tokenizers align
+    an NFC normaliser's output: a composed character is its first source character's (the marks
+    composed into it are then in a token only when a character after them is); a character a
+    decomposition adds is its source's; the rest follow in order. Worked out a segment at a time
+    (a starter, the marks after it, and what composes with it), where NFC can change the length."""
+    origin: list[int] = []
+    segments: list[tuple[int, str]] = []
+    for i, ch in enumerate(piece):
+        if segments and (unicodedata.combining(ch) or _composes(segments[-1][1], ch)):
+            start, chars = segments[-1]
+            segments[-1] = (start, chars + ch)
+        else:
+            segments.append((i, ch))
+    for start, chars in segments:
+        out = len(unicodedata.normalize("NFC", chars))
+        surplus = len(chars) - out
+        if surplus >= 0:
+            origin.append(start)
+            origin += [start + j + surplus for j in range(1, out)]
+        else:  # NFC made more characters than it was given (U+0F73): the extra ones are the last one's
+            origin += [start + min(j, len(chars) - 1) for j in range(out)]
+    return origin
+
+
+def _composes(segment: str, ch: str) -> bool:
+    """Whether a starter composes with the segment before it (Hangul jamo, some Indic vowel signs)."""
+    return len(unicodedata.normalize("NFC", segment + ch)) < len(unicodedata.normalize("NFC", segment)) + len(
+        unicodedata.normalize("NFC", ch))
+
+
+def token_at(encoded: Encoded, char: int) -> int | None:
+    """The index of the first token holding character `char`, as transformers' char_to_token
+    finds it: None when no token's characters hold it (a mark NFC composed into the character
+    before it, at the end of a token)."""
+    starts, ends = encoded.starts, encoded.ends
     if char < 0 or not starts or char < starts[0]:
         return None
     lo, hi = 0, len(starts) - 1
@@ -102,7 +156,9 @@ def token_at(starts: Sequence[int], char: int) -> int | None:
             lo = mid
         else:
             hi = mid - 1
-    return lo
+    while lo and ends[lo - 1] > char:  # a character split over several tokens: the first of them
+        lo -= 1
+    return lo if ends[lo] > char else None
 
 
 def span_mask(encoded: Encoded, spans: Sequence[tuple[int, int]]) -> list[bool]:
@@ -111,10 +167,10 @@ def span_mask(encoded: Encoded, spans: Sequence[tuple[int, int]]) -> list[bool]:
     n = len(encoded.ids)
     mask = [False] * n
     for start, end in spans:
-        first = token_at(encoded.starts, start)
+        first = token_at(encoded, start)
         if first is None:
             break
-        last = token_at(encoded.starts, end - 1)
+        last = token_at(encoded, end - 1)
         stop = last + 1 if last else n
         for i in range(first, stop):
             mask[i] = True

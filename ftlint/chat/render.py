@@ -101,8 +101,13 @@ class JinjaTemplate:
                add_generation_prompt: bool = False, deadline: float | None = None, **extra: object) -> Rendered:
         """The conversation rendered, under the budget (its seconds until `deadline`, a
         time.monotonic() value shared by a record's renderings; None: from now)."""
-        marked = START in str(messages) or END in str(messages)  # data holding our markers: no spans
-        given = normalised(messages)
+        given, swapped = normalised(messages), None
+        if _holds((given, tools), START, END):
+            # the data holds our markers: they stand in for two characters it does not hold while
+            # rendering (one for one, so the spans keep their places), and come back after
+            swapped = _stand_ins(given, tools)
+            there = str.maketrans({START: swapped[0], END: swapped[1]})
+            given, tools = _translated(given, there), _translated(tools, there)
         self.env.meter = Meter(self.budget, deadline, (given, tools))
         try:
             text = self.template.render(messages=given, tools=tools or None, bos_token=bos, eos_token=eos,
@@ -111,8 +116,9 @@ class JinjaTemplate:
             raise
         except Exception as exc:  # a template's error on a record's data (a KeyError, a TypeError, ...)
             raise TemplateFailure(f"{type(exc).__name__}: {exc}") from None
-        if START not in text or marked:
-            return Rendered(text.replace(START, "").replace(END, "") if not marked else text)
+        back = str.maketrans({swapped[0]: START, swapped[1]: END}) if swapped else None
+        if START not in text:
+            return Rendered(text.translate(back) if back else text.replace(END, ""))
         spans, out, position = [], [], 0
         start = 0
         for piece in _split_marks(text):
@@ -121,12 +127,45 @@ class JinjaTemplate:
             elif piece == END:
                 spans.append((start, position))
             else:
-                out.append(piece)
+                out.append(piece.translate(back) if back else piece)
                 position += len(piece)
         return Rendered("".join(out), spans)
 
 
 _MARKS = re.compile(f"([{START}{END}])")
+
+
+def _holds(value: object, char: str, other: str = "") -> bool:
+    """Whether a string inside `value` holds `char` (or `other`). One walk of the record's data
+    a rendering: str() of it would not say, as it writes a private-use character as an escape."""
+    todo = [value]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, str):
+            if char in item or (other and other in item):
+                return True
+        elif isinstance(item, dict):
+            todo += item.keys()
+            todo += item.values()
+        elif isinstance(item, (list, tuple)):
+            todo += item
+    return False
+
+
+def _stand_ins(*values: object) -> tuple[str, str]:
+    """Two characters of the supplementary private-use plane no string of `values` holds."""
+    free = (chr(c) for c in range(0xF0000, 0xFFFFE) if not _holds(values, chr(c)))
+    return next(free), next(free)
+
+
+def _translated(value: Any, table: dict[int, str]) -> Any:
+    if isinstance(value, str):
+        return value.translate(table)
+    if isinstance(value, dict):
+        return {_translated(k, table): _translated(v, table) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_translated(v, table) for v in value]
+    return value
 
 
 def _split_marks(text: str) -> list[str]:

@@ -71,8 +71,10 @@ class Tally:
         if self.own_mask:
             return _joined(pieces(messages, tools))
         if self.jinja is None:
-            from . import llama3
+            from . import llama3, llama4
 
+            if self.name == "llama4":
+                return llama4.render(messages, tools, add_generation_prompt)
             return llama3.render(messages, tools, llama3.dated(self.name, self.today), add_generation_prompt)
         return self.jinja.render(messages, tools, self.spec.bos, self.spec.eos, add_generation_prompt, self._deadline)
 

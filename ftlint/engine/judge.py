@@ -28,6 +28,7 @@ from ..selection import Selection
 from ..trainers.profile import REJECT
 from .past_max import count_cut, count_dropped, cut_label, past_max
 from .result import Columns, Lengths
+from .severities import Severities
 
 OVER_LIMIT = "FT301"  # the one code whose check recounts a record exactly (rules/tokens.py)
 
@@ -104,22 +105,6 @@ class Settings:
         return (int(model.context.value), model.name) if model.context else (None, model.name)
 
 
-class Severities:
-    """The reported severity of each code for one file and format (None: not reported)."""
-
-    def __init__(self, fmt: Format, allowed: abc.Callable[[str], bool]) -> None:
-        self.fmt, self.allowed = fmt, allowed
-        self.known: dict[str, str | None] = {}
-
-    def __call__(self, code: str) -> str | None:
-        found = self.known.get(code, "")
-        if found == "":
-            level = severity(code, self.fmt.severities)
-            found = level if level != OFF and self.allowed(code) else None
-            self.known[code] = found
-        return found
-
-
 def _reported(check: Check, severities: Severities) -> bool:
     return any(severities(code) is not None for code in check.codes)
 
@@ -145,7 +130,7 @@ class LineJudge:
         self.exact = exact  # the tokenizer, when `counter` is the byte bound
         self.file_index = file_index
         allowed = settings.selection.for_path(summary.path)
-        self.severity = Severities(fmt, allowed)
+        self.severity = Severities(fmt, allowed, settings.trainer)
         applicable = [c for c in checks("record") if c.applies(fmt)]
         self.gates = [c for c in applicable if c.gate]  # run whether reported or not: they decide what is checked
         self.checks = [c for c in applicable if not c.gate and _reported(c, self.severity)]
@@ -324,7 +309,7 @@ class Recounter:
             self._counter = TokenCounter(self.settings.encoding, self.settings.limits.max_file_bytes)
         counter, settings = self._counter, self.settings
         fmt = get_format(summary.format)
-        level = Severities(fmt, settings.selection.for_path(summary.path))
+        level = Severities(fmt, settings.selection.for_path(summary.path), settings.trainer)
         limit, owner = settings.limit_for(fmt)
         ctx = RecordContext(fmt, frozenset(), None, limit, owner, lambda code: level(code) is not None, settings.named_model())
         ctx.past_max = settings.loss.past_max
@@ -344,7 +329,7 @@ class Recounter:
 
 def file_findings(summary: FileSummary, fmt: Format, settings: Settings) -> list[Diagnostic]:
     """The file-level checks (empty file, too few records) at the end of a file."""
-    level = Severities(fmt, settings.selection.for_path(summary.path))
+    level = Severities(fmt, settings.selection.for_path(summary.path), settings.trainer)
     limit, owner = settings.limit_for(fmt)
     cut = min((n for n in (settings.loss.max_seq_len, limit) if n is not None), default=None)
     ctx = FileContext(fmt, settings.training, settings.loss, settings.template,

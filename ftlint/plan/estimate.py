@@ -344,6 +344,8 @@ def _tokens_note(model: Model | None) -> str:
                 "measured; Gemini, Claude and Nova could not be measured)")
     if model.assumed and model.name.startswith("("):
         return "an estimate: no model named, counted with o200k_base; give --model for the model's own tokenizer"
+    if not model.tokens_exact and model.exact is not None:
+        return f"an estimate: {model.exact.remark} ({model.exact.note})"
     return ""
 
 

@@ -60,6 +60,8 @@ def _model_lines(m: Model, provider: Provider, today: dt.date) -> list[str]:
     default = "  (default for its formats)" if provider.default_model == m.name else ""
     aliases = f"  aliases: {', '.join(m.aliases)}" if m.aliases else ""
     tokenizer = m.tokenizer if m.tokens_exact else f"{m.tokenizer}: not available offline, counted with o200k_base as an estimate"
+    if not m.tokens_exact and m.exact is not None:
+        tokenizer = f"{m.tokenizer}, an estimate: {m.exact.remark}"
     lines = [f"{m.name}{default}{mark}{aliases}",
              f"  {'tokenizer':<14}{tokenizer}" + (f"; template {m.template}" if m.template != "openai" else "")]
     for label, value, fmt in (("limit", m.context, "{:,} tokens per example"), ("minimum", m.min_examples, "{} examples"),
