@@ -52,3 +52,25 @@ def run_process(*args: str, input: bytes | None = None, cwd: Path = ROOT) -> Res
 @pytest.fixture
 def fixtures() -> Path:
     return FIXTURES
+
+
+_TIKTOKEN_URLS = {"o200k_base": "https://openaipublic.blob.core.windows.net/encodings/o200k_base.tiktoken",
+                  "cl100k_base": "https://openaipublic.blob.core.windows.net/encodings/cl100k_base.tiktoken"}
+
+
+def tiktoken_offline() -> None:
+    """tiktoken's own OpenAI encodings (tiktoken_ext.openai_public), loaded offline through tiktoken's
+    real cache: the rank files ftlint ships are OpenAI's, byte for byte (tiktoken checks their
+    sha256 against its own expected hashes), written where tiktoken looks for them first
+    (TIKTOKEN_CACHE_DIR, each under the sha1 of its URL), so no test fetches anything."""
+    import gzip
+    import hashlib
+    import tempfile
+
+    if os.environ.get("FTLINT_TEST_TIKTOKEN_CACHE"):
+        return
+    cache = Path(tempfile.mkdtemp(prefix="ftlint-tiktoken-"))
+    for name, url in _TIKTOKEN_URLS.items():
+        with gzip.open(ROOT / "ftlint" / "tokenizers" / f"{name}.tiktoken.gz") as f:
+            (cache / hashlib.sha1(url.encode()).hexdigest()).write_bytes(f.read())
+    os.environ["TIKTOKEN_CACHE_DIR"] = os.environ["FTLINT_TEST_TIKTOKEN_CACHE"] = str(cache)

@@ -91,15 +91,14 @@ def _llama3_specials() -> list[str]:
 
 def _harmony_specials(ranks: dict[bytes, int]) -> list[str]:
     """tiktoken's o200k_harmony special tokens in id order; they fill the ids after the ranks."""
-    from unittest import mock
-
     from tiktoken_ext import openai_public
 
+    from conftest import tiktoken_offline
     from ftlint.chat import HARMONY_SPECIALS
 
-    # tiktoken's definition would fetch the ranks from the network: hand it the verified ones
-    with mock.patch.object(openai_public, "load_tiktoken_bpe", lambda *_args, **_kwargs: ranks):
-        spec = openai_public.o200k_harmony()
+    tiktoken_offline()  # tiktoken's definition reads the ranks from its cache, where the verified ones are
+    spec = openai_public.o200k_harmony()
+    assert spec["mergeable_ranks"] == ranks
     by_id: dict[int, str] = {}
     for name, i in spec["special_tokens"].items():
         # tiktoken gives 200018 two names, <|endofprompt|> and <|reserved_200018|>: the model's is the first

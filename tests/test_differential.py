@@ -235,17 +235,14 @@ def test_each_exact_family_agrees_with_its_reference_on_the_fixed_corpus(family:
 
 @cache
 def openai_encoding(name: str) -> Any:
-    """tiktoken's own definition of OpenAI's encoding, on the verified rank file (it would fetch it)."""
-    from unittest import mock
-
+    """tiktoken's own definition of OpenAI's encoding (tiktoken_ext.openai_public), read offline
+    from tiktoken's cache, where the verified rank file is (conftest.tiktoken_offline)."""
     import tiktoken
-    from tiktoken_ext import openai_public
 
-    from ftlint.tokens import load_ranks
+    from conftest import tiktoken_offline
 
-    with mock.patch.object(openai_public, "load_tiktoken_bpe", lambda *_args, **_kwargs: load_ranks(name)):
-        spec = getattr(openai_public, name)()
-    return tiktoken.Encoding(**spec)
+    tiktoken_offline()
+    return tiktoken.get_encoding(name)
 
 
 def cookbook(messages: list[dict], encoding: str) -> int:
@@ -298,15 +295,21 @@ def test_every_model_the_catalog_calls_exact_is_of_a_family_compared_here() -> N
     assert exact <= COVERED, exact - COVERED
 
 
+@cache
+def _mistral_v3() -> Any:
+    from mistral_common.tokens.tokenizers.mistral import MistralTokenizer
+
+    return MistralTokenizer.v3(is_tekken=True)
+
+
 def _mistral_common_count(messages: list[dict]) -> int:
     """mistral-common's Tekken v3 encoding of a conversation ending with an answer: the request,
     then the answer encoded alone with its </s>."""
     from mistral_common.protocol.instruct.messages import AssistantMessage, SystemMessage, UserMessage
     from mistral_common.protocol.instruct.request import ChatCompletionRequest
-    from mistral_common.tokens.tokenizers.mistral import MistralTokenizer
 
     kinds = {"system": SystemMessage, "user": UserMessage, "assistant": AssistantMessage}
-    tokenizer = MistralTokenizer.v3(is_tekken=True)
+    tokenizer = _mistral_v3()
     request = ChatCompletionRequest(messages=[kinds[m["role"]](content=m["content"]) for m in messages[:-1]])
     answer = tokenizer.instruct_tokenizer.tokenizer.encode(messages[-1]["content"], bos=False, eos=True)
     return len(tokenizer.encode_chat_completion(request).tokens) + len(answer)
@@ -371,3 +374,57 @@ def test_llama_4s_added_tokens_are_llama_models_own() -> None:
                  "<|vision_reserved_special_token_1048|>", "<|reserved_special_token_904|>", "<|reasoning_reserved_special_token_8|>",
                  "<|eot_id|>", "<|start_header_id|>"):
         assert not splitter.fullmatch(near), near
+
+
+# ---- mistral-finetune: mistral-common's encoding -------------------------------------------------
+
+@cache
+def _mistral_finetune_tokenizer() -> tuple[Any, Any]:
+    """mistral-common's Tekken v3 tokenizer in finetuning mode (what mistral-finetune loads), and
+    its Tekkenizer."""
+    import mistral_common
+    from mistral_common.protocol.instruct.validator import ValidationMode
+    from mistral_common.tokens.tokenizers.mistral import MistralTokenizer
+
+    tokenizer = MistralTokenizer.from_file(str(Path(mistral_common.__file__).parent / "data" / "tekken_240718.json"),
+                                           mode=ValidationMode.finetuning)
+    return tokenizer, tokenizer.instruct_tokenizer.tokenizer
+
+
+def mistral_common_reference(messages: list[dict]) -> tuple[int, int] | str:
+    """(tokens, trained) as mistral-finetune makes them (finetune/data/tokenize.py tokenize_instruct):
+    mistral-common's encoding of the whole conversation; every assistant message trains, with its
+    </s>. "refused": mistral-common does not take the conversation."""
+    from mistral_common.protocol.instruct.request import ChatCompletionRequest
+
+    tokenizer, tekken = _mistral_finetune_tokenizer()
+    try:
+        tokens = tokenizer.encode_chat_completion(ChatCompletionRequest(messages=messages)).tokens
+    except Exception:
+        return "refused"
+    trained = sum(len(tekken.encode(m["content"].rstrip(" "), bos=False, eos=True)) for m in messages if m["role"] == "assistant")
+    return len(tokens), trained
+
+
+def test_mistral_finetune_agrees_with_mistral_common_on_generated_conversations() -> None:
+    """--trainer mistral-finetune on a Tekken model (Mistral Nemo): ftlint's rendering against
+    mistral-common's, on the conversations mistral-common takes."""
+    import re
+
+    mistral = _tally("mistral-common", "mistral-tekken", "", False)
+    nothing = re.compile("(?!)")
+
+    @settings(max_examples=EXAMPLES, derandomize=True, deadline=None, database=None,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @given(conversation(nothing, False, False, plain=True))
+    def agrees(case: tuple[list[dict], Any]) -> None:
+        messages = [{k: v for k, v in m.items() if k != "name"} for m in case[0]]
+        expected = mistral_common_reference(json.loads(json.dumps(messages)))
+        if expected == "refused":
+            return
+        RAN["mistral-finetune (mistral-common)"] += 1
+        masked = mistral.masked(messages, None)
+        assert (masked.tokens, masked.trained) == expected, json.dumps(messages, ensure_ascii=False)
+
+    agrees()
+    assert RAN["mistral-finetune (mistral-common)"] >= EXAMPLES // 2, RAN  # most conversations are ones it takes
