@@ -111,3 +111,15 @@ def test_axolotl_trains_the_assistant_turns_of_messages_data() -> None:
     # (its figure is derived independently in tests/test_estimate.py)
     openai = json.loads(run("estimate", str(path), "--format", "openai-chat", "-o", "json").stdout)
     assert axolotl["trainable_tokens"] == openai["trainable_tokens"] == 1_099
+
+
+def test_llama_factorys_own_templates_make_the_count_an_estimate_there() -> None:
+    """LLaMA-Factory renders with its own template registry (data/template.py), which ftlint does
+    not compare with LLaMA-Factory's output: under it the counts are labelled an estimate, never
+    exact, while the same model under TRL (its Hugging Face template, compared in
+    tests/test_differential.py) is exact."""
+    path = str(FIXTURES / "good" / "drone_training.jsonl")
+    lf = json.loads(run("estimate", path, "--trainer", "llama-factory", "--model", "Qwen/Qwen2.5-7B-Instruct", "-o", "json").stdout)
+    trl = json.loads(run("estimate", path, "--trainer", "trl", "--model", "Qwen/Qwen2.5-7B-Instruct", "-o", "json").stdout)
+    assert lf["tokens_exact"] is False and "its own template registry" in lf["tokens_note"]
+    assert trl["tokens_exact"] is True and trl["tokens_note"] == ""

@@ -28,7 +28,7 @@ from ..diagnostics import Diagnostic
 from ..models import Model, Sourced
 from ..options import PlanOptions
 from ..trainers import Profile
-from ..trainers.profile import HOSTED_STEPS, SPLIT
+from ..trainers.profile import HOSTED_STEPS, LLAMA_FACTORY, SPLIT
 from ..trainers.steps import Schedule, trainer
 from .billing import TOGETHER, Bill, bill, max_batch, max_seq_length, method_of, rate_of, together_rows
 from .figures import DatasetFigures, ValidationFigures
@@ -270,7 +270,8 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
         epochs_covered=s.epochs_covered, packing=packing, truncation=truncation, budget=None, self_hosted=None,
         learning_rate=None, refusal=s.refusal, provider=model.provider if model else "",
         model_assumed=model.assumed if model else False, tokenizer=info.encoding,
-        tokens_exact=model.tokens_exact if model else True, tokens_note=_tokens_note(model),
+        tokens_exact=(model.tokens_exact if model else True) and not _own_renderer(profile),
+        tokens_note=_tokens_note(model) or _own_renderer(profile),
         price_unit=price.unit if price is not None else "", price_note=price_note,
         trainer_title=profile.title if profile else "", trainer_source=info.trainer_source,
         trainer_steps=profile.steps if profile else HOSTED_STEPS, warmup_steps_given=plan.warmup_steps is not None,
@@ -331,6 +332,15 @@ def _validation(v: ValidationFigures | None, together: bool, evals: int) -> Vali
     if not evals:
         return dataclasses.replace(v, billing_note="not billed: no evaluation (--n-evals 0, Together's default)")
     return dataclasses.replace(v, billed=True, billing_note=f"billed {evals} time{'s' if evals != 1 else ''} (--n-evals {evals})")
+
+
+def _own_renderer(profile: Profile | None) -> str:
+    """Why the counts are an estimate for a trainer that renders with templates of its own, which
+    ftlint does not compare ("" for the others)."""
+    if profile is None or profile.renderer.value != LLAMA_FACTORY:
+        return ""
+    return (f"an estimate for {profile.name}: it renders with its own template registry ({profile.renderer.source}), "
+            "not compared here; counted with the model's Hugging Face template")
 
 
 def _tokens_note(model: Model | None) -> str:
