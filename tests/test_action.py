@@ -157,3 +157,25 @@ def test_the_action_reads_the_files_the_pre_commit_hook_reads() -> None:
     ("train.jsonl", "**", True), ("data/a.jsonl", "data/?.jsonl", True), ("data/ab.jsonl", "data/?.jsonl", False)])
 def test_globs_keep_star_within_a_folder(path: str, pattern: str, matches: bool) -> None:
     assert glob_match(path, pattern) is matches
+
+
+def test_the_summary_in_docs_ci_is_the_actions_own(tmp_path: Path) -> None:
+    """docs/ci.md's excerpt: 13 records added to the first 90 of the cookbook's drone file."""
+    origin, work = tmp_path / "origin", tmp_path / "work"
+    (origin / "data").mkdir(parents=True)
+    drone = (ROOT / "fixtures" / "good" / "drone_training.jsonl").read_text(encoding="utf-8")
+    git(origin, "init", "-q")
+    (origin / "data" / "train.jsonl").write_text("".join(drone.splitlines(keepends=True)[:90]), encoding="utf-8")
+    git(origin, "add", ".")
+    git(origin, "commit", "-q", "-m", "base")
+    git(tmp_path, "clone", "-q", str(origin), str(work))
+    git(work, "checkout", "-q", "-b", "pr")
+    commit(work, drone)
+    done, summary, outputs = run_action(work, model="gpt-4o-mini", max_cost="5")
+    tokens = sum(openai_tokens(json.loads(line))[0] for line in drone.splitlines())
+    cost = usd(tokens * 3, GPT_4O_MINI)  # OpenAI's auto epochs for 103 examples: 3
+    assert done.returncode == 0 and outputs == {"errors": "0", "warnings": "1", "cost": f"{cost:.4f}", "files": "1"}
+    assert f"`cost={cost:.4f}`" in (ROOT / "docs" / "ci.md").read_text(encoding="utf-8")
+    docs = (ROOT / "docs" / "ci.md").read_text(encoding="utf-8")
+    excerpt = docs.split("````markdown\n", 1)[1].split("````", 1)[0]
+    assert summary.endswith(excerpt)
