@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import orjson
 
-from .report.escape import github_data, md_text
+from .report.escape import github_data, md_code, md_text
 
 # The inputs action.yml declares, by their environment names; the values are what each does.
 INPUTS = {
@@ -82,9 +82,8 @@ class Inputs:
 
     def judging(self) -> list[str]:
         """The flags check, diff and estimate share."""
-        flags = [f for flag, value in (("--model", self.model), ("--trainer", self.trainer), ("--run", self.run))
-                 if value for f in (flag, value)]
-        return flags
+        return [f for flag, value in (("--model", self.model), ("--trainer", self.trainer), ("--run", self.run))
+                if value for f in (flag, value)]
 
 
 def glob_match(path: str, pattern: str) -> bool:
@@ -145,7 +144,7 @@ def run(inputs: Inputs, files: Sequence[str]) -> Outcome:
 
     summary = ["## ftlint", ""]
     if not files:
-        summary.append("No data file changed" + (f" against `{inputs.base}`." if inputs.base else "."))
+        summary.append("No data file changed" + (f" against {md_code(inputs.base)}." if inputs.base else "."))
         return Outcome(summary, {"errors": "0", "warnings": "0", "cost": "", "files": "0"}, 0)
     judging = inputs.judging()
     annotated = ftlint("check", *files, *judging, "--fail-on", inputs.fail_on, "-o", "github")

@@ -79,11 +79,15 @@ def test_a_check_result_is_an_html_table_that_escapes_a_records_text() -> None:
 
 
 def test_an_estimate_is_an_html_table_of_its_figures() -> None:
+    """docs/api.md's table: the toy file on gpt-4o-mini, 3 epochs."""
     data = records(TOY)
     tokens = sum(openai_tokens(r)[0] for r in data)
-    shown = ftlint.estimate(str(TOY), model="gpt-4o-mini")._repr_html_()
-    # OpenAI's auto epochs for 5 examples: min(25, floor(100 / 5)) = 20
-    assert f"<tr><td>records</td><td>{len(data)}</td></tr>" in shown
-    assert f"<tr><td>tokens</td><td>{tokens:,}</td></tr>" in shown
-    assert f"<tr><td>tokens processed</td><td>{tokens * 20:,}</td></tr>" in shown
-    assert f"<tr><td>cost usd</td><td>{usd(tokens * 20, GPT_4O_MINI):,.4f}</td></tr>" in shown
+    shown = ftlint.estimate(str(TOY), model="gpt-4o-mini", epochs=3)._repr_html_()
+    batch = max(1, min(256, math.floor(len(data) * 0.002 + 0.5)))  # OpenAI's auto batch size: 1
+    figures = {"records": f"{len(data)}", "tokens": f"{tokens:,}", "effective batch size": f"{batch}",
+               "steps per epoch": f"{math.ceil(len(data) / batch)}", "total steps": f"{3 * math.ceil(len(data) / batch)}",
+               "tokens processed": f"{tokens * 3:,}", "cost usd": f"{usd(tokens * 3, GPT_4O_MINI):,.4f}"}
+    docs = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    for name, value in figures.items():
+        assert f"<tr><td>{name}</td><td>{value}</td></tr>" in shown
+        assert f"| {name} | {value} |" in docs
