@@ -245,6 +245,14 @@ class CheckResult:
     def lines(self) -> int:
         return sum(f.lines for f in self.files)
 
+    def _repr_html_(self) -> str:
+        """A notebook shows the files' counts and the first findings as tables, escaped."""
+        from .notebook import findings_table, table
+
+        files = table(f"ftlint check: {self.errors:,} errors, {self.warnings:,} warnings", ("file", "lines", "records", "format"),
+                      [(f.path, f.lines, f.records, f.format) for f in self.files])
+        return files + findings_table([(d.path, d.line, d.code, d.severity, d.message) for d in self.findings])
+
 
 def _data(source: Paths | Summary, options: dict[str, Any], emit: Emit, *, bound: bool,
           keep_order: bool = False) -> tuple[Data, RunOptions]:

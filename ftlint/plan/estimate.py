@@ -195,6 +195,12 @@ class Estimate:
         """The findings as the JSON output lists them."""
         return [{"code": d.code, "message": d.message, "severity": d.severity} for d in self.findings]
 
+    def _repr_html_(self) -> str:  # a notebook's table of the figures, and the findings
+        from ..notebook import ESTIMATE_FIGURES, figures_table, findings_table
+
+        findings = [("", 0, d.code, d.severity, d.message) for d in self.findings]
+        return figures_table("ftlint estimate", self, ESTIMATE_FIGURES) + findings_table(findings)
+
     def to_dict(self) -> dict[str, object]:
         data = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "findings"}
         out = {k: (dataclasses.asdict(v) if dataclasses.is_dataclass(v) and not isinstance(v, type) else v) for k, v in data.items()}

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import orjson
 
 from ..diagnostics import ERROR, Diagnostic
+from .charts import cost_chart, length_chart
 from .escape import json_safe, md_code, md_text, path_text, shown_path, terminal_safe
 from .past_max import max_length_row, trainable_how
 from .renderer import Renderer
@@ -249,6 +250,8 @@ def render_markdown(run: EstimateRun) -> str:
     lines = [f"### ftlint estimate {'❌' if failing else '✅'} {md_code(e.model)}: {cost} for {_n(e.tokens_processed)} tokens",
              "", f"Dataset: {', '.join(md_code(shown_path(p)) for p in paths)}", "", "| figure | value |", "|---|---:|"]
     lines += [f"| {label} | {value} |" for label, value in rows]
+    charts = [length_chart(run.data.train.lengths, e.context_limit), cost_chart(e, cost)]
+    lines += [line for chart in charts if chart for line in ("", *chart)]
     if e.findings:
         lines += ["", "| code | severity | finding |", "|---|---|---|"]
         lines += [f"| {d.code} | {d.severity} | {md_text(d.message)} |" for d in e.findings]
