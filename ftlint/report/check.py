@@ -41,7 +41,9 @@ def _files_line(files: list[FileSummary]) -> str:
     valid = sum(f.valid for f in files)
     invalid = sum(f.invalid for f in files)
     blank = sum(f.blank for f in files)
-    return (f"checked {len(files)} file{'s' if len(files) != 1 else ''}, {lines:,} line{'s' if lines != 1 else ''}: "
+    names = sorted({f.format for f in files if f.format})  # the format each file was judged as, detected or given
+    formats = f" ({', '.join(names)})" if names else ""
+    return (f"checked {len(files)} file{'s' if len(files) != 1 else ''}{formats}, {lines:,} line{'s' if lines != 1 else ''}: "
             f"{valid:,} valid, {invalid:,} with errors ({blank:,} blank)")
 
 
