@@ -72,6 +72,7 @@ class Provider:
     min_examples: Sourced | None
     last_training_date: Sourced | None
     defaults: tuple[tuple[str, Sourced], ...] = ()  # (hyperparameter, its auto rule)
+    moved: Sourced | None = None  # a deprecated provider's: where its users train now
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,7 +189,7 @@ def _provider(stem: str) -> Provider:
     defaults = tuple((k.replace("_", " "), s) for k, v in p.get("defaults", {}).items() if (s := _sourced(v)))
     return Provider(p["name"], p["title"], tuple(p.get("formats", ())), p.get("default_model"),
                     p.get("convention", "openai"), _sourced(p.get("status")), _sourced(p.get("min_examples")),
-                    _sourced(p.get("last_training_date")), defaults)
+                    _sourced(p.get("last_training_date")), defaults, _sourced(p.get("moved")))
 
 
 @cache
@@ -290,6 +291,7 @@ class Listing:
     models: tuple[Model, ...]
     providers: dict[str, Provider]
     today: dt.date
+    deprecated: tuple[str, ...] = ()  # providers asked for whose fine-tuning is gone: no model, said so
 
 
 def listing(query: str | None, provider: str | None, today: dt.date) -> Listing:
@@ -301,7 +303,9 @@ def listing(query: str | None, provider: str | None, today: dt.date) -> Listing:
     chosen = tuple(m for m in all_models().values() if (provider is None or m.provider == provider) and (not query or m.matches(query)))
     if query and not chosen:
         raise UnknownModel(f"no model matches {query!r}; `ftlint models` lists them")
-    return Listing(chosen, known, today)
+    gone = () if query else tuple(name for name, p in known.items()
+                                  if p.moved is not None and (provider is None or name == provider))
+    return Listing(chosen, known, today, gone)
 
 
 def default_model(format_name: str, today: dt.date) -> Model:

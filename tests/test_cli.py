@@ -60,7 +60,7 @@ def test_warnings_fail_only_with_fail_on_warning() -> None:
 
 def test_many_files_one_summary() -> None:
     r = run("check", "fixtures/good/openai_chat_basic.jsonl", "fixtures/good/openai_chat_tools.jsonl")
-    assert "checked 2 files, 24 lines: 24 valid" in r.stdout
+    assert "checked 2 files (openai-chat), 24 lines: 24 valid" in r.stdout
 
 
 def test_hostile_bytes_never_traceback(tmp_path: Path) -> None:

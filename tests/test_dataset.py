@@ -50,7 +50,7 @@ def test_validation_leakage_and_figures(tmp_path: Path) -> None:
     assert [(f, ln, c) for f, ln, c, _ in got] == [("val.jsonl", 2, "FT404"), ("val.jsonl", 3, "FT404")]
     assert got[0][3].endswith("train.jsonl:4")
     text = run("check", str(train), "--validation", str(val)).stdout
-    assert "checked 2 files, 23 lines" in text
+    assert "checked 2 files (openai-chat), 23 lines" in text
     e = json.loads(run("estimate", str(train), "--validation", str(val), "--epochs", "2", "-o", "json").stdout)
     assert e["records"] == 20 and e["validation"]["records"] == 3 and e["validation"]["records_in_training"] == 2
     alone = json.loads(run("estimate", str(train), "--epochs", "2", "-o", "json").stdout)
@@ -63,7 +63,7 @@ def test_validation_is_never_also_a_training_path(tmp_path: Path) -> None:
     path = tmp_path / "t.jsonl"
     path.write_text(rec("q", "a") + "\n")
     both = run("check", str(path), "--validation", str(path))
-    assert both.exit_code == 0 and "checked 1 file, 1 line" in both.stdout and "FT404" not in both.stdout
+    assert both.exit_code == 0 and "checked 1 file (openai-chat), 1 line" in both.stdout and "FT404" not in both.stdout
     assert run("estimate", str(path), "--validation", str(path)).exit_code == 2
 
 

@@ -70,8 +70,39 @@ def test_json_output_carries_the_same_findings(path: Path) -> None:
     assert all(set(f) == {"path", "line", "col", "code", "severity", "message", "pointer", "fingerprint"} for f in findings)
     assert all(len(f["fingerprint"]) == (16 if f["line"] else 0) for f in findings)
     lines = [ln for ln in text.stdout.splitlines() if re.match(r".+:\d+:\d+: FT\d{3} ", ln)]
-    rendered = [f"{f['path']}:{f['line']}:{f['col']}: {f['code']} {f['message']}" + (f" ({f['pointer']})" if f["pointer"] else "") for f in findings]
-    assert rendered == lines
+    assert _as_text(findings) == lines
+
+
+def _as_text(findings: list[dict]) -> list[str]:
+    """The text report of the JSON findings: a per-file rule's findings (Rule.per) said once per file
+    and message, after the file's other findings, with the records counted and their first 5 lines."""
+    per_file = {code for code, r in registry().items() if r.per == "file"}
+    rendered: list[str] = []
+    groups: dict[tuple, list[dict]] = {}
+    path = None
+    for f in [*findings, None]:
+        if f is None or f["path"] != path:
+            rendered += [_group_line(group) for group in groups.values()]
+            groups, path = {}, f and f["path"]
+        if f is not None and f["code"] in per_file:
+            groups.setdefault((f["path"], f["severity"], f["code"], f["message"]), []).append(f)
+        elif f is not None:
+            rendered.append(_line(f, f["message"], f["pointer"]))
+    return rendered
+
+
+def _line(f: dict, message: str, pointer: str | None) -> str:
+    return f"{f['path']}:{f['line']}:{f['col']}: {f['code']} {message}" + (f" ({pointer})" if pointer else "")
+
+
+def _group_line(group: list[dict]) -> str:
+    first = group[0]
+    if len(group) == 1:
+        return _line(first, first["message"], first["pointer"])
+    lines = sorted({g["line"] for g in group})
+    s, more = "s" if len(lines) > 1 else "", ", ..." if len(lines) > 5 else ""
+    message = f"{first['message']}; {len(lines)} record{s} (line{s} {', '.join(map(str, lines[:5]))}{more})"
+    return _line(first, message, first["pointer"] if all(g["pointer"] == first["pointer"] for g in group) else None)
 
 
 def _all_fixture_records() -> list[dict]:

@@ -56,4 +56,4 @@ def test_a_validation_file_also_given_as_a_training_path_is_judged_once_as_valid
     out = run("check", str(train), str(held), "--validation", str(held), "--ignore", "FT401")
     assert out.exit_code == 0, out.stdout + out.stderr
     assert f"{held}:1:1: FT404 validation record also in the training data at {train}:1" in out.stdout
-    assert "checked 2 files, 2 lines" in out.stdout
+    assert "checked 2 files (openai-chat), 2 lines" in out.stdout

@@ -241,7 +241,7 @@ def test_a_json_array_is_read_past_a_broken_element(tmp_path: Path) -> None:
     secret = {"messages": [{"role": "user", "content": f"my key is {SECRETS['github']}"}, {"role": "assistant", "content": "ok"}]}
     elements = [GOOD] * 3 + ['{"messages": "\\ud800"}'] + [GOOD] * 5 + [json.dumps(secret, indent=2)] + [GOOD] * 3
     found, out, summary = check_array(tmp_path, array(elements))
-    assert summary == "checked 1 file, 13 lines: 11 valid, 2 with errors (0 blank)"
+    assert summary == "checked 1 file (openai-chat), 13 lines: 11 valid, 2 with errors (0 blank)"
     assert found[0] == (4, "FT001") and "lone UTF-16 surrogate" in json.loads(out)[0]["message"]
     assert [line for line, code in found if code.startswith("FT6")] == [10]
     assert SECRETS["github"] not in out
@@ -274,7 +274,7 @@ def test_an_element_is_judged_by_the_jsonl_rules_and_the_read_goes_on(case: str,
         jsonl = tmp_path / "data.jsonl"
         jsonl.write_bytes(b"\n".join([OK_LINE] * 3 + [element.encode()] + [OK_LINE] * 9) + b"\n")
         assert findings(run("check", str(jsonl), "-o", "json", "--ignore", "FT4", *args).stdout) == expected
-    assert summary.startswith("checked 1 file, 13 lines: 12 valid, 1 with errors")
+    assert summary.startswith("checked 1 file (openai-chat), 13 lines: 12 valid, 1 with errors")
     if case == "nan":
         assert "NaN is not a JSON number" in out
     if case == "over_max_line_bytes":

@@ -22,7 +22,7 @@ PEAK_MIB = 400  # resident memory of the whole run, its workers included (a clea
 RAY_PEAK_MIB = 3072  # what the run adds to this process's tree (its driver, the cluster's workers starting and judging):
 # 0.3 GiB alone, 1.3 GiB within the suite (workers started anew); the bomb without the budget passed 8 GiB
 BOMB_LINE = 6  # the record that sets the bomb off; the 10 others are good
-SUMMARY = "checked 1 file, 11 lines: 10 valid, 1 with errors (0 blank)"
+SUMMARY = "checked 1 file (openai-chat), 11 lines: 10 valid, 1 with errors (0 blank)"
 
 # ChatML, as a repository would write it; its `bomb` goes off on the record whose message says "boom"
 TEMPLATE = """{%- for message in messages %}
@@ -100,7 +100,7 @@ def test_the_budget_is_the_users_to_set(tmp_path: Path) -> None:
     """Lower than a template needs, every record is over it; the message names the flag. The
     configuration's keys are the flags' names."""
     folder = repository(tmp_path / "repo", TEMPLATE.replace("BOMB", ""))
-    assert check(folder)[:2] == (0, "checked 1 file, 11 lines: 11 valid, 0 with errors (0 blank)\n0 errors, 0 warnings\n")
+    assert check(folder)[:2] == (0, "checked 1 file (openai-chat), 11 lines: 11 valid, 0 with errors (0 blank)\n0 errors, 0 warnings\n")
     code, out, err, _ = check(folder, "--template-max-chars", "40")
     assert code == 1 and out.count(": FT238 ") == 11 and "--template-max-chars raises the budget" in out, out + err
     with (folder / "ftlint.toml").open("a") as config:

@@ -1,6 +1,11 @@
 """Reporters for `ftlint check`: findings stream out as they are found, and memory stays flat
 however many there are (SARIF and JSON are written as they come; markdown keeps the first 50).
-Every piece of text from data or a file name goes through ftlint/report/escape.py."""
+Every piece of text from data or a file name goes through ftlint/report/escape.py.
+
+The reports people read (text, github, markdown) say a per-file rule's findings once per file and
+message, with the count and the first lines (report/repeated.py); JSON and SARIF, read by tools,
+list every one. The summary line counts every finding either way, so its counts, the exit code
+and the JSON agree."""
 
 from __future__ import annotations
 
@@ -13,8 +18,9 @@ import orjson
 
 from ..diagnostics import ERROR, WARNING, Diagnostic
 from ..engine import FileSummary
-from ..rules import registry
+from ..rules import once_per_file, registry
 from .escape import json_safe, md_code, md_fence, md_text, path_text, terminal_safe
+from .repeated import Groups, Repeated
 from .shared import SarifWriter, github_annotation
 
 
@@ -35,7 +41,9 @@ def _files_line(files: list[FileSummary]) -> str:
     valid = sum(f.valid for f in files)
     invalid = sum(f.invalid for f in files)
     blank = sum(f.blank for f in files)
-    return (f"checked {len(files)} file{'s' if len(files) != 1 else ''}, {lines:,} line{'s' if lines != 1 else ''}: "
+    names = sorted({f.format for f in files if f.format})  # the format each file was judged as, detected or given
+    formats = f" ({', '.join(names)})" if names else ""
+    return (f"checked {len(files)} file{'s' if len(files) != 1 else ''}{formats}, {lines:,} line{'s' if lines != 1 else ''}: "
             f"{valid:,} valid, {invalid:,} with errors ({blank:,} blank)")
 
 
@@ -50,12 +58,17 @@ def _counts_line(by_code: Counter[tuple[str, str]]) -> str:
 
 
 class Reporter:
-    """Counts every finding; shows at most `max_shown` of them."""
+    """Counts every finding; shows at most `max_shown` lines of them. A reporter that `summarises`
+    says a per-file rule's findings in one line per file and message (report/repeated.py)."""
+
+    summarises = False
 
     def __init__(self, out: IO[str], max_shown: int | None) -> None:
         self.out = out
         self.max_shown = max_shown
-        self.shown = 0
+        self.shown = 0  # lines shown
+        self.covered = 0  # findings those lines say (a summarised line says several)
+        self.groups = Groups()
         self.by_code: Counter[tuple[str, str]] = Counter()
         self.notes: list[str] = []  # what a configuration file switched off, said in the summary
         self.title = "ftlint check"  # the command, as a Markdown summary heads it
@@ -66,16 +79,33 @@ class Reporter:
 
     def diagnostic(self, d: Diagnostic) -> None:
         self.by_code[(d.severity, d.code)] += 1
+        if self.summarises:
+            self._say(self.groups.moved_to(d.path))  # the previous file's groups, before this file's findings
+            if once_per_file(d.code):
+                self.groups.add(d)
+                return
+        self._show_limited(d, 1)
+
+    def _say(self, groups: list[Repeated]) -> None:
+        for group in groups:
+            self._show_limited(group.finding(), group.findings)
+
+    def _show_limited(self, d: Diagnostic, findings: int) -> None:
         if self.max_shown is None or self.shown < self.max_shown:
             self.show(d)
             self.shown += 1
+            self.covered += findings
 
     def show(self, d: Diagnostic) -> None:
         raise NotImplementedError
 
+    def said(self) -> None:
+        """Every finding received is shown or counted as hidden: the last file's groups are said."""
+        self._say(self.groups.flush())
+
     @property
     def hidden(self) -> int:
-        return sum(self.by_code.values()) - self.shown
+        return sum(self.by_code.values()) - self.covered
 
     def finish(self, files: list[FileSummary]) -> None:
         pass
@@ -87,6 +117,8 @@ def use_color(out: IO[str]) -> bool:
 
 
 class TextReporter(Reporter):
+    summarises = True
+
     def start(self) -> None:
         self.color = use_color(self.out)
 
@@ -99,19 +131,24 @@ class TextReporter(Reporter):
         self.out.write(f"{click.style(f'{path_text(d.path)}:{d.line}:{d.col}:', bold=True)} {code} {terminal_safe(d.message)}{where}\n")
 
     def finish(self, files: list[FileSummary]) -> None:
+        self.said()
         if self.hidden:
             self.out.write(f"... {self.hidden} more finding(s) not shown (--max-errors {self.max_shown})\n")
         self.out.write("\n".join(summary_lines(files, self.by_code, self.headline) + [f"note: {terminal_safe(n)}" for n in self.notes]) + "\n")
 
 
 class GithubReporter(Reporter):
-    """GitHub Actions annotations: each finding lands on its line in the pull request."""
+    """GitHub Actions annotations: each finding lands on its line in the pull request (a per-file
+    rule's on its first line, with the count: GitHub shows only the first few annotations of a step)."""
+
+    summarises = True
 
     def show(self, d: Diagnostic) -> None:
         where = f" ({d.pointer})" if d.pointer else ""
         self.out.write(github_annotation(d.severity, d.code, d.message + where, d.path, d.line, d.col) + "\n")
 
     def finish(self, files: list[FileSummary]) -> None:
+        self.said()
         if self.hidden:
             self.out.write(f"ftlint: {self.hidden} more finding(s) not annotated (--max-errors {self.max_shown})\n")
         self.out.write("\n".join(summary_lines(files, self.by_code, self.headline) + [f"note: {terminal_safe(n)}" for n in self.notes]) + "\n")
@@ -135,6 +172,7 @@ class MarkdownReporter(Reporter):
     """A summary to post as a pull-request comment: findings by code, then the first findings."""
 
     FIRST = 50
+    summarises = True
 
     def start(self) -> None:
         self.first: list[Diagnostic] = []
@@ -144,6 +182,7 @@ class MarkdownReporter(Reporter):
             self.first.append(d)
 
     def finish(self, files: list[FileSummary]) -> None:
+        self.said()
         head, _ = summary_lines(files, self.by_code, self.headline)
         errors = sum(n for (sev, _), n in self.by_code.items() if sev == ERROR)
         warnings = sum(self.by_code.values()) - errors

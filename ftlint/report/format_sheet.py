@@ -48,8 +48,12 @@ def _models(fmt: Format) -> list[str]:
     """The catalog's models that take the format, with their methods and lifecycle today."""
     today = today_from(None)
     lines: list[str] = []
+    from ..trainers import TRAINERS
+
+    trainers = [p for p in TRAINERS.values() if p.takes(fmt.name)]
     for model in all_models().values():
-        if fmt.name in model.formats:
+        # a format of one trainer's own (mistral-finetune) is for the models that trainer trains
+        if fmt.name in model.formats and (not trainers or any(p.trains(model.tokenizer) for p in trainers)):
             state = model.lifecycle(today)
             status = f"  [{state[0]} for training: {state[1].value}]" if state else ""
             methods = f"  ({', '.join(model.methods)})" if model.methods else ""

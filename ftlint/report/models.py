@@ -32,8 +32,14 @@ def model_dict(m: Model, today: dt.date) -> dict[str, object]:
     }
 
 
+def _deprecated_dict(name: str, provider: Provider) -> dict[str, object]:
+    return {"name": name, "title": provider.title, "formats": list(provider.formats), "status": _value(provider.status),
+            "moved": _value(provider.moved)}
+
+
 def render_json(shown: Listing) -> str:
-    data = {"today": shown.today.isoformat(), "models": [model_dict(m, shown.today) for m in shown.models]}
+    data = {"today": shown.today.isoformat(), "models": [model_dict(m, shown.today) for m in shown.models],
+            "deprecated_providers": [_deprecated_dict(name, shown.providers[name]) for name in shown.deprecated]}
     return orjson.dumps(data, option=orjson.OPT_INDENT_2).decode() + "\n"
 
 
@@ -46,7 +52,15 @@ def render_text(shown: Listing) -> str:
             lines += _provider_lines(name, provider)
             lines += [line for m in mine for line in _model_lines(m, provider, shown.today)]
             lines.append("")
+        elif name in shown.deprecated:
+            lines += [*_provider_lines(name, provider), *_deprecated_lines(provider), ""]
     return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _deprecated_lines(provider: Provider) -> list[str]:
+    """A provider whose fine-tuning is gone: no model to list, its formats still checked, where its users went."""
+    moved = [f"  {'moved to':<14}{provider.moved.value}  ({provider.moved.note})"] if provider.moved else []
+    return [f"  no model of it can be fine-tuned; its formats ({', '.join(provider.formats)}) are still checked", *moved]
 
 
 def _provider_lines(name: str, provider: Provider) -> list[str]:

@@ -27,6 +27,13 @@ A record check may be scoped to some formats (`scope`), and may say which litera
 compact JSON must hold for it to fire at all (`needs`: one Aho-Corasick pass answers every check).
 The module list is explicit (MODULES): adding a rule means adding it to one module of this list,
 plus its fixture.
+
+A rule speaks per record or per file (`per`). A record check whose finding is a property of the
+file or of its template, not of the record (FT235: the template inserts an empty <think></think>
+into every turn; FT801: the target has no field for a key every record holds), is `per="file"`:
+it is still emitted for every record (JSON and SARIF list each), and the text, GitHub and
+Markdown reports say it once per file and message, with the count and the first lines
+(ftlint/report/check.py).
 """
 
 from __future__ import annotations
@@ -47,6 +54,7 @@ if TYPE_CHECKING:
 # module not listed here is not loaded, and a test asserts every module of this package is.
 MODULES = ("file", "schema", "trainer", "chat", "conversation", "together", "tokens", "template", "dataset", "secrets", "advice", "models", "gates", "convert")
 KINDS = ("line", "mapping", "record", "file", "dataset", "split", "plan", "model", "trainer")
+PER = ("record", "file")  # how a report says a rule's findings: each one, or once per file and message
 
 Scope = Callable[["Format"], bool]
 
@@ -58,6 +66,7 @@ class Rule:
     severity: str
     doc: str
     kind: str  # where it is emitted: line (the reader's and the parser's facts), mapping, record, file, dataset, plan
+    per: str = "record"  # "file": the same fact of every record, said once per file with the count (see above)
 
     @property
     def summary(self) -> str:
@@ -82,13 +91,13 @@ _CHECKS: list[Check] = []
 _LOADED = False
 
 
-def register(code: str, name: str, severity: str, doc: str, kind: str = "record") -> Rule:
+def register(code: str, name: str, severity: str, doc: str, kind: str = "record", per: str = "record") -> Rule:
     """Document a code. Its check is registered beside it, in the same module."""
     if code in _RULES:
         raise ValueError(f"code {code} registered twice")
-    if severity not in SEVERITIES or kind not in KINDS:
-        raise ValueError(f"{code}: bad severity {severity!r} or kind {kind!r}")
-    rule_ = Rule(code, name, severity, inspect.cleandoc(doc), kind)
+    if severity not in SEVERITIES or kind not in KINDS or per not in PER:
+        raise ValueError(f"{code}: bad severity {severity!r}, kind {kind!r} or per {per!r}")
+    rule_ = Rule(code, name, severity, inspect.cleandoc(doc), kind, per)
     _RULES[code] = rule_
     return rule_
 
@@ -108,11 +117,11 @@ def check(kind: str, *codes: str, scope: Scope | None = None, needs: Iterable[by
 
 
 def rule(code: str, name: str, severity: str = ERROR, *, scope: Scope | None = None, needs: Iterable[bytes] = (),
-         kind: str = "record") -> Callable[[Callable[..., Iterable[Any]]], Callable[..., Iterable[Any]]]:
+         kind: str = "record", per: str = "record") -> Callable[[Callable[..., Iterable[Any]]], Callable[..., Iterable[Any]]]:
     """Decorator for a check that emits one code, documented by the function's docstring."""
 
     def wrap(func: Callable[..., Iterable[Any]]) -> Callable[..., Iterable[Any]]:
-        register(code, name, severity, func.__doc__ or name, kind)
+        register(code, name, severity, func.__doc__ or name, kind, per)
         return check(kind, code, scope=scope, needs=needs)(func)
 
     return wrap
@@ -133,6 +142,12 @@ def checks(kind: str) -> list[Check]:
     return [c for c in _CHECKS if c.kind == kind]
 
 
+def once_per_file(code: str) -> bool:
+    """Whether reports say `code` once per file and message (a code ftlint does not know: each time)."""
+    known = registry().get(code)
+    return known is not None and known.per == "file"
+
+
 def severity(code: str, overrides: Mapping[str, str] | None = None) -> str:
     """The severity of `code`: a format's own (its provider's verdict) or the registry's; OFF
     means the format's provider does not mind and the finding is not made."""
@@ -141,5 +156,5 @@ def severity(code: str, overrides: Mapping[str, str] | None = None) -> str:
     return registry()[code].severity
 
 
-__all__ = ["ERROR", "KINDS", "MODULES", "OFF", "WARNING", "Check", "Hit", "Rule", "check", "checks", "register",
-           "registry", "rule", "severity"]
+__all__ = ["ERROR", "KINDS", "MODULES", "OFF", "PER", "WARNING", "Check", "Hit", "Rule", "check", "checks", "once_per_file",
+           "register", "registry", "rule", "severity"]

@@ -14,7 +14,7 @@ register("FT801", "lost-in-conversion", WARNING, """
 
     The record is written without it. Why: a weight-0 turn becomes trained, a reasoning trace is
     no longer taught, an image is gone: know it before you train on the converted file.
-""")
+""", per="file")
 
 register("FT802", "cannot-convert", ERROR, """
     The record cannot be written in the target format at all (Alpaca takes alternating user and

@@ -107,7 +107,7 @@ register("FT108", "ignored-key", WARNING, """
     is carried along unread.
     Why: what you meant to train is dropped without a word.
     Example: {"role": "assistant", "content": "42", "thinking": "6 x 7"}
-""")
+""", per="file")
 
 
 def _reads_keys(fmt: Format) -> bool:

@@ -48,7 +48,7 @@ register("FT233", "end-of-turn-not-trained", WARNING, """
     Why: the model never learns to stop: it runs on past its answer at inference
     (tatsu-lab/stanford_alpaca#126, unslothai/unsloth#416). The template's generation block
     should enclose the end-of-turn token (<|im_end|>, <|eot_id|>, <end_of_turn>, ...).
-""")
+""", per="file")
 
 register("FT234", "dropped-by-template", WARNING, """
     A reasoning trace or a tool call in the data does not appear in the rendered text: the
@@ -57,7 +57,7 @@ register("FT234", "dropped-by-template", WARNING, """
     Qwen 3's template renders reasoning_content only for the turns after the last user message;
     many templates read reasoning from one key only (reasoning_content, or thinking) and ignore
     the other; some render no tool calls. Why: what you meant to train is silently not trained.
-""")
+""", per="file")
 
 register("FT235", "empty-think-trained", WARNING, """
     An empty <think></think> block is inside the trained span.
@@ -65,7 +65,7 @@ register("FT235", "empty-think-trained", WARNING, """
     Templates of reasoning models (Qwen 3, GLM, DeepSeek) insert an empty block into turns that
     have no reasoning; trained, it teaches the model to skip thinking
     (NVIDIA-NeMo/Automodel#3739). Give those turns their reasoning, or mask the block.
-""")
+""", per="file")
 
 register("FT236", "targets-truncated", WARNING, """
     Trained tokens of the record fall past the trainer's max length and are cut off.

@@ -27,4 +27,6 @@ PROFILE = Profile(
     read="mistralai/mistral-finetune@1943535 with mistral-common 1.5.4",
     max_steps=Fact(100, "finetune/args.py TrainArgs.max_steps=100: the run is that many optimizer steps, each of batch_size x "
                         "num_microbatches sequences of seq_len tokens per GPU (train.py _train)"),
+    tokenizers=Fact(("mistral-tekken",), "train.py _train: MistralTokenizer.v3(is_tekken=...) chosen from the model's "
+                                         "params.json, mistral-common's own Mistral tokenizers: Mistral's models only"),
 )

@@ -65,6 +65,12 @@ class Profile:
     providers: tuple[str, ...] = ()  # the catalog providers whose models this trainer's jobs run (hosted)
     notes: tuple[str, ...] = ()  # what the trainer does that the figures do not show
     max_steps: Fact = Fact(None, "")  # a run of this many steps by default (mistral-finetune), None: the epochs decide
+    tokenizers: Fact = Fact(None, "")  # the catalog tokenizers of the models it trains (mistral-finetune's), None: any
+
+    def trains(self, tokenizer: str) -> bool:
+        """Whether a model of this tokenizer is one the trainer trains."""
+        value = self.tokenizers.value
+        return not isinstance(value, (tuple, list)) or tokenizer in value
 
     def takes(self, fmt: str) -> bool:
         return fmt in self.format_names
