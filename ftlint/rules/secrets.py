@@ -6,20 +6,22 @@ organisation, and a model trained on them can repeat them to anyone. Findings na
 the line and the JSON path, and never echo the value in full.
 
 Speed: the literals each pattern needs are looked for in one pass over the compact JSON of the
-whole record (Aho-Corasick, compiled); only a record with one of them is walked to find which
-string, and where.
+whole record (Aho-Corasick, compiled); only a record with one of them is walked, and only the
+strings that hold one are searched, each from where its literals occur (a pattern with no
+literal at its start, as a URL's scheme, would otherwise be tried at every character of a long
+text). A string's JSON path is written out only for a finding.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
-from ..diagnostics import ERROR, WARNING, Hit, json_path, strings
+from ..diagnostics import ERROR, WARNING, Hit, json_path
 from ..literals import present as literals_in
 from ..parse import compact_json
-from ..redact import EMAIL_LOCAL, KINDS, TRIGGERS, mask, triggered
+from ..redact import EMAIL_LOCAL, KINDS, TRIGGERS, Kind, mask, triggered
 from . import check, register
 
 if TYPE_CHECKING:
@@ -90,15 +92,122 @@ def scan(record: dict, codes: frozenset[str] | None = None, present: frozenset[b
         return
     kinds = [(CODE_OF[KINDS[i].family], KINDS[i]) for i in sorted(found)]
     kinds = [(code, kind) for code, kind in kinds if codes is None or code in codes]
-    for path, text, is_key in strings(record, keys=True):
+    # a literal in the compact JSON is in some string or key (none of them is written escaped)
+    wanted = tuple(dict.fromkeys(lit for _, kind in kinds for lit in kind.literals))
+    for text, is_key, where in _holding(record, wanted):
         for code, kind in kinds:
             if not any(lit in text for lit in kind.literals):
                 continue
-            for match in kind.pattern.finditer(text):
+            for match in _matches(kind, text):
                 message = _message(code, kind.name, match)
                 if message:
-                    yield code, message + (" (in a key)" if is_key else ""), json_path(path)
+                    yield code, message + (" (in a key)" if is_key else ""), json_path(_parts(where))
                     break
+
+
+# A path is kept as nested pairs (the parent's pair, this key or index) while walking, and
+# written out only for a finding: most strings are walked past.
+Where = tuple[Any, ...]
+
+
+def _holding(record: object, literals: tuple[str, ...]) -> Iterator[tuple[str, bool, Where]]:
+    """The record's strings and keys that hold one of `literals`, in the order
+    diagnostics.strings(record, keys=True) gives them (an object's keys before its values,
+    values in document order), without recursion."""
+    stack: list[tuple[object, Where]] = [(record, ())]
+    pop, push = stack.pop, stack.append
+    while stack:
+        node, where = pop()
+        if isinstance(node, str):
+            for literal in literals:
+                if literal in node:
+                    yield node, False, where
+                    break
+        elif isinstance(node, dict):
+            items = list(node.items())
+            for key, value in reversed(items):
+                push((value, (where, key)))
+            for key, _ in items:
+                for literal in literals:
+                    if literal in key:
+                        yield key, True, (where, key)
+                        break
+        elif isinstance(node, list):
+            for index in range(len(node) - 1, -1, -1):
+                push((node[index], (where, index)))
+
+
+def _parts(where: Where) -> list[object]:
+    parts: list[object] = []
+    while where:
+        where, part = where
+        parts.append(part)
+    parts.reverse()
+    return parts
+
+
+# Where a kind's pattern does not start with a literal (re finds a literal start fast by itself,
+# it tries any other pattern at every character of a long text), how a match is found from the
+# kind's literals: how far before an occurrence of one a match can start, and a pattern every
+# match starts with, ending at that occurrence. A URL's scheme is a letter and 1 to 20 more
+# characters before its "://" (redact.PASSWORD_URL); a phone number starts with its "+" or "("
+# (redact.PHONE).
+LOCATORS: dict[str, tuple[int, re.Pattern[str] | None]] = {
+    "password-url": (21, re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://")),
+    "phone": (0, None),
+}
+
+
+def _matches(kind: Kind, text: str) -> Iterator[re.Match[str]]:
+    """What kind.pattern.finditer(text) yields."""
+    locator = LOCATORS.get(kind.family)
+    if locator is None:
+        return kind.pattern.finditer(text)
+    return _located(kind, text, *locator)
+
+
+def _located(kind: Kind, text: str, lead: int, start: re.Pattern[str] | None) -> Iterator[re.Match[str]]:
+    """kind.pattern.finditer(text), the pattern tried only where a match can start: from `lead`
+    characters before an occurrence of one of the kind's literals to the occurrence, and there
+    only where `start` matches up to its end."""
+    match_at = kind.pattern.match
+    floor = 0  # every start below it is tried or excluded
+    # each literal's next occurrence at or after floor (-1: none), found again only once passed,
+    # so text with many of one literal and none of the other is not read again for each
+    ahead = {lit: text.find(lit) for lit in kind.literals}
+    while True:
+        for lit, i in ahead.items():
+            if 0 <= i < floor:
+                ahead[lit] = text.find(lit, floor)
+        at = min((i for i in ahead.values() if i >= 0), default=-1)
+        if at < 0:
+            return
+        match = _first_at(match_at, start, kind.literals, text, max(floor, at - lead), at)
+        if match:
+            yield match
+            floor = match.end()  # finditer goes on from there (no pattern here matches empty text)
+        else:
+            floor = at + 1
+
+
+def _first_at(match_at: Callable[[str, int], re.Match[str] | None], start: re.Pattern[str] | None,
+              literals: tuple[str, ...], text: str, low: int, at: int) -> re.Match[str] | None:
+    """The match starting first in [low, at], if any."""
+    if start is None:
+        for begin in range(low, at + 1):
+            match = match_at(text, begin)
+            if match:
+                return match
+        return None
+    # a match of `start` ends with the literal at `at`: the search can stop there, and one
+    # found starting after `at` is another occurrence's (tried with it)
+    end = at + max(map(len, literals))
+    while (lead_in := start.search(text, low, end)) is not None and lead_in.start() <= at:
+        match = match_at(text, lead_in.start())
+        if match:
+            return match
+        low = lead_in.start() + 1
+    return None
 
 
 def _message(code: str, kind: str, match: re.Match[str]) -> str | None:
