@@ -1,8 +1,12 @@
 """Deterministic generator of realistic OpenAI chat fine-tuning data for benchmarks.
 
 Mix (by record): plain multi-turn chats with a handful of repeated system prompts, tool-calling
-conversations with repeated tool definitions, content-part messages with images, non-English
-text, and a long-record tail. Same seed and size, same bytes.
+conversations with repeated tool definitions, content-part messages with image URLs, a
+long-record tail; and, laid over them, e-mail addresses, URLs, phone numbers, code and non-Latin
+text (Chinese, Japanese, Russian, Arabic). The shares (SHARES below) are those measured by
+`benchmarks/proportions.py` on 4,554 public records (LLaMA-Factory's data/ demo sets, FastChat's
+dummy conversations, torchtune's Alpaca sample, the OpenAI cookbook's two files): see
+docs/performance.md. Same seed and size, same bytes.
 
     python benchmarks/generate.py OUT.jsonl --mb 40 [--seed 7]
 """
@@ -43,74 +47,113 @@ TOOLS = [
 ]
 
 
+# share of records holding each kind, as measured on the public samples (pooled); phone numbers
+# were 2 in 4,554 (0.04%), raised to 0.1% so that the path is exercised at every size
+SHARES = {"tool_call": 0.165, "image_url": 0.004, "non_latin": 0.318, "code": 0.049, "url": 0.014, "email": 0.006,
+          "phone": 0.001}
+LONG = 0.02  # the long-record tail (records of thousands of tokens)
+NON_LATIN = [s for s in FOREIGN if any(ord(ch) > 0x24F for ch in s)]
+CODE = ["Here is the fix:\n```python\ndef retry(call, times=3):\n    for attempt in range(times):\n        try:\n"
+        "            return call()\n        except TimeoutError:\n            continue\n    raise\n```",
+        "Run this query:\n```sql\nSELECT customer, SUM(price) AS total\nFROM orders\nWHERE shipped = 1\nGROUP BY customer;\n```",
+        "```js\nfunction debounce(fn, ms) {\n  let t;\n  return (...a) => { clearTimeout(t); t = setTimeout(() => fn(...a), ms); };\n}\n```"]
+
+
 def sentence(rng: random.Random, lo: int = 5, hi: int = 30) -> str:
     words = [rng.choice(WORDS) for _ in range(rng.randint(lo, hi))]
     words[0] = words[0].capitalize()
     return " ".join(words) + rng.choice([".", "?", "!", "."])
 
 
-def text(rng: random.Random, sentences: int) -> str:
+def text(rng: random.Random, sentences: int, non_latin: bool = False) -> str:
+    if non_latin:
+        return " ".join(rng.choice(NON_LATIN) for _ in range(sentences))
     parts = [sentence(rng) for _ in range(sentences)]
-    if rng.random() < 0.1:
-        parts.append(rng.choice(FOREIGN))
+    if rng.random() < 0.05:
+        parts.append(rng.choice(FOREIGN[:3]))  # a Latin-script sentence in French, German or Spanish
     return " ".join(parts)
 
 
-def chat(rng: random.Random) -> dict:
+def chat(rng: random.Random, nl: bool) -> dict:
     messages: list[dict] = []
     if rng.random() < 0.85:
         messages.append({"role": "system", "content": rng.choice(SYSTEM_PROMPTS)})
     for _ in range(rng.choice((1, 1, 2, 3, 4))):
-        messages.append({"role": "user", "content": text(rng, rng.randint(1, 4))})
-        messages.append({"role": "assistant", "content": text(rng, rng.randint(1, 8))})
+        messages.append({"role": "user", "content": text(rng, rng.randint(1, 4), nl)})
+        messages.append({"role": "assistant", "content": text(rng, rng.randint(1, 8), nl)})
     return {"messages": messages}
 
 
-def tool_chat(rng: random.Random, n: int) -> dict:
+def tool_chat(rng: random.Random, n: int, nl: bool) -> dict:
     tools = rng.choice(TOOLS)
     tool = rng.choice(tools)["function"]
     call_id = f"call_{n:08d}"
     args = {p: rng.choice(WORDS) for p in tool["parameters"]["properties"]}
     return {"messages": [
         {"role": "system", "content": SYSTEM_PROMPTS[0]},
-        {"role": "user", "content": text(rng, 2)},
+        {"role": "user", "content": text(rng, 2, nl)},
         {"role": "assistant", "tool_calls": [{"id": call_id, "type": "function",
                                                "function": {"name": tool["name"], "arguments": json.dumps(args)}}]},
         {"role": "tool", "tool_call_id": call_id, "content": json.dumps({"status": rng.choice(WORDS), "detail": sentence(rng)})},
-        {"role": "assistant", "content": text(rng, 2)},
+        {"role": "assistant", "content": text(rng, 2, nl)},
     ], "tools": tools, "parallel_tool_calls": False}
 
 
-def parts_chat(rng: random.Random, n: int) -> dict:
+def parts_chat(rng: random.Random, n: int, nl: bool) -> dict:
     return {"messages": [
-        {"role": "user", "content": [{"type": "text", "text": text(rng, 2)},
+        {"role": "user", "content": [{"type": "text", "text": text(rng, 2, nl)},
                                      {"type": "image_url", "image_url": {"url": f"https://img.example.com/{n}.jpg", "detail": "low"}}]},
-        {"role": "assistant", "content": [{"type": "text", "text": text(rng, 3)}]},
+        {"role": "assistant", "content": [{"type": "text", "text": text(rng, 3, nl)}]},
     ]}
 
 
-def foreign_chat(rng: random.Random) -> dict:
-    return {"messages": [{"role": "user", "content": " ".join(rng.choice(FOREIGN) for _ in range(rng.randint(2, 6)))},
-                         {"role": "assistant", "content": " ".join(rng.choice(FOREIGN) for _ in range(rng.randint(2, 8)))}]}
-
-
-def long_chat(rng: random.Random) -> dict:
+def long_chat(rng: random.Random, nl: bool) -> dict:
     return {"messages": [{"role": "system", "content": SYSTEM_PROMPTS[1]},
-                         {"role": "user", "content": text(rng, rng.randint(100, 600))},
-                         {"role": "assistant", "content": text(rng, rng.randint(20, 200))}]}
+                         {"role": "user", "content": text(rng, rng.randint(100, 600), nl)},
+                         {"role": "assistant", "content": text(rng, rng.randint(20, 200), nl)}]}
+
+
+def extras(rng: random.Random, n: int) -> list[tuple[str, str]]:
+    """What is laid into a record's turns: (role, sentence), each kind with its share."""
+    found = []
+    if rng.random() < SHARES["email"]:
+        found.append(("user", f"You can write to me at anna.schmidt{n}@example.org if that is easier."))
+    if rng.random() < SHARES["url"]:
+        found.append((rng.choice(("user", "assistant")), f"The guide is at https://docs.example.com/guide/{n}?lang=en for details."))
+    if rng.random() < SHARES["phone"]:
+        found.append(("user", f"Call me on +1 415 555 {n % 10000:04d} after six."))
+    if rng.random() < SHARES["code"]:
+        found.append(("assistant", rng.choice(CODE)))
+    return found
+
+
+def lay(record: dict, role: str, extra: str) -> None:
+    """Append `extra` to the last string content of a `role` turn (a text part for content parts)."""
+    for message in reversed(record["messages"]):
+        if message["role"] != role:
+            continue
+        content = message.get("content")
+        if isinstance(content, str):
+            message["content"] = f"{content} {extra}"
+            return
+        if isinstance(content, list):
+            content[0]["text"] = f"{content[0]['text']} {extra}"
+            return
 
 
 def record(rng: random.Random, n: int) -> dict:
-    roll = rng.random()
-    if roll < 0.60:
-        return chat(rng)
-    if roll < 0.80:
-        return tool_chat(rng, n)
-    if roll < 0.90:
-        return parts_chat(rng, n)
-    if roll < 0.98:
-        return foreign_chat(rng)
-    return long_chat(rng)
+    roll, nl = rng.random(), rng.random() < SHARES["non_latin"]
+    if roll < SHARES["tool_call"]:
+        out = tool_chat(rng, n, nl)
+    elif roll < SHARES["tool_call"] + SHARES["image_url"]:
+        out = parts_chat(rng, n, nl)
+    elif roll < SHARES["tool_call"] + SHARES["image_url"] + LONG:
+        out = long_chat(rng, nl)
+    else:
+        out = chat(rng, nl)
+    for role, extra in extras(rng, n):
+        lay(out, role, extra)
+    return out
 
 
 def generate(path: str, megabytes: float, seed: int = 7) -> int:

@@ -1,20 +1,29 @@
-"""Benchmark: ftlint against the bare tokenizer loop and a cookbook-style script, on the same
-generated files, in one run. Prints wall time, MB/s, peak memory (PSS summed over the whole
-process tree, sampled every 100 ms from /proc: sampling costs CPU, which ftlint, using every core, would feel) and ratios. Data goes to benchmarks/data/ (not in git).
+"""Benchmark: ftlint against the bare tokenizer loop, a cookbook-style script, Together's v1
+checker and the Hugging Face `datasets` route, on the same generated files, in one run. Prints,
+per command, the median over the rounds of its wall time and of the CPU seconds of its whole
+process tree (user + sys of the process and every child it waited for, from
+getrusage(RUSAGE_CHILDREN) around the run: far steadier than wall time on a loaded machine), its
+peak memory (PSS summed over the process tree, sampled every 100 ms from /proc: sampling costs
+CPU, which ftlint, using every core, would feel; the sampler's CPU is not in the figures), and
+its ratios to the bare loop. Data goes to benchmarks/data/ (not in git).
 
-    python benchmarks/run.py [--mb 40] [--jobs N] [--rounds 3] [--ray]
+    python benchmarks/run.py [--mb 40] [--jobs N] [--rounds 3] [--core] [--ray]
 
 Measures at two sizes (--mb and 4x --mb) to show whether memory stays flat. The machines here
 are shared and their speed drifts by tens of percent from one minute to the next, so each
 command runs --rounds times, the commands taking turns (bare, cookbook, check, estimate, bare,
-...), and the fastest time of each is reported: every ratio compares runs made minutes apart
-at most, under the same drift.
+...); a ratio is the median of the per-round ratios (each command against the bare loop of its
+own round), so every ratio compares runs made minutes apart at most, under the same drift.
+--core keeps the rows the speed goals are set on (bare loop, check, estimate, Together, datasets).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
+import resource
+import statistics
 import subprocess
 import sys
 import threading
@@ -66,8 +75,17 @@ def _tree_memory_kib(root: int) -> int:
     return sum(_pss_kib(pid) for pid in _tree_pids(root))
 
 
-def measure(cmd: list[str]) -> tuple[float, float]:
-    """(wall seconds, peak MiB of the process tree)."""
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def measure(cmd: list[str]) -> tuple[float, float, float]:
+    """(wall seconds, CPU seconds of the process tree, peak MiB of the process tree). One command
+    runs at a time, so the growth of RUSAGE_CHILDREN over the run is this command's tree: the
+    process and the descendants it reaped (ftlint's pool workers are joined; a descendant left
+    to init, as Ray's daemons are, is not counted)."""
+    cpu0 = _children_cpu()
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     peak = 0
@@ -83,11 +101,12 @@ def measure(cmd: list[str]) -> tuple[float, float]:
     sampler.start()
     _, err = proc.communicate()
     wall = time.perf_counter() - start
+    cpu = _children_cpu() - cpu0
     done.set()
     sampler.join()
     if proc.returncode not in (0, 1):
         raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}): {err.decode()[-500:]}")
-    return wall, peak / 1024
+    return wall, cpu, peak / 1024
 
 
 def together_copy(path: Path, out: Path) -> None:
@@ -109,73 +128,112 @@ def together_copy(path: Path, out: Path) -> None:
     converted.unlink()
 
 
+BARE = "bare tokenizer loop (1 core)"
+CORE = (BARE, "ftlint check", "ftlint estimate", "together check_file (v1)", "ftlint check, together copy",
+        "hf datasets map(num_proc=2)")
+
+
+def commands(path: Path, together: Path, sharegpt: dict[str, Path], jobs: list[str], ray: bool) -> dict[str, list[str]]:
+    py = sys.executable
+    runs = {
+        BARE: [py, str(HERE / "bare.py"), str(path)],
+        "cookbook-style script": [py, str(HERE / "cookbook.py"), str(path)],
+        "ftlint check": [py, "-m", "ftlint", "check", str(path), *jobs],
+        "ftlint estimate": [py, "-m", "ftlint", "estimate", str(path), *jobs],
+        # rendering on: each record through Qwen 3's own template, then TRL's training variant with
+        # assistant_only_loss (the loss mask: tokens with their offsets)
+        "ftlint estimate, rendered": [py, "-m", "ftlint", "estimate", str(path), "--model", "Qwen/Qwen3-8B", *jobs],
+        "estimate, sharegpt JSONL": [py, "-m", "ftlint", "estimate", str(sharegpt["jsonl"]), *jobs],
+        "estimate, sharegpt Parquet": [py, "-m", "ftlint", "estimate", str(sharegpt["parquet"]), *jobs],
+        "ftlint estimate, masked": [py, "-m", "ftlint", "estimate", str(path), "--format", "trl-messages", "--tokenizer",
+                                    "qwen2", "--chat-template", str(TEMPLATE), "--assistant-only-loss", *jobs],
+        # Together's SDK v1 checker and ftlint on the same Together-format copy (both accept all of it)
+        "together check_file (v1)": [py, str(HERE / "together_check.py"), str(together)],
+        "ftlint check, together copy": [py, "-m", "ftlint", "check", "--format", "together-conversational", str(together), *jobs],
+    }
+    if importlib.util.find_spec("datasets") is not None:
+        # the chat file itself: datasets 5 reads a column of mixed types (content a string or a list
+        # of parts) as its Json feature; the total equals bare.py's
+        runs["hf datasets map(num_proc=2)"] = [py, str(HERE / "hf_datasets.py"), str(path), "2"]
+    if ray:
+        runs["ftlint check --engine ray"] = [py, "-m", "ftlint", "check", "--engine", "ray", str(path), *jobs]
+        runs["ftlint estimate --engine ray"] = [py, "-m", "ftlint", "estimate", "--engine", "ray", str(path), *jobs]
+    return runs
+
+
+def prepare(data: Path, mb: float) -> tuple[Path, Path, dict[str, Path]]:
+    """The chat file at `mb`, its Together copy and its ShareGPT copies, made once."""
+    path = data / f"chat_{mb:g}mb.jsonl"
+    if not path.exists():
+        generate(str(path), mb)
+    # the same conversations as ShareGPT, in JSONL and in Parquet (a Parquet column holds one type,
+    # so the data goes through `ftlint convert`: text parts become text, images are dropped)
+    sharegpt = {ext: data / f"{path.stem}.sharegpt.{ext}" for ext in ("jsonl", "parquet")}
+    for out in sharegpt.values():
+        if not out.exists():
+            subprocess.run([sys.executable, "-m", "ftlint", "convert", str(path), str(out), "--to", "sharegpt"],
+                           check=False, stdout=subprocess.DEVNULL)
+    together = data / f"{path.stem}.together.jsonl"
+    if not together.exists():
+        together_copy(path, together)
+    return path, together, sharegpt
+
+
+def bench(runs: dict[str, list[str]], rounds: int) -> dict[str, dict[str, float]]:
+    """Per command: median wall and CPU, and the medians of the per-round ratios to the bare loop."""
+    got: dict[str, list[tuple[float, float, float]]] = {name: [] for name in runs}
+    for _ in range(rounds):
+        for name, cmd in runs.items():
+            got[name].append(measure(cmd))
+    bare = got[BARE]
+    out = {}
+    for name, samples in got.items():
+        out[name] = {
+            "wall": statistics.median(w for w, _, _ in samples),
+            "cpu": statistics.median(c for _, c, _ in samples),
+            "peak": max(p for _, _, p in samples),
+            "wall_ratio": statistics.median(w / b[0] for (w, _, _), b in zip(samples, bare, strict=True)),
+            "cpu_ratio": statistics.median(c / b[1] for (_, c, _), b in zip(samples, bare, strict=True)),
+        }
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--mb", type=float, default=40)
     parser.add_argument("--jobs", type=int, default=None)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--core", action="store_true", help="only the rows the speed goals are set on")
     parser.add_argument("--ray", action="store_true", help="add `check` and `estimate` with --engine ray (a local Ray cluster "
                         "started per run, as the CLI does: pip install '.[ray]')")
     args = parser.parse_args()
     data = HERE / "data"
     data.mkdir(exist_ok=True)
-    py = sys.executable
     jobs = ["--jobs", str(args.jobs)] if args.jobs else []
     print(f"machine: {os.cpu_count()} cores; python {sys.version.split()[0]}")
+    if importlib.util.find_spec("datasets") is None:
+        print("(no `datasets` installed: the Hugging Face row is left out; pip install datasets)")
+    peaks: dict[float, float] = {}
     for mb in (args.mb, args.mb * 4):
-        path = data / f"chat_{mb:g}mb.jsonl"
-        if not path.exists():
-            generate(str(path), mb)
+        path, together, sharegpt = prepare(data, mb)
         size_mb = path.stat().st_size / 1e6
         with open(path, "rb") as fh:
             records = sum(1 for _ in fh)
-        # the same conversations as ShareGPT, in JSONL and in Parquet (a Parquet column holds one type,
-        # so the data goes through `ftlint convert`: text parts become text, images are dropped)
-        sharegpt = {ext: data / f"{path.stem}.sharegpt.{ext}" for ext in ("jsonl", "parquet")}
-        for out in sharegpt.values():
-            if not out.exists():
-                subprocess.run([py, "-m", "ftlint", "convert", str(path), str(out), "--to", "sharegpt"],
-                               check=False, stdout=subprocess.DEVNULL)
-        together = data / f"{path.stem}.together.jsonl"
-        if not together.exists():
-            together_copy(path, together)
-        runs = {
-            "bare tokenizer loop (1 core)": [py, str(HERE / "bare.py"), str(path)],
-            "cookbook-style script": [py, str(HERE / "cookbook.py"), str(path)],
-            "ftlint check": [py, "-m", "ftlint", "check", str(path), *jobs],
-            "ftlint estimate": [py, "-m", "ftlint", "estimate", str(path), *jobs],
-            # rendering on: each record through Qwen 3's own template, then TRL's training variant with
-            # assistant_only_loss (the loss mask: tokens with their offsets)
-            "ftlint estimate, rendered": [py, "-m", "ftlint", "estimate", str(path), "--model", "Qwen/Qwen3-8B", *jobs],
-            "estimate, sharegpt JSONL": [py, "-m", "ftlint", "estimate", str(sharegpt["jsonl"]), *jobs],
-            "estimate, sharegpt Parquet": [py, "-m", "ftlint", "estimate", str(sharegpt["parquet"]), *jobs],
-            "ftlint estimate, masked": [py, "-m", "ftlint", "estimate", str(path), "--format", "trl-messages", "--tokenizer",
-                                        "qwen2", "--chat-template", str(TEMPLATE), "--assistant-only-loss", *jobs],
-        }
-        # Together's SDK v1 checker and ftlint on the same Together-format copy (both accept all of it)
-        runs["together check_file (v1)"] = [py, str(HERE / "together_check.py"), str(together)]
-        runs["ftlint check, together copy"] = [py, "-m", "ftlint", "check", "--format", "together-conversational", str(together),
-                                               *jobs]
-        if args.ray:
-            runs["ftlint check --engine ray"] = [py, "-m", "ftlint", "check", "--engine", "ray", str(path), *jobs]
-            runs["ftlint estimate --engine ray"] = [py, "-m", "ftlint", "estimate", "--engine", "ray", str(path), *jobs]
-        walls: dict[str, list[float]] = {name: [] for name in runs}
-        peaks: dict[str, float] = dict.fromkeys(runs, 0.0)
-        for _ in range(args.rounds):
-            for name, cmd in runs.items():
-                wall, peak = measure(cmd)
-                walls[name].append(wall)
-                peaks[name] = max(peaks[name], peak)
-        results = {name: (min(walls[name]), peaks[name]) for name in runs}
-        bare, cookbook = results["bare tokenizer loop (1 core)"][0], results["cookbook-style script"][0]
-        print(f"\n{path.name}: {size_mb:.1f} MB, {records:,} records (fastest of {args.rounds} rounds)")
-        print(f"  {'':30} {'wall s':>7} {'MB/s':>6} {'rec/s':>8} {'peak MiB':>9} {'/ bare':>7} {'cookbook /':>10}")
-        for name, (wall, peak) in results.items():
-            print(f"  {name:30} {wall:7.2f} {size_mb / wall:6.1f} {records / wall:8,.0f} {peak:9.0f} {wall / bare:7.2f} "
-                  f"{cookbook / wall:10.2f}")
-        t_mb = together.stat().st_size / 1e6
-        ratio = results["ftlint check, together copy"][0] / results["together check_file (v1)"][0]
-        print(f"  Together copy: {t_mb:.1f} MB (MB/s above are of the chat file); ftlint check / together check_file = {ratio:.2f}")
+        runs = commands(path, together, sharegpt, jobs, args.ray)
+        if args.core:
+            runs = {name: cmd for name, cmd in runs.items() if name in CORE}
+        results = bench(runs, args.rounds)
+        peaks[mb] = results["ftlint check"]["peak"]
+        print(f"\n{path.name}: {size_mb:.1f} MB, {records:,} records (medians of {args.rounds} rounds, interleaved)")
+        print(f"  {'':30} {'wall s':>7} {'CPU s':>6} {'MB/s':>6} {'peak MiB':>9} {'wall/bare':>9} {'CPU/bare':>8}")
+        for name, r in results.items():
+            print(f"  {name:30} {r['wall']:7.2f} {r['cpu']:6.2f} {size_mb / r['wall']:6.1f} {r['peak']:9.0f} "
+                  f"{r['wall_ratio']:9.2f} {r['cpu_ratio']:8.2f}")
+        if "together check_file (v1)" in results:
+            t, f = results["together check_file (v1)"], results["ftlint check, together copy"]
+            print(f"  Together copy: {together.stat().st_size / 1e6:.1f} MB (MB/s above are of the chat file); ftlint check / "
+                  f"together check_file: wall {f['wall'] / t['wall']:.2f}, CPU {f['cpu'] / t['cpu']:.2f}")
+    print(f"\nftlint check's peak memory, {args.mb * 4:g} MB / {args.mb:g} MB: {peaks[args.mb * 4] / peaks[args.mb]:.2f}x")
 
 
 if __name__ == "__main__":
