@@ -130,6 +130,15 @@ def ftlint(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "ftlint", *args], capture_output=True, text=True, check=False)
 
 
+def ftlint_all(commands: Sequence[Sequence[str]]) -> list[subprocess.CompletedProcess[str]]:
+    """The commands' results, in order, run two at a time: they read the same files and share
+    nothing, and a runner has two cores (ftlint spreads a large file over the cores itself)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        return list(pool.map(lambda args: ftlint(*args), commands))
+
+
 @dataclass
 class Outcome:
     summary: list[str]
@@ -147,26 +156,26 @@ def run(inputs: Inputs, files: Sequence[str]) -> Outcome:
         summary.append("No data file changed" + (f" against {md_code(inputs.base)}." if inputs.base else "."))
         return Outcome(summary, {"errors": "0", "warnings": "0", "cost": "", "files": "0"}, 0)
     judging = inputs.judging()
-    annotated = ftlint("check", *files, *judging, "--fail-on", inputs.fail_on, "-o", "github")
+    checking = ["check", *files, *judging, "--fail-on", inputs.fail_on]
+    diffs = [["diff", f"{inputs.base}:{path}", path, *judging, "-o", "markdown"] for path in files] if inputs.base else []
+    train, held = split_by_name(tuple(files))
+    validation = ["--validation", held[0]] if len(held) == 1 else []
+    estimating = ["estimate", *train, *validation, *judging, *inputs.gates, "--fail-on", inputs.fail_on]
+    estimates = [[*estimating, "-o", "markdown"], [*estimating, "-o", "json"]] if train else []
+    annotated, checked, *done = ftlint_all([[*checking, "-o", "github"], [*checking, "-o", "markdown"], *diffs, *estimates])
     sys.stdout.write(annotated.stdout)
     sys.stderr.write(annotated.stderr)
     lines = annotated.stdout.splitlines()
     errors = sum(line.startswith("::error ") for line in lines)
     warnings = sum(line.startswith("::warning ") for line in lines)
     codes = [annotated.returncode]
-    summary += [section(ftlint("check", *files, *judging, "--fail-on", inputs.fail_on, "-o", "markdown"))]
-    if inputs.base:
-        for path in files:
-            summary.append(section(ftlint("diff", f"{inputs.base}:{path}", path, *judging, "-o", "markdown")))
-    train, held = split_by_name(tuple(files))
+    summary += [section(checked), *(section(d) for d in done[:len(diffs)])]
     cost = ""
     if train:
-        validation = ["--validation", held[0]] if len(held) == 1 else []
-        args = ["estimate", *train, *validation, *judging, *inputs.gates, "--fail-on", inputs.fail_on]
-        shown = ftlint(*args, "-o", "markdown")
+        shown, costed = done[len(diffs):]
         summary.append(section(shown))
         codes.append(shown.returncode)
-        cost = estimate_cost(ftlint(*args, "-o", "json"))
+        cost = estimate_cost(costed)
     outputs = {"errors": str(errors), "warnings": str(warnings), "cost": cost, "files": str(len(files))}
     return Outcome(summary, outputs, 2 if 2 in codes else max(codes))
 

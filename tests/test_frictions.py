@@ -35,3 +35,26 @@ def test_the_record_rule_says_assistant_only_loss_when_it_is_on() -> None:
     assert "assistant_only_loss=True" in e["record_rule"] and "assistant_only_loss=False" not in e["record_rule"]
     plain = json.loads(run("estimate", str(FIXTURES / "good" / "drone_training.jsonl"), "--trainer", "trl", "-o", "json").stdout)
     assert "assistant_only_loss=False" in plain["record_rule"]
+
+
+def test_g_is_no_longer_grad_accum() -> None:
+    """`-g` read as gradient accumulation where users expect GPUs: it is gone, a clear usage error
+    (exit 2), never another meaning silently; --grad-accum and --gpus say what they are."""
+    out = run("estimate", str(FIXTURES / "good" / "drone_training.jsonl"), "-g", "2")
+    assert out.exit_code == 2 and "No such option '-g'" in out.stderr
+    both = json.loads(run("estimate", str(FIXTURES / "good" / "drone_training.jsonl"), "--grad-accum", "2", "--gpus", "4",
+                          "--batch-size", "1", "--epochs", "1", "-o", "json").stdout)
+    assert (both["grad_accum"], both["gpus"], both["effective_batch_size"]) == (2, 4, 8)
+
+
+def test_mapping_help_names_axolotl() -> None:
+    out = run("check", "--help")
+    assert "axolotl YAML" in " ".join(out.stdout.split())
+
+
+def test_markdown_says_the_model_was_assumed() -> None:
+    """On main only the text output said that no --model was given and a default was assumed."""
+    out = run("estimate", str(FIXTURES / "good" / "drone_training.jsonl"), "-o", "markdown")
+    assert "> model assumed: gpt-4.1-mini-2025-04-14: the default of openai for openai-chat; name yours with --model" in out.stdout
+    named = run("estimate", str(FIXTURES / "good" / "drone_training.jsonl"), "--model", "gpt-4o-mini-2024-07-18", "-o", "markdown")
+    assert "assumed" not in named.stdout

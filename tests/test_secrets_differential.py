@@ -127,7 +127,7 @@ json_value = st.recursive(
 record = st.dictionaries(text, json_value, max_size=5)
 
 
-@settings(max_examples=600, derandomize=True, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, derandomize=True, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 @given(record)
 def test_generated_records_give_the_same_findings(rec: dict) -> None:
     same(rec)

@@ -134,7 +134,7 @@ JUDGING = [
     click.option("--tokenizer", cls=FileOption, file_part=tokenizer_file, metavar="NAME|PATH", help="Count with this tokenizer: a family (o200k_base, qwen2, llama3, ...) or a file: tokenizer.json, tekken.json, a tiktoken rank file, a model folder."),
     click.option("--chat-template", cls=FileOption, metavar="FILE", help="Render records with this Jinja chat template (or a tokenizer_config.json, or a model folder holding one)."),
     click.option("--assistant-only-loss", is_flag=True, help="As TRL's assistant_only_loss: only the template's {% generation %} spans train (needs a chat template: --model of a self-hosted model, or --chat-template)."),
-    click.option("--mapping", cls=FileOption, file_part=mapping_file, metavar="FILE[:NAME]", help="Read records as a trainer's column mapping says: LLaMA-Factory's dataset_info.json (NAME: its dataset entry)."),
+    click.option("--mapping", cls=FileOption, file_part=mapping_file, metavar="FILE[:NAME]", help="Read records as a trainer's column mapping says: LLaMA-Factory's dataset_info.json (NAME: its dataset entry), or an axolotl YAML's datasets: entry (NAME: its index)."),
     click.option("--completion-only-loss/--no-completion-only-loss", default=True, show_default=True, help="As TRL's completion_only_loss: a prompt-completion row trains on its completion only."),
     click.option("--template-max-chars", type=of(TemplateBudget, "max_chars"), default=_B.max_chars, show_default=True, help="A chat template's rendering of a record may produce this many characters, every string it builds counted; more is FT238."),
     click.option("--template-max-steps", type=of(TemplateBudget, "max_steps"), default=_B.max_steps, show_default=True, help="A chat template's rendering of a record may take this many steps (loop iterations, calls, filters); more is FT238."),
@@ -165,7 +165,7 @@ FAIL_ON = click.option("--fail-on", type=click.Choice([ERROR, WARNING]), default
 PLAN = [
     click.option("-e", "--epochs", type=of(PlanOptions, "epochs"), help="Epochs (default: the trainer's: a provider's auto rule, or transformers' 3)."),
     click.option("-b", "--batch-size", type=of(PlanOptions, "batch_size"), help="Per-device batch size (default: the trainer's)."),
-    click.option("-g", "--grad-accum", type=of(PlanOptions, "grad_accum"), default=1, show_default=True, help="Gradient accumulation steps."),
+    click.option("--grad-accum", type=of(PlanOptions, "grad_accum"), default=1, show_default=True, help="Gradient accumulation steps."),
     click.option("--gpus", type=of(PlanOptions, "gpus"), default=1, show_default=True, help="Data-parallel devices."),
     click.option("--warmup-ratio", type=of(PlanOptions, "warmup_ratio"), metavar="R", help="Warmup as a share of total steps, 0 to 1 (rounded up)."),
     click.option("--warmup-steps", type=of(PlanOptions, "warmup_steps"), help="Warmup in steps."),

@@ -248,7 +248,9 @@ def render_markdown(run: EstimateRun) -> str:
         ("tokens processed", _n(e.tokens_processed)), *_md_bill(e), ("cost", cost),
     ]
     lines = [f"### ftlint estimate {'❌' if failing else '✅'} {md_code(e.model)}: {cost} for {_n(e.tokens_processed)} tokens",
-             "", f"Dataset: {', '.join(md_code(shown_path(p)) for p in paths)}", "", "| figure | value |", "|---|---:|"]
+             "", f"Dataset: {', '.join(md_code(shown_path(p)) for p in paths)}", ""]
+    lines += [f"> {label} {value}: {md_text(why)}" for label, value, why in _model_rows(e) if label == "model"] + [""] * e.model_assumed
+    lines += ["| figure | value |", "|---|---:|"]
     lines += [f"| {label} | {value} |" for label, value in rows]
     charts = [length_chart(run.data.train.lengths, e.context_limit), cost_chart(e, cost)]
     lines += [line for chart in charts if chart for line in ("", *chart)]
