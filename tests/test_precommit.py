@@ -17,7 +17,8 @@ PRE_COMMIT = [sys.executable, "-m", "pre_commit"]
 GOOD = json.dumps({"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]})
 BAD = json.dumps({"messages": [{"role": "user", "content": "hi"}]})
 
-pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="pre-commit needs git")
+# one worker builds the hook's environment once for the module (xdist would split the module otherwise)
+pytestmark = [pytest.mark.skipif(shutil.which("git") is None, reason="pre-commit needs git"), pytest.mark.xdist_group("pre-commit")]
 
 
 def git(repo: Path, *args: str) -> subprocess.CompletedProcess:

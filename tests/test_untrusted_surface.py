@@ -222,6 +222,7 @@ def ray_run(path: Path, moment: str, sig: int) -> tuple[int, str, dict[int, str]
     return proc.returncode, err.decode("utf-8", "replace"), seen
 
 
+@pytest.mark.xdist_group("ray")  # one Ray cluster at a time on the machine: the tests of Ray run in one worker
 @pytest.mark.parametrize(("moment", "sig", "code", "said"), [
     ("Judge", signal.SIGTERM, 143, "terminated"),  # the judge actor is up, and waits on the FIFO
     ("gcs_server", signal.SIGTERM, 143, "terminated"),  # inside ray.init, while Ray's own SIGTERM handler is in place

@@ -182,6 +182,7 @@ def ray_cluster() -> Iterator[str]:
     ray.shutdown()
 
 
+@pytest.mark.xdist_group("ray")  # one Ray cluster at a time on the machine: the tests of Ray run in one worker
 def test_on_ray_the_bomb_is_a_finding_too(ray_cluster: str, tmp_path: Path) -> None:
     """The budget travels to the Ray workers with the judging settings. The run joins this
     process's cluster (one does not start under the cap), so the workers are children of this
