@@ -88,3 +88,21 @@ def dataset(keys: Keys, path: str, kind: str = "", mapping: str | None = None) -
                                  "a run config names files inside its own folder (give a path outside it as PATH)")
         return DatasetRef(path, kind, str(candidate.resolve()), mapping)
     return DatasetRef(path, kind, None, mapping)
+
+
+# transformers' TrainingArguments defaults, for a config both TRL and LLaMA-Factory hand to it
+TRAINING_ARGUMENTS_UNSET = {
+    "epochs": "num_train_epochs 3: transformers' default (TrainingArguments.num_train_epochs=3.0)",
+    "batch_size": "per_device_train_batch_size 8: transformers' default (TrainingArguments)",
+}
+
+
+def training_arguments(keys: Keys, plan: dict[str, Setting]) -> None:
+    """The keys of transformers' TrainingArguments that decide the figures (TRL's SFTConfig and
+    LLaMA-Factory's training YAML both take them: transformers/training_args.py TrainingArguments)."""
+    count(keys, "per_device_train_batch_size", "batch_size", plan)
+    count(keys, "gradient_accumulation_steps", "grad_accum", plan)
+    epochs(keys, "num_train_epochs", plan)
+    count(keys, "max_steps", "max_steps", plan)
+    warmup(keys, plan)
+    learning_rate(keys, "learning_rate", plan)

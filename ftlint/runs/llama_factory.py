@@ -14,12 +14,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from .base import DatasetRef, Keys, RunConfig, RunConfigError, Setting
-from .common import count, dataset, epochs, learning_rate, model, warmup
+from .common import TRAINING_ARGUMENTS_UNSET, dataset, model, training_arguments
 
 STAGES = ("pt", "sft", "rm", "ppo", "dpo", "kto")
 UNSET = {
-    "epochs": "num_train_epochs 3: transformers' default (TrainingArguments.num_train_epochs=3.0)",
-    "batch_size": "per_device_train_batch_size 8: transformers' default (TrainingArguments)",
+    **TRAINING_ARGUMENTS_UNSET,
     "max_seq_len": "cutoff_len 2048: LLaMA-Factory's default (src/llamafactory/hparams/data_args.py DataArguments.cutoff_len)",
 }
 
@@ -47,12 +46,7 @@ def read(keys: Keys) -> RunConfig:
     for key, what in (("train_on_prompt", "prompts train too"), ("mask_history", "only each conversation's last answer trains")):
         if keys.get(key, "bool"):
             keys.note(f"{key} true: {what} (data/processor/supervised.py); ftlint counts every answer")
-    count(keys, "per_device_train_batch_size", "batch_size", plan)
-    count(keys, "gradient_accumulation_steps", "grad_accum", plan)
-    epochs(keys, "num_train_epochs", plan)
-    count(keys, "max_steps", "max_steps", plan)
-    warmup(keys, plan)
-    learning_rate(keys, "learning_rate", plan)
+    training_arguments(keys, plan)
     if keys.get("max_samples", "int") is not None:
         keys.note(f"max_samples {keys.get('max_samples', 'int')}: LLaMA-Factory reads at most that many rows of each "
                   "dataset (data/loader.py); ftlint reads them all")

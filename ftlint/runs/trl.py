@@ -9,11 +9,10 @@ max_steps, warmup_ratio, warmup_steps, learning_rate (SFTConfig's default 2e-5).
 from __future__ import annotations
 
 from .base import DatasetRef, Keys, RunConfig, Setting
-from .common import count, dataset, epochs, learning_rate, model, warmup
+from .common import TRAINING_ARGUMENTS_UNSET, dataset, model, training_arguments
 
 UNSET = {
-    "epochs": "num_train_epochs 3: transformers' default (TrainingArguments.num_train_epochs=3.0)",
-    "batch_size": "per_device_train_batch_size 8: transformers' default (TrainingArguments)",
+    **TRAINING_ARGUMENTS_UNSET,
     "max_seq_len": "max_length 1024: TRL's default (trl/trainer/sft_config.py SFTConfig.max_length=1024)",
     "learning_rate": "learning_rate 2e-05: TRL's default (trl/trainer/sft_config.py SFTConfig.learning_rate)",
 }
@@ -38,12 +37,7 @@ def read(keys: Keys) -> RunConfig:
         found = keys.setting(key, "bool")
         if found is not None:
             run[key] = found
-    count(keys, "per_device_train_batch_size", "batch_size", plan)
-    count(keys, "gradient_accumulation_steps", "grad_accum", plan)
-    epochs(keys, "num_train_epochs", plan)
-    count(keys, "max_steps", "max_steps", plan)
-    warmup(keys, plan)
-    learning_rate(keys, "learning_rate", plan)
+    training_arguments(keys, plan)
     if "learning_rate" not in plan:
         plan["learning_rate"] = Setting(2e-5, UNSET["learning_rate"])
     text = keys.get("dataset_text_field", "str")
