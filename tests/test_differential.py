@@ -9,9 +9,10 @@ first and elsewhere, empty contents.
 
 References (built once per session; tests/mask_reference.py says how):
   qwen2.5, qwen3, gpt-oss (stock and TRL's training templates), Mistral Nemo's HF template, Llama 3.1
+  and 3.2, DeepSeek-R1's distills (Qwen and Llama bases)
       transformers' apply_chat_template with the real template (ftlint/chat/templates/ as shipped,
-      fixtures/templates/ for TRL's and Meta's Llama 3.1) and a fast tokenizer converted from the
-      same ranks, assistant mask included where the template marks generation;
+      fixtures/templates/ for TRL's and Meta's Llama 3.1 and 3.2) and a fast tokenizer converted from
+      the same ranks, assistant mask included where the template marks generation;
   Llama 4  transformers' render_jinja_template with the template transformers carries
       (models/llama4/processing_llama4.py, read as text, not imported), the messages normalised
       first as its apply_chat_template does, encoded by llama-models' own Llama 4 tokenizer with
@@ -160,7 +161,7 @@ def hf_reference(family: str, messages: list[dict], tools: Any) -> tuple[int, in
     f = FAMILIES[family]
     hf_family, bos, eos = f["hf"]
     try:
-        _, ids, mask = hf_render(f["path"], hf_family, messages, tools, bos, eos)
+        _, ids, mask = hf_render(f["path"], hf_family, messages, tools, bos, eos, **f.get("kwargs", {}))
     except Exception:
         return "fails"
     return len(ids), sum(mask) if f.get("mask") else len(ids)
@@ -194,7 +195,16 @@ FAMILIES: dict[str, dict[str, Any]] = {
         "path": TRL / "gptoss_training.jinja", "hf": SETUP["gptoss_training.jinja"], "tools": True, "reasoning": True},
     "llama3.1/3.3": {"ours": "llama3", "encoding": "llama3", "path": FIXTURES / "templates" / "llama-3.1-8b-instruct.jinja",
                      "hf": ("llama3", "<|begin_of_text|>", "<|eot_id|>"), "tools": True, "reasoning": False},
+    "llama3.2": {"ours": "llama3.2", "encoding": "llama3", "path": FIXTURES / "templates" / "llama-3.2-1b-instruct.jinja",
+                 "hf": ("llama3", "<|begin_of_text|>", "<|eot_id|>"), "tools": True, "reasoning": False,
+                 "kwargs": {"date_string": TODAY.strftime("%d %b %Y")}},  # its strftime_now: ftlint's --today
     "llama4": {"ours": "llama4", "encoding": "llama4", "tools": True, "reasoning": True},
+    "deepseek-r1-distill (Qwen base)": {
+        "ours": "deepseek-r1-distill", "encoding": "qwen2", "path": SHIPPED / "deepseek-r1-distill.jinja",
+        "hf": ("deepseek-r1-qwen", "<｜begin▁of▁sentence｜>", "<｜end▁of▁sentence｜>"), "tools": True, "reasoning": True},
+    "deepseek-r1-distill (Llama base)": {
+        "ours": "deepseek-r1-distill", "encoding": "llama3", "path": SHIPPED / "deepseek-r1-distill.jinja",
+        "hf": ("deepseek-r1-llama", "<｜begin▁of▁sentence｜>", "<｜end▁of▁sentence｜>"), "tools": True, "reasoning": True},
     "mistral-nemo (TRL: its HF template)": {
         "ours": "mistral-v3-tekken", "encoding": "mistral-tekken", "path": SHIPPED / "mistral-v3-tekken.jinja",
         "hf": ("mistral-tekken", "<s>", "</s>"), "tools": False, "reasoning": False},
@@ -287,7 +297,8 @@ def test_openai_counts_follow_the_cookbook_on_generated_conversations(encoding: 
 # ---- what the catalog calls exact is what this file tests ------------------------------------
 
 COVERED = {("o200k_base", "openai"), ("cl100k_base", "openai"), ("qwen2", "qwen2.5"), ("qwen2", "qwen3"), ("o200k_harmony", "harmony"),
-           ("llama3", "llama3"), ("llama4", "llama4"), ("mistral-tekken", "mistral-v3-tekken")}
+           ("llama3", "llama3"), ("llama3", "llama3.2"), ("llama4", "llama4"), ("mistral-tekken", "mistral-v3-tekken"),
+           ("qwen2", "deepseek-r1-distill"), ("llama3", "deepseek-r1-distill")}
 
 
 def test_every_model_the_catalog_calls_exact_is_of_a_family_compared_here() -> None:
