@@ -8,8 +8,8 @@ tokens (never the family's own: a trainer's control-token rule, not a count), sy
 first and elsewhere, empty contents.
 
 References (built once per session; tests/mask_reference.py says how):
-  qwen2.5, qwen3, gpt-oss (stock and TRL's training templates), Mistral Nemo's HF template, Llama 3.1
-  and 3.2, DeepSeek-R1's distills (Qwen and Llama bases)
+  qwen2.5, qwen3, gpt-oss (stock and TRL's training templates), Qwen 3 Instruct 2507, Qwen 3.5 and
+  3.6, Mistral Nemo's HF template, Llama 3.1 and 3.2, DeepSeek-R1's distills (Qwen and Llama bases)
       transformers' apply_chat_template with the real template (ftlint/chat/templates/ as shipped,
       fixtures/templates/ for TRL's and Meta's Llama 3.1 and 3.2) and a fast tokenizer converted from
       the same ranks, assistant mask included where the template marks generation;
@@ -182,6 +182,12 @@ FAMILIES: dict[str, dict[str, Any]] = {
                 "tools": True, "reasoning": False},
     "qwen3": {"ours": "qwen3", "encoding": "qwen2", "path": SHIPPED / "qwen3.jinja", "hf": ("qwen2", "", "<|im_end|>"),
               "tools": True, "reasoning": True},
+    "qwen3-instruct-2507": {"ours": "qwen3-instruct-2507", "encoding": "qwen2", "path": SHIPPED / "qwen3-instruct-2507.jinja",
+                            "hf": ("qwen2", "", "<|im_end|>"), "tools": True, "reasoning": True},
+    "qwen3.5": {"ours": "qwen3.5", "encoding": "qwen3_5", "path": SHIPPED / "qwen3.5.jinja", "hf": ("qwen3_5", "", "<|im_end|>"),
+                "tools": True, "reasoning": True},
+    "qwen3.6": {"ours": "qwen3.6", "encoding": "qwen3_5", "path": SHIPPED / "qwen3.6.jinja", "hf": ("qwen3_5", "", "<|im_end|>"),
+                "tools": True, "reasoning": True},
     "qwen2.5 + TRL training template, assistant mask": {
         "ours": f"file:{TRL / 'qwen2_5_training.jinja'}", "encoding": "qwen2", "tokens_of": "qwen2.5", "mask": True,
         "path": TRL / "qwen2_5_training.jinja", "hf": SETUP["qwen2_5_training.jinja"], "tools": True, "reasoning": False},
@@ -298,7 +304,8 @@ def test_openai_counts_follow_the_cookbook_on_generated_conversations(encoding: 
 
 COVERED = {("o200k_base", "openai"), ("cl100k_base", "openai"), ("qwen2", "qwen2.5"), ("qwen2", "qwen3"), ("o200k_harmony", "harmony"),
            ("llama3", "llama3"), ("llama3", "llama3.2"), ("llama4", "llama4"), ("mistral-tekken", "mistral-v3-tekken"),
-           ("qwen2", "deepseek-r1-distill"), ("llama3", "deepseek-r1-distill")}
+           ("qwen2", "deepseek-r1-distill"), ("llama3", "deepseek-r1-distill"), ("qwen2", "qwen3-instruct-2507"),
+           ("qwen3_5", "qwen3.5"), ("qwen3_5", "qwen3.6")}
 
 
 def test_every_model_the_catalog_calls_exact_is_of_a_family_compared_here() -> None:
