@@ -202,3 +202,34 @@ def test_a_converse_record_renders_as_its_text_with_its_system_prompt(tmp_path: 
     assert (e.records, e.tokens) == (1, tally.tokens(text))  # the image's record is an error, not counted
     found = api.check([str(path)], model=name, format="bedrock-converse", today=TODAY)
     assert [(d.line, d.code) for d in found.findings if d.code == "FT230"] == [(2, "FT230")]
+
+
+@pytest.mark.parametrize("template", ["qwen3.5", "qwen3.5-nothink"])
+def test_qwen_3_5s_two_templates_train_the_completion_trl_finds(template: str) -> None:
+    """Qwen 3.5's templates differ only in their generation prompt (<think> opened, or an empty
+    think block for 2B and smaller), which is where TRL's completion-only loss starts: each
+    template's trained tokens are TRL's prefix rule over transformers' own tokenization."""
+    from test_models import _conversations
+
+    from ftlint.chat.tally import Tally
+    from ftlint.options import Loss
+    from mask_reference import hf_tokenizer
+
+    spec = CHAT_TEMPLATES[template]
+    text = (ROOT / "ftlint" / "chat" / "templates" / spec.source).read_text(encoding="utf-8")
+    tok = hf_tokenizer("qwen3_5")
+    tok.bos_token, tok.eos_token = None, spec.eos
+    tally = Tally(template, TokenCounter("qwen3_5"), dt.date.fromisoformat(TODAY), Loss(completion_only=True))
+    trained = []
+    for messages in [MESSAGES, *_conversations()]:
+        last_user = max(i for i, m in enumerate(messages) if m["role"] == "user")
+        prompt, completion = messages[: last_user + 1], messages[last_user + 1:]
+        head = tok.apply_chat_template(prompt, chat_template=text, tokenize=True, return_dict=True, add_generation_prompt=True)["input_ids"]
+        whole = tok.apply_chat_template(prompt + completion, chat_template=text, tokenize=True, return_dict=True)["input_ids"]
+        start = next((i for i, (a, b) in enumerate(zip(head, whole, strict=False)) if a != b), min(len(head), len(whole)))
+        masked = tally.prompt_completion(prompt, completion)
+        assert (masked.tokens, masked.trained) == (len(whole), len(whole) - start)
+        trained.append(masked.trained)
+    other = Tally("qwen3.5" if template != "qwen3.5" else "qwen3.5-nothink", TokenCounter("qwen3_5"),
+                  dt.date.fromisoformat(TODAY), Loss(completion_only=True))
+    assert other.prompt_completion(MESSAGES[:2], MESSAGES[2:]).trained != trained[0]  # the generation prompts differ

@@ -186,6 +186,8 @@ FAMILIES: dict[str, dict[str, Any]] = {
                             "hf": ("qwen2", "", "<|im_end|>"), "tools": True, "reasoning": True},
     "qwen3.5": {"ours": "qwen3.5", "encoding": "qwen3_5", "path": SHIPPED / "qwen3.5.jinja", "hf": ("qwen3_5", "", "<|im_end|>"),
                 "tools": True, "reasoning": True},
+    "qwen3.5-nothink": {"ours": "qwen3.5-nothink", "encoding": "qwen3_5", "path": SHIPPED / "qwen3.5-nothink.jinja",
+                        "hf": ("qwen3_5", "", "<|im_end|>"), "tools": True, "reasoning": True},
     "qwen3.6": {"ours": "qwen3.6", "encoding": "qwen3_5", "path": SHIPPED / "qwen3.6.jinja", "hf": ("qwen3_5", "", "<|im_end|>"),
                 "tools": True, "reasoning": True},
     "qwen2.5 + TRL training template, assistant mask": {
@@ -305,7 +307,7 @@ def test_openai_counts_follow_the_cookbook_on_generated_conversations(encoding: 
 COVERED = {("o200k_base", "openai"), ("cl100k_base", "openai"), ("qwen2", "qwen2.5"), ("qwen2", "qwen3"), ("o200k_harmony", "harmony"),
            ("llama3", "llama3"), ("llama3", "llama3.2"), ("llama4", "llama4"), ("mistral-tekken", "mistral-v3-tekken"),
            ("qwen2", "deepseek-r1-distill"), ("llama3", "deepseek-r1-distill"), ("qwen2", "qwen3-instruct-2507"),
-           ("qwen3_5", "qwen3.5"), ("qwen3_5", "qwen3.6")}
+           ("qwen3_5", "qwen3.5"), ("qwen3_5", "qwen3.5-nothink"), ("qwen3_5", "qwen3.6")}
 
 
 def test_every_model_the_catalog_calls_exact_is_of_a_family_compared_here() -> None:

@@ -7,8 +7,8 @@ between them is encoded with the model's tiktoken ranks. That is the exact count
 self-hosted SFT row, and the count Together or Fireworks bill when they apply the model's template.
 
 Families (CHAT_TEMPLATES):
-  qwen2.5, qwen3, qwen3-instruct-2507, qwen3.5, qwen3.6, mistral-v3-tekken, harmony (gpt-oss),
-  deepseek-r1-distill
+  qwen2.5, qwen3, qwen3-instruct-2507, qwen3.5, qwen3.5-nothink, qwen3.6, mistral-v3-tekken, harmony
+  (gpt-oss), deepseek-r1-distill
       the models' own Jinja templates, shipped in ftlint/chat/templates/ (Apache-2.0 or MIT;
       provenance and licences in templates/SOURCES.md), rendered in a sandbox (render.py);
   mistral-common
@@ -87,6 +87,8 @@ CHAT_TEMPLATES: dict[str, ChatTemplate] = {t.name: t for t in (
     ChatTemplate("qwen3-instruct-2507", "Qwen 3 Instruct 2507 (ChatML; no <think> blocks)", QWEN3_SPECIALS, "", "<|im_end|>",
                  "qwen3-instruct-2507.jinja"),
     ChatTemplate("qwen3.5", "Qwen 3.5 (ChatML; <think> blocks, XML tool calls)", QWEN35_SPECIALS, "", "<|im_end|>", "qwen3.5.jinja"),
+    ChatTemplate("qwen3.5-nothink", "Qwen 3.5 2B and smaller (Qwen 3.5's; thinking off by default)", QWEN35_SPECIALS, "",
+                 "<|im_end|>", "qwen3.5-nothink.jinja"),
     ChatTemplate("qwen3.6", "Qwen 3.6 (Qwen 3.5's, with preserve_thinking)", QWEN35_SPECIALS, "", "<|im_end|>", "qwen3.6.jinja"),
     ChatTemplate("mistral-v3-tekken", "Mistral Nemo 2407 (Tekken, [INST])", TEKKEN_SPECIALS, "<s>", "</s>",
                  "mistral-v3-tekken.jinja", r"<SPECIAL_\d+>"),
