@@ -30,6 +30,7 @@ RETIRING_DAYS = 60  # a model this close to its last training date is a warning 
 # tokenizers no file of which can be had offline: counts with o200k_base are estimates
 ESTIMATED_TOKENIZERS = {"gemini": "Gemini (SentencePiece; Google's local tokenizer downloads it)",
                         "gemma3": "Gemma 3 (SentencePiece, not a tiktoken vocabulary)",
+                        "mistral-v3-spm": "Mistral v3 (SentencePiece, 32,768 pieces: not a tiktoken vocabulary)",
                         "claude": "Claude (not public)", "nova": "Amazon Nova (not public)"}
 
 

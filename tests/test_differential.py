@@ -8,10 +8,11 @@ tokens (never the family's own: a trainer's control-token rule, not a count), sy
 first and elsewhere, empty contents.
 
 References (built once per session; tests/mask_reference.py says how):
-  qwen2.5, qwen3, gpt-oss (stock and TRL's training templates), Mistral Nemo's HF template, Llama 3.1
+  qwen2.5, qwen3, gpt-oss (stock and TRL's training templates), Qwen 3 Instruct 2507, Qwen 3.5 and
+  3.6, Mistral Nemo's HF template, Llama 3.1 and 3.2, DeepSeek-R1's distills (Qwen and Llama bases)
       transformers' apply_chat_template with the real template (ftlint/chat/templates/ as shipped,
-      fixtures/templates/ for TRL's and Meta's Llama 3.1) and a fast tokenizer converted from the
-      same ranks, assistant mask included where the template marks generation;
+      fixtures/templates/ for TRL's and Meta's Llama 3.1 and 3.2) and a fast tokenizer converted from
+      the same ranks, assistant mask included where the template marks generation;
   Llama 4  transformers' render_jinja_template with the template transformers carries
       (models/llama4/processing_llama4.py, read as text, not imported), the messages normalised
       first as its apply_chat_template does, encoded by llama-models' own Llama 4 tokenizer with
@@ -160,7 +161,7 @@ def hf_reference(family: str, messages: list[dict], tools: Any) -> tuple[int, in
     f = FAMILIES[family]
     hf_family, bos, eos = f["hf"]
     try:
-        _, ids, mask = hf_render(f["path"], hf_family, messages, tools, bos, eos)
+        _, ids, mask = hf_render(f["path"], hf_family, messages, tools, bos, eos, **f.get("kwargs", {}))
     except Exception:
         return "fails"
     return len(ids), sum(mask) if f.get("mask") else len(ids)
@@ -181,6 +182,14 @@ FAMILIES: dict[str, dict[str, Any]] = {
                 "tools": True, "reasoning": False},
     "qwen3": {"ours": "qwen3", "encoding": "qwen2", "path": SHIPPED / "qwen3.jinja", "hf": ("qwen2", "", "<|im_end|>"),
               "tools": True, "reasoning": True},
+    "qwen3-instruct-2507": {"ours": "qwen3-instruct-2507", "encoding": "qwen2", "path": SHIPPED / "qwen3-instruct-2507.jinja",
+                            "hf": ("qwen2", "", "<|im_end|>"), "tools": True, "reasoning": True},
+    "qwen3.5": {"ours": "qwen3.5", "encoding": "qwen3_5", "path": SHIPPED / "qwen3.5.jinja", "hf": ("qwen3_5", "", "<|im_end|>"),
+                "tools": True, "reasoning": True},
+    "qwen3.5-nothink": {"ours": "qwen3.5-nothink", "encoding": "qwen3_5", "path": SHIPPED / "qwen3.5-nothink.jinja",
+                        "hf": ("qwen3_5", "", "<|im_end|>"), "tools": True, "reasoning": True},
+    "qwen3.6": {"ours": "qwen3.6", "encoding": "qwen3_5", "path": SHIPPED / "qwen3.6.jinja", "hf": ("qwen3_5", "", "<|im_end|>"),
+                "tools": True, "reasoning": True},
     "qwen2.5 + TRL training template, assistant mask": {
         "ours": f"file:{TRL / 'qwen2_5_training.jinja'}", "encoding": "qwen2", "tokens_of": "qwen2.5", "mask": True,
         "path": TRL / "qwen2_5_training.jinja", "hf": SETUP["qwen2_5_training.jinja"], "tools": True, "reasoning": False},
@@ -194,7 +203,16 @@ FAMILIES: dict[str, dict[str, Any]] = {
         "path": TRL / "gptoss_training.jinja", "hf": SETUP["gptoss_training.jinja"], "tools": True, "reasoning": True},
     "llama3.1/3.3": {"ours": "llama3", "encoding": "llama3", "path": FIXTURES / "templates" / "llama-3.1-8b-instruct.jinja",
                      "hf": ("llama3", "<|begin_of_text|>", "<|eot_id|>"), "tools": True, "reasoning": False},
+    "llama3.2": {"ours": "llama3.2", "encoding": "llama3", "path": FIXTURES / "templates" / "llama-3.2-1b-instruct.jinja",
+                 "hf": ("llama3", "<|begin_of_text|>", "<|eot_id|>"), "tools": True, "reasoning": False,
+                 "kwargs": {"date_string": TODAY.strftime("%d %b %Y")}},  # its strftime_now: ftlint's --today
     "llama4": {"ours": "llama4", "encoding": "llama4", "tools": True, "reasoning": True},
+    "deepseek-r1-distill (Qwen base)": {
+        "ours": "deepseek-r1-distill", "encoding": "qwen2", "path": SHIPPED / "deepseek-r1-distill.jinja",
+        "hf": ("deepseek-r1-qwen", "<｜begin▁of▁sentence｜>", "<｜end▁of▁sentence｜>"), "tools": True, "reasoning": True},
+    "deepseek-r1-distill (Llama base)": {
+        "ours": "deepseek-r1-distill", "encoding": "llama3", "path": SHIPPED / "deepseek-r1-distill.jinja",
+        "hf": ("deepseek-r1-llama", "<｜begin▁of▁sentence｜>", "<｜end▁of▁sentence｜>"), "tools": True, "reasoning": True},
     "mistral-nemo (TRL: its HF template)": {
         "ours": "mistral-v3-tekken", "encoding": "mistral-tekken", "path": SHIPPED / "mistral-v3-tekken.jinja",
         "hf": ("mistral-tekken", "<s>", "</s>"), "tools": False, "reasoning": False},
@@ -287,7 +305,9 @@ def test_openai_counts_follow_the_cookbook_on_generated_conversations(encoding: 
 # ---- what the catalog calls exact is what this file tests ------------------------------------
 
 COVERED = {("o200k_base", "openai"), ("cl100k_base", "openai"), ("qwen2", "qwen2.5"), ("qwen2", "qwen3"), ("o200k_harmony", "harmony"),
-           ("llama3", "llama3"), ("llama4", "llama4"), ("mistral-tekken", "mistral-v3-tekken")}
+           ("llama3", "llama3"), ("llama3", "llama3.2"), ("llama4", "llama4"), ("mistral-tekken", "mistral-v3-tekken"),
+           ("qwen2", "deepseek-r1-distill"), ("llama3", "deepseek-r1-distill"), ("qwen2", "qwen3-instruct-2507"),
+           ("qwen3_5", "qwen3.5"), ("qwen3_5", "qwen3.5-nothink"), ("qwen3_5", "qwen3.6")}
 
 
 def test_every_model_the_catalog_calls_exact_is_of_a_family_compared_here() -> None:

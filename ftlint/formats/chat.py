@@ -92,21 +92,24 @@ class ChatFormat(Format):
         messages = [t for _, t in turns]
         # mistral-finetune's top-level system prompt is the sample's (its renderer reads it as a system message)
         given = record.get("system_prompt") if "system_prompt" in self.reads_top else None
+        if self.shape == "nova":  # Converse (bedrock-conversation-2024): text parts, a top-level system list
+            messages = [_converse_text(t) for t in messages]
+            given = _parts_text(self.system(record))
         rendered = [{"role": "system", "content": given}, *messages] if isinstance(given, str) else messages
         tools = record.get("tools")
         expand = self.expands(record)
+        head = len(rendered) - len(messages)  # the top-level system prompt, when given
         with tally.record():  # the record's renderings share its seconds
             try:
                 if expand and tally.own_mask:  # mistral-finetune's tool samples: each trains its last answer
-                    head = len(rendered) - len(messages)  # the top-level system prompt, when given
                     samples = [(k, tally.masked(rendered[: head + k + 1], tools, only_last=True))
                                for k, t in enumerate(messages) if self.is_target(t)]
                     records = [RecordFigures(k + 1, 1, m.tokens, m.trained) for k, m in samples]
                     records = records or [RecordFigures(len(messages), 0, tally.tokens(rendered, tools), 0)]
                 elif expand:
-                    records = [RecordFigures(k + 1, 1, tally.tokens(messages[: k + 1], tools), c.body(t))
+                    records = [RecordFigures(k + 1, 1, tally.tokens(rendered[: head + k + 1], tools), c.body(t))
                                for k, t in enumerate(messages) if self.is_target(t)]
-                    records = records or [RecordFigures(len(messages), 0, tally.tokens(messages, tools), 0)]
+                    records = records or [RecordFigures(len(messages), 0, tally.tokens(rendered, tools), 0)]
                 elif tally.loss.assistant_only or self.targets == "all" or tally.own_mask:
                     # the trainer's own mask: TRL trains every token, or the template's generation spans;
                     # mistral-finetune its assistant messages
@@ -117,7 +120,7 @@ class ChatFormat(Format):
                     return LineFigures(records, len(messages), rendered=masked,
                                        system_dropped=system_dropped(rendered, tally.seen))
                 else:
-                    tokens = tally.tokens(messages, tools)
+                    tokens = tally.tokens(rendered, tools)
                     if self.targets == "none":
                         targets, trainable = 0, 0
                     else:
@@ -290,6 +293,23 @@ class ShareGPT(ChatFormat):
                 + [m for _, m in self.turns(record)]
             return AS_MESSAGES.figures({"messages": messages, "tools": record.get("tools")}, counter, tally)
         return self._convention(record, counter)
+
+
+def _parts_text(parts: object) -> str | None:
+    """The text of Converse content parts that are all text ([{"text": ...}, ...]), joined; None
+    when a part is not text (an image: the model's text template cannot write it)."""
+    if not isinstance(parts, list) or not parts or not all(isinstance(p, dict) and set(p) == {"text"} for p in parts):
+        return None
+    texts = [p["text"] for p in parts]
+    return "".join(texts) if all(isinstance(t, str) for t in texts) else None
+
+
+def _converse_text(turn: dict) -> dict:
+    """A Converse turn as a chat template reads a message: its text parts as one string (Bedrock
+    does not say how it joins several; they are written one after the other). A turn with an
+    image keeps its parts, and the template refuses it (FT230)."""
+    text = _parts_text(turn.get("content"))
+    return turn if text is None else {**turn, "content": text}
 
 
 # how a shape read as plain messages (ShareGPT, Alpaca) is counted: assistant turns without weight 0 train

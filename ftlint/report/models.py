@@ -80,7 +80,7 @@ def _model_lines(m: Model, provider: Provider, today: dt.date) -> list[str]:
              f"  {'tokenizer':<14}{tokenizer}" + (f"; template {m.template}" if m.template != "openai" else "")]
     for label, value, fmt in (("limit", m.context, "{:,} tokens per example"), ("minimum", m.min_examples, "{} examples"),
                               ("last training", m.last_training_date, "{}"), ("shutdown", m.shutdown_date, "{}"),
-                              ("status", m.status, "{}")):
+                              ("status", m.status, "{}"), ("licence", m.licence, "{}")):
         if value is not None:
             lines.append(f"  {label:<14}{fmt.format(value.value)}  ({value.note})")
     lines.append(f"  {'price':<14}{_price(m.price)}")
