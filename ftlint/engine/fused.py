@@ -1,0 +1,194 @@
+"""The fused clean-record pass (issue 28): one walk over a parsed record proves it clean, or the
+record goes the full path.
+
+The full path (LineJudge._judge) runs the shape gate, the figures and every record check one after
+another, each walking the record again; most records of a real file are clean. For the formats of
+OpenAI's messages shape one walk over the messages proves most of those checks silent at once. The
+pass returns the line's figures, computed by the very function the full path calls (so they are
+the same by construction), once it has shown that every check the full path would run is silent;
+else it returns None and the line goes the full path as if the pass did not exist: findings come
+only from the full path.
+
+How each check's silence is shown (PROVES), for a record the parser found nothing wrong with:
+  schema (FT101-FT105)        jsonschema-rs's is_valid: schema_findings yields nothing then
+  other_shape (FT106)         none of the keys shape() reads before "messages", no Cohere role, no
+                              part without a type, no "candidates" on the last message: shape() is
+                              "messages", the format's shape
+  no_target (FT201)           a message of role "assistant" without weight 0
+  empty_content (FT203)       no content, or text part, empty or white space, but beside a tool call
+  assistant_without_content   every assistant message has content or makes a tool (function) call
+  (FT204)
+  untrained_tail (FT208)      the last message is an assistant message without weight 0
+  over_limit (FT301, FT303)   no record over the limit (a byte bound over it asks for an exact count)
+  special_token_text (FT302)  no "<|" in the record's JSON, and no chat template's control tokens
+  template_failed, loss_mask, past_max, dropped (FT230-FT240)   no chat template and no trainer cut
+                              named: the figures carry no rendering, failure or cut to read
+The checks in RUNS are run as they are, where the literals they need occur (as the full path runs
+them): tool calls, images, secrets and the like are a few records in a hundred. A hit from one
+sends the line the full path, which finds it again.
+
+A check the judge would run that is in neither list (a rule added since, a format's own) turns the
+pass off for the format: `fused_pass` compares each, by function and codes, and so does a test.
+Off as well: --mapping, a chat template, a trainer cut named (--max-seq-len), and
+`Settings.fused` False (the environment's FTLINT_FUSED=0), which the differential test
+(tests/test_fused.py) and users comparing the two paths use.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from ..formats.chat import ChatFormat
+from ..formats.shape import COHERE_ROLES
+from ..rules.secrets import CODES as SECRET_CODES
+
+if TYPE_CHECKING:
+    from ..formats import Format, LineFigures
+    from ..rules import Check
+    from ..rules.context import RecordContext
+
+PROVES: dict[str, tuple[str, ...]] = {
+    "ftlint.rules.schema.schema": ("FT101", "FT102", "FT103", "FT104", "FT105"),
+    "ftlint.rules.schema.other_shape": ("FT106",),
+    "ftlint.rules.chat.no_target": ("FT201",),
+    "ftlint.rules.chat.empty_content": ("FT203",),
+    "ftlint.rules.chat.assistant_without_content": ("FT204",),
+    "ftlint.rules.chat.untrained_tail": ("FT208",),
+    "ftlint.rules.tokens.over_limit": ("FT301", "FT303"),
+    "ftlint.rules.tokens.special_token_text": ("FT302",),
+    "ftlint.rules.tokens.template_failed": ("FT230", "FT238"),
+    "ftlint.rules.template.loss_mask": ("FT231", "FT233", "FT235"),
+    "ftlint.rules.template.past_max": ("FT236", "FT240"),
+    "ftlint.rules.template.dropped": ("FT234",),
+}
+RUNS: dict[str, tuple[str, ...]] = {
+    "ftlint.rules.secrets.secrets": SECRET_CODES,
+    "ftlint.rules.chat.orphan_tool_message": ("FT202",),
+    "ftlint.rules.chat.tool_arguments_not_json": ("FT205",),
+    "ftlint.rules.chat.duplicate_tool_call_id": ("FT206",),
+    "ftlint.rules.chat.undefined_tool": ("FT207",),
+    "ftlint.rules.chat.too_many_images": ("FT217",),
+    "ftlint.rules.conversation.mistral_ids": ("FT215",),
+    "ftlint.rules.conversation.integer_weights": ("FT219",),
+    "ftlint.rules.conversation.images_in_user_turns": ("FT216",),
+    # Together's own, which read every record: run on each (the pass still saves the others)
+    "ftlint.rules.schema.ignored_keys": ("FT108",),
+    "ftlint.rules.together.content_kinds": ("FT221", "FT222"),
+    "ftlint.rules.conversation.alternation": ("FT211",),
+    "ftlint.rules.conversation.first_and_last": ("FT212", "FT213"),
+}
+# the keys shape() tests before it reads "messages": a record with none of them is of a messages shape
+SHAPE_KEYS = frozenset({"preferred_output", "non_preferred_output", "input", "conversations", "instruction", "chosen",
+                        "prompt", "contents", "schemaVersion"})
+
+
+def name_of(check: Check) -> str:
+    return f"{check.func.__module__}.{check.func.__qualname__}"
+
+
+def uncovered(checks: list[Check]) -> list[str]:
+    """The checks the pass neither proves silent nor runs (by function and codes): any turns it off."""
+    return [name_of(c) for c in checks if PROVES.get(name_of(c), RUNS.get(name_of(c))) != c.codes]
+
+
+class FusedPass:
+    """One format's pass: call it with a record and its context (the literals found in it)."""
+
+    def __init__(self, fmt: Format, gates: list[Check], checks: list[Check], figures: Callable[[dict], LineFigures]) -> None:
+        from ..schemas import fast_validator
+
+        names = {name_of(c) for c in (*gates, *checks)}
+        self.is_valid = fast_validator(fmt.schema).is_valid if "ftlint.rules.schema.schema" in names else None
+        self.gate = "ftlint.rules.schema.other_shape" in names
+        self.target = "ftlint.rules.chat.no_target" in names
+        self.tail = "ftlint.rules.chat.untrained_tail" in names
+        self.empty = "ftlint.rules.chat.empty_content" in names
+        self.bare = "ftlint.rules.chat.assistant_without_content" in names
+        self.over = "ftlint.rules.tokens.over_limit" in names
+        self.specials = "ftlint.rules.tokens.special_token_text" in names
+        self.runs = [c for c in checks if name_of(c) in RUNS]
+        self.figures = figures
+
+    def __call__(self, record: dict, ctx: RecordContext) -> LineFigures | None:
+        if not self.walk(record):
+            return None
+        if self.is_valid is not None and not self.is_valid(record):
+            return None
+        present = ctx.present
+        if self.specials and b"<|" in present:
+            return None
+        figures = self.figures(record)
+        if figures.failure or figures.rendered is not None or figures.system_dropped:
+            return None
+        limit = ctx.limit
+        if self.over and limit is not None:
+            for r in figures.records:
+                if r.tokens > limit:
+                    return None
+        ctx.figures = figures
+        for c in self.runs:
+            if c.needs and present.isdisjoint(c.needs):
+                continue
+            for _ in c.func(record, ctx):
+                ctx.figures = None
+                return None
+        return figures
+
+    def walk(self, record: dict) -> bool:
+        """Whether the messages show the shape gate and the per-message rules silent (above)."""
+        if self.gate and not record.keys().isdisjoint(SHAPE_KEYS):
+            return False
+        messages = record.get("messages")
+        if type(messages) is not list or not messages:
+            return False
+        trained = False
+        for m in messages:
+            if type(m) is not dict:
+                return False
+            role, content = m.get("role"), m.get("content")
+            if type(role) is not str or role in COHERE_ROLES:
+                return False
+            if type(content) is str:
+                if (not content or content[0].isspace() or content[-1].isspace()) and self.empty and not content.strip() \
+                        and not (m.get("tool_calls") or m.get("function_call")):
+                    return False
+            elif content is None:
+                if "content" not in m and "parts" in m:
+                    return False  # FT203 reads the parts then
+                if self.bare and role == "assistant" and not (m.get("tool_calls") or m.get("function_call")):
+                    return False
+            elif type(content) is list:
+                if content and type(content[0]) is dict and "type" not in content[0]:
+                    return False  # shape() reads such parts as Nova's
+                if self.empty and not (m.get("tool_calls") or m.get("function_call")):
+                    for part in content:
+                        if type(part) is dict:
+                            text = part.get("text")
+                            if type(text) is str and part.get("type", "text") == "text" and not text.strip():
+                                return False
+            else:
+                return False
+            if role == "assistant" and m.get("weight", 1) != 0:
+                trained = True
+        last = messages[-1]
+        if self.gate and "candidates" in last:
+            return False
+        if self.target and not trained:
+            return False
+        return not self.tail or (last.get("role") == "assistant" and last.get("weight", 1) != 0)
+
+
+def fused_pass(fmt: Format, gates: list[Check], checks: list[Check], ctx: RecordContext, fused: bool, plain: bool,
+               figures: Callable[[dict], LineFigures]) -> FusedPass | None:
+    """The format's pass, where it covers the run: `plain` says no --mapping, no chat template and no
+    trainer cut named; every check the judge would run proved or run; a format of OpenAI's messages."""
+    if not fused or not plain or ctx.control_tokens is not None or ctx.cut_label:
+        return None
+    if not isinstance(fmt, ChatFormat) or fmt.shape != "messages" or fmt.turns_key != "messages":
+        return None
+    if type(fmt).turns is not ChatFormat.turns or type(fmt).is_target is not ChatFormat.is_target:
+        return None
+    if "assistant" not in fmt.target_roles or uncovered([*gates, *checks]):
+        return None
+    return FusedPass(fmt, gates, checks, figures)
