@@ -1,6 +1,7 @@
 """Where a record's time goes: each stage of `ftlint check` timed on its own, in one process,
 over the same file, in microseconds per record (CPU time, best of --repeat passes, as machines here are
-noisy). Run it before and after changing the hot path.
+noisy). Run it before and after changing the hot path. The last two rows are the worker with the
+fused clean-record pass (ftlint/engine/fused.py) and without it (the full path for every line).
 
     python benchmarks/stages.py FILE [--records 5000] [--repeat 5]
 """
@@ -8,6 +9,7 @@ noisy). Run it before and after changing the hot path.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import datetime as dt
 import time
 from collections.abc import Callable
@@ -50,8 +52,8 @@ def main() -> None:
     def judge() -> LineJudge:
         return LineJudge(fmt, bound, settings, FileSummary("x", format=fmt.name), Columns(), 0, exact=lambda: exact)
 
-    def whole() -> None:
-        worker = Worker(settings)
+    def whole(fused: bool = True) -> None:
+        worker = Worker(dataclasses.replace(settings, fused=fused))
         worker.run(Chunk(0, "x", list(enumerate(raws, 1)), fmt.name, "bench"))
 
     ctx = judge().context
@@ -78,6 +80,7 @@ def main() -> None:
         "record checks (all, with bound)": lambda: run_checks(record_checks),
         "fingerprints": lambda: [fingerprints(c) for c in compacts],
         "whole line, check (Worker.run)": whole,
+        "whole line, full path (fused off)": lambda: whole(False),
     }
     if args.checks:
         for c in record_checks:

@@ -23,6 +23,7 @@ from untrusted import SECRETS
 
 from conftest import FIXTURES, ROOT
 from ftlint.diagnostics import Hit
+from ftlint.engine.fused import WALKS, name_of
 from ftlint.engine.judge import LineJudge, Settings
 from ftlint.engine.pipeline import Chunk, ChunkResult, Worker
 from ftlint.engine.result import Columns, FileSummary, Lengths
@@ -39,6 +40,11 @@ from generate import record as bench_record
 
 # the formats of OpenAI's messages shape that dominate real data: each must have the pass
 WITH_PASS = ("openai-chat", "azure-openai-chat", "fireworks-chat", "mistral-chat", "together-conversational", "trl-messages")
+# ... and those of other shapes it covers: ShareGPT's turns, the formats of fields
+OTHERS = ("bedrock-claude", "bedrock-rft", "sharegpt", "alpaca", "prompt-completion", "together-instruction",
+          "trl-prompt-completion", "text", "trl-preference", "trl-prompt-only", "trl-unpaired")
+FIELDS = ("alpaca", "prompt-completion", "together-instruction", "trl-prompt-completion", "text", "trl-preference",
+          "trl-prompt-only", "trl-unpaired")
 TODAY = "2026-12-01"
 CHECK = Settings(encoding="o200k_base", model_name="", today=TODAY, bound_tokens=True)  # `ftlint check`
 RUNS = {
@@ -66,7 +72,7 @@ def _same(lines: list[bytes], fmt: str, base: Settings = CHECK) -> None:
 
 
 def test_the_chat_formats_that_dominate_real_data_have_the_pass() -> None:
-    for name in WITH_PASS:
+    for name in (*WITH_PASS, *OTHERS):
         assert _pass_of(name, CHECK) is not None, name
         assert _pass_of(name, RUNS["estimate"]) is not None, name
     assert _pass_of("openai-chat", dataclasses.replace(CHECK, fused=False)) is None
@@ -81,7 +87,7 @@ def _pass_of(name: str, base: Settings) -> object:
 JSONL = sorted(p for p in FIXTURES.rglob("*.jsonl") if p.stat().st_size < 2_000_000)
 
 
-@pytest.mark.parametrize("fmt", WITH_PASS)
+@pytest.mark.parametrize("fmt", (*WITH_PASS, *OTHERS))
 def test_every_fixture_is_judged_the_same_on_both_paths(fmt: str) -> None:
     lines = [line for path in JSONL for line in path.read_bytes().split(b"\n")]
     _same(lines, fmt)
@@ -90,7 +96,7 @@ def test_every_fixture_is_judged_the_same_on_both_paths(fmt: str) -> None:
 @pytest.mark.parametrize("run", sorted(RUNS))
 def test_every_fixture_the_same_under_other_settings(run: str) -> None:
     lines = [line for path in JSONL for line in path.read_bytes().split(b"\n")]
-    for fmt in ("openai-chat", "trl-messages", "together-conversational"):
+    for fmt in ("openai-chat", "trl-messages", "together-conversational", "sharegpt", "alpaca"):
         _same(lines, fmt, RUNS[run])
 
 
@@ -106,7 +112,7 @@ def test_the_hostile_corpus_and_fake_secrets_are_judged_the_same() -> None:
             lines.append(orjson.dumps({"messages": messages}))
         lines.append(orjson.dumps({"messages": [{"role": "user", "content": "a"}, {"role": "assistant", "content": "b"}],
                                    "tools": [{"type": "function", "function": {"name": secret, "parameters": {}}}]}))
-    for fmt in WITH_PASS:
+    for fmt in (*WITH_PASS, *OTHERS):
         _same(lines, fmt)
 
 
@@ -157,9 +163,29 @@ def records(draw: st.DrawFn) -> dict:
     return record
 
 
-@settings(max_examples=150, derandomize=True, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=120, derandomize=True, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(records(), min_size=1, max_size=8), st.sampled_from(WITH_PASS), st.sampled_from(sorted(RUNS)))
 def test_generated_records_are_judged_the_same(batch: list[dict], fmt: str, run: str) -> None:
+    _same([orjson.dumps(r) for r in batch], fmt, RUNS[run])
+
+
+@st.composite
+def field_records(draw: st.DrawFn) -> dict:
+    """Records of fields (and ShareGPT's turns), each value a text with its oddities or another type."""
+    keys = draw(st.lists(st.sampled_from(["prompt", "completion", "instruction", "input", "output", "text", "chosen",
+                                          "rejected", "label", "system", "history", "messages", "id"]), max_size=5))
+    record: dict = {key: draw(st.one_of(TEXTS, st.none(), st.integers(0, 2), st.just([]))) for key in keys}
+    if draw(st.integers(0, 3)) == 0:
+        record["conversations"] = draw(st.lists(st.fixed_dictionaries({
+            "from": st.sampled_from(["human", "gpt", "system", "GPT", "observation", "bot", 3]),
+            "value": st.one_of(TEXTS, st.none())}, optional={"weight": st.sampled_from([0, 1, 0.0, None])}), max_size=4))
+    return record
+
+
+@settings(max_examples=100, derandomize=True, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.one_of(field_records(), records()), min_size=1, max_size=8), st.sampled_from(("sharegpt", *FIELDS)),
+       st.sampled_from(sorted(RUNS)))
+def test_generated_records_of_fields_and_turns_are_judged_the_same(batch: list[dict], fmt: str, run: str) -> None:
     _same([orjson.dumps(r) for r in batch], fmt, RUNS[run])
 
 
@@ -244,18 +270,18 @@ SHAPES = [{"messages": [{"role": "user", "content": "a"}, {"role": "assistant", 
           *({"messages": [{"role": "user", "content": "a"}, {"role": "assistant", "content": "b"}], key: value}
             for key, value in [("input", {}), ("prompt", "p"), ("completion", "c"), ("conversations", []), ("contents", []),
                                ("schemaVersion", "x"), ("instruction", "i"), ("chosen", "c"), ("preferred_output", [])])]
-WALKED = ("other_shape", "no_target", "empty_content", "assistant_without_content", "untrained_tail")
 
 
-@settings(max_examples=300, derandomize=True, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.one_of(records(), st.sampled_from(SHAPES)), st.sampled_from(WITH_PASS))
+@settings(max_examples=200, derandomize=True, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(records(), field_records(), st.sampled_from(SHAPES)), st.sampled_from((*WITH_PASS, *OTHERS)))
 def test_what_the_walk_proves_silent_is_silent(record: dict, fmt: str) -> None:
     """The walk alone (before the schema, which rejects most odd records anyway): a record it
-    passes gives no hit from any check whose silence it proves, each run as the full path runs it."""
+    passes gives no hit from any check whose silence it proves for the format's kind (the shape
+    gate only for OpenAI's messages), each run as the full path runs it."""
     judge = LineJudge(get_format(fmt), ByteBound("o200k_base"), CHECK, FileSummary("x", format=fmt), Columns(), 0,
                       exact=lambda: None)
     assert judge.fused is not None
     if judge.fused.walk(record):
         for c in (*judge.gates, *judge.checks):
-            if c.func.__name__ in WALKED:
+            if name_of(c) in WALKS[judge.fused.kind]:
                 assert list(c.func(record, judge.context)) == [], c.func.__name__

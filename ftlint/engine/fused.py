@@ -2,36 +2,41 @@
 record goes the full path.
 
 The full path (LineJudge._judge) runs the shape gate, the figures and every record check one after
-another, each walking the record again; most records of a real file are clean. For the formats of
-OpenAI's messages shape one walk over the messages proves most of those checks silent at once. The
-pass returns the line's figures, computed by the very function the full path calls (so they are
-the same by construction), once it has shown that every check the full path would run is silent;
-else it returns None and the line goes the full path as if the pass did not exist: findings come
-only from the full path.
+another, each walking the record again; most records of a real file are clean. One walk over the
+messages (or the turns, or the fields) proves most of those checks silent at once. The pass returns
+the line's figures, computed by the very function the full path calls (so they are the same by
+construction), once it has shown that every check the full path would run is silent; else it
+returns None and the line goes the full path as if the pass did not exist: findings come only from
+the full path.
 
-How each check's silence is shown (PROVES), for a record the parser found nothing wrong with:
+How each check's silence is shown, for a record the parser found nothing wrong with (PROVES, and
+the walk of the format's kind, WALKS):
   schema (FT101-FT105)        jsonschema-rs's is_valid: schema_findings yields nothing then
-  other_shape (FT106)         none of the keys shape() reads before "messages", no Cohere role, no
-                              part without a type, no "candidates" on the last message: shape() is
-                              "messages", the format's shape
-  no_target (FT201)           a message of role "assistant" without weight 0
-  empty_content (FT203)       no content, or text part, empty or white space, but beside a tool call
-  assistant_without_content   every assistant message has content or makes a tool (function) call
-  (FT204)
-  untrained_tail (FT208)      the last message is an assistant message without weight 0
   over_limit (FT301, FT303)   no record over the limit (a byte bound over it asks for an exact count)
   special_token_text (FT302)  no "<|" in the record's JSON, and no chat template's control tokens
   template_failed, loss_mask, past_max, dropped (FT230-FT240)   no chat template and no trainer cut
                               named: the figures carry no rendering, failure or cut to read
+  the walk of OpenAI's messages shape ("messages": OpenAI's, Azure's, Mistral's, Fireworks',
+  Together's, TRL's, Bedrock's Claude and RFT formats):
+    other_shape (FT106)       none of the keys shape() reads before "messages", no Cohere role, no
+                              part without a type, no "candidates" on the last message: shape() is
+                              "messages", the format's shape
+    no_target (FT201)         a message of role "assistant" without weight 0
+    empty_content (FT203)     no content or text part empty or white space, but beside a tool call
+    assistant_without_content (FT204)  every assistant message has content or a tool (function) call
+    untrained_tail (FT208)    the last message is an assistant message without weight 0
+  the walk of ShareGPT's turns ("turns", read as messages by ShareGPT.turns): FT201, FT203 as above
+  the walk of fields ("fields": Alpaca, prompt-completion, text, TRL's fields): FT203, each field
 The checks in RUNS are run as they are, where the literals they need occur (as the full path runs
-them): tool calls, images, secrets and the like are a few records in a hundred. A hit from one
+them): tool calls, images, secrets and the like are a few records in a hundred; the shape gate of
+the formats whose walk does not prove it runs first, as it does on the full path. A hit from one
 sends the line the full path, which finds it again.
 
-A check the judge would run that is in neither list (a rule added since, a format's own) turns the
-pass off for the format: `fused_pass` compares each, by function and codes, and so does a test.
-Off as well: --mapping, a chat template, a trainer cut named (--max-seq-len), and
-`Settings.fused` False (the environment's FTLINT_FUSED=0), which the differential test
-(tests/test_fused.py) and users comparing the two paths use.
+A check the judge would run that is in none of the lists (a rule added since, a format's own) turns
+the pass off for the format: `fused_pass` compares each, by function and codes, and so does a test.
+Off as well: --mapping, a chat template, a trainer cut named (--max-seq-len), and `Settings.fused`
+False (the environment's FTLINT_FUSED=0), which the differential test (tests/test_fused.py) and
+users comparing the two paths use.
 """
 
 from __future__ import annotations
@@ -39,7 +44,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ..formats.chat import ChatFormat
+from ..formats.chat import ChatFormat, ShareGPT
+from ..formats.fields import FieldsFormat
 from ..formats.shape import COHERE_ROLES
 from ..rules.secrets import CODES as SECRET_CODES
 
@@ -50,11 +56,6 @@ if TYPE_CHECKING:
 
 PROVES: dict[str, tuple[str, ...]] = {
     "ftlint.rules.schema.schema": ("FT101", "FT102", "FT103", "FT104", "FT105"),
-    "ftlint.rules.schema.other_shape": ("FT106",),
-    "ftlint.rules.chat.no_target": ("FT201",),
-    "ftlint.rules.chat.empty_content": ("FT203",),
-    "ftlint.rules.chat.assistant_without_content": ("FT204",),
-    "ftlint.rules.chat.untrained_tail": ("FT208",),
     "ftlint.rules.tokens.over_limit": ("FT301", "FT303"),
     "ftlint.rules.tokens.special_token_text": ("FT302",),
     "ftlint.rules.tokens.template_failed": ("FT230", "FT238"),
@@ -62,7 +63,16 @@ PROVES: dict[str, tuple[str, ...]] = {
     "ftlint.rules.template.past_max": ("FT236", "FT240"),
     "ftlint.rules.template.dropped": ("FT234",),
 }
+# what the walk proves, by the kind of format (the messages of OpenAI's shape, ShareGPT's turns, fields)
+WALKS: dict[str, dict[str, tuple[str, ...]]] = {
+    "messages": {"ftlint.rules.schema.other_shape": ("FT106",), "ftlint.rules.chat.no_target": ("FT201",),
+                 "ftlint.rules.chat.empty_content": ("FT203",), "ftlint.rules.chat.assistant_without_content": ("FT204",),
+                 "ftlint.rules.chat.untrained_tail": ("FT208",)},
+    "turns": {"ftlint.rules.chat.no_target": ("FT201",), "ftlint.rules.chat.empty_content": ("FT203",)},
+    "fields": {"ftlint.rules.chat.empty_content": ("FT203",)},
+}
 RUNS: dict[str, tuple[str, ...]] = {
+    "ftlint.rules.schema.other_shape": ("FT106",),  # where the walk does not prove it: run first, as the gate it is
     "ftlint.rules.secrets.secrets": SECRET_CODES,
     "ftlint.rules.chat.orphan_tool_message": ("FT202",),
     "ftlint.rules.chat.tool_arguments_not_json": ("FT205",),
@@ -87,30 +97,50 @@ def name_of(check: Check) -> str:
     return f"{check.func.__module__}.{check.func.__qualname__}"
 
 
-def uncovered(checks: list[Check]) -> list[str]:
+def uncovered(checks: list[Check], walk: str) -> list[str]:
     """The checks the pass neither proves silent nor runs (by function and codes): any turns it off."""
-    return [name_of(c) for c in checks if PROVES.get(name_of(c), RUNS.get(name_of(c))) != c.codes]
+    known = {**RUNS, **PROVES, **WALKS[walk]}
+    return [name_of(c) for c in checks if known.get(name_of(c)) != c.codes]
+
+
+def walk_of(fmt: Format) -> str | None:
+    """Which walk suits the format: OpenAI's messages shape, turns of another shape (ShareGPT), fields."""
+    if isinstance(fmt, ChatFormat):
+        if type(fmt).is_target is not ChatFormat.is_target or "assistant" not in fmt.target_roles:
+            return None
+        if fmt.shape == "messages" and fmt.turns_key == "messages" and type(fmt).turns is ChatFormat.turns:
+            return "messages"
+        return "turns" if type(fmt).turns is ShareGPT.turns else None
+    return "fields" if isinstance(fmt, FieldsFormat) else None
 
 
 class FusedPass:
     """One format's pass: call it with a record and its context (the literals found in it)."""
 
-    def __init__(self, fmt: Format, gates: list[Check], checks: list[Check], figures: Callable[[dict], LineFigures]) -> None:
+    def __init__(self, fmt: Format, walk: str, gates: list[Check], checks: list[Check],
+                 figures: Callable[[dict], LineFigures]) -> None:
         from ..schemas import fast_validator
 
+        walked = WALKS[walk]
         names = {name_of(c) for c in (*gates, *checks)}
+        self.fmt, self.kind = fmt, walk
+        self.fields = (*fmt.inputs, *fmt.outputs) if isinstance(fmt, FieldsFormat) else ()
         self.is_valid = fast_validator(fmt.schema).is_valid if "ftlint.rules.schema.schema" in names else None
-        self.gate = "ftlint.rules.schema.other_shape" in names
+        self.gate = "ftlint.rules.schema.other_shape" in names and "ftlint.rules.schema.other_shape" in walked
         self.target = "ftlint.rules.chat.no_target" in names
         self.tail = "ftlint.rules.chat.untrained_tail" in names
         self.empty = "ftlint.rules.chat.empty_content" in names
         self.bare = "ftlint.rules.chat.assistant_without_content" in names
         self.over = "ftlint.rules.tokens.over_limit" in names
         self.specials = "ftlint.rules.tokens.special_token_text" in names
-        self.runs = [c for c in checks if name_of(c) in RUNS]
+        self.gates = [c for c in gates if name_of(c) not in walked]  # the shape gate, where the walk does not prove it
+        self.runs = [c for c in checks if name_of(c) in RUNS and name_of(c) not in walked]
         self.figures = figures
 
     def __call__(self, record: dict, ctx: RecordContext) -> LineFigures | None:
+        for gate in self.gates:
+            for _ in gate.func(record, ctx):
+                return None
         if not self.walk(record):
             return None
         if self.is_valid is not None and not self.is_valid(record):
@@ -136,10 +166,20 @@ class FusedPass:
         return figures
 
     def walk(self, record: dict) -> bool:
-        """Whether the messages show the shape gate and the per-message rules silent (above)."""
+        """Whether the record shows the shape gate (messages) and the per-turn or per-field rules silent (above)."""
+        if self.kind == "fields":
+            for key in self.fields:
+                value = record.get(key)
+                if isinstance(value, str) and not value.strip():
+                    return False
+            return True
+        if self.kind == "turns":
+            return self.turns([turn for _, turn in self.fmt.turns(record)])
         if self.gate and not record.keys().isdisjoint(SHAPE_KEYS):
             return False
-        messages = record.get("messages")
+        return self.turns(record.get("messages"))
+
+    def turns(self, messages: object) -> bool:
         if type(messages) is not list or not messages:
             return False
         trained = False
@@ -182,13 +222,10 @@ class FusedPass:
 def fused_pass(fmt: Format, gates: list[Check], checks: list[Check], ctx: RecordContext, fused: bool, plain: bool,
                figures: Callable[[dict], LineFigures]) -> FusedPass | None:
     """The format's pass, where it covers the run: `plain` says no --mapping, no chat template and no
-    trainer cut named; every check the judge would run proved or run; a format of OpenAI's messages."""
+    trainer cut named; a walk suits the format; every check the judge would run is proved or run."""
     if not fused or not plain or ctx.control_tokens is not None or ctx.cut_label:
         return None
-    if not isinstance(fmt, ChatFormat) or fmt.shape != "messages" or fmt.turns_key != "messages":
+    walk = walk_of(fmt)
+    if walk is None or uncovered([*gates, *checks], walk):
         return None
-    if type(fmt).turns is not ChatFormat.turns or type(fmt).is_target is not ChatFormat.is_target:
-        return None
-    if "assistant" not in fmt.target_roles or uncovered([*gates, *checks]):
-        return None
-    return FusedPass(fmt, gates, checks, figures)
+    return FusedPass(fmt, walk, gates, checks, figures)
