@@ -5,9 +5,9 @@ The full path (LineJudge._judge) runs the shape gate, the figures and every reco
 another, each walking the record again; most records of a real file are clean. One walk over the
 messages (or the turns, or the fields) proves most of those checks silent at once. The pass returns
 the line's figures, computed by the very function the full path calls (so they are the same by
-construction), once it has shown that every check the full path would run is silent; else it
-returns None and the line goes the full path as if the pass did not exist: findings come only from
-the full path.
+construction), once it has shown that every check the full path would run is silent but those it
+runs as they are (below); else it returns None and the line goes the full path as if the pass did
+not exist.
 
 How each check's silence is shown, for a record the parser found nothing wrong with (PROVES, and
 the walk of the format's kind, WALKS):
@@ -27,10 +27,12 @@ the walk of the format's kind, WALKS):
     untrained_tail (FT208)    the last message is an assistant message without weight 0
   the walk of ShareGPT's turns ("turns", read as messages by ShareGPT.turns): FT201, FT203 as above
   the walk of fields ("fields": Alpaca, prompt-completion, text, TRL's fields): FT203, each field
-The checks in RUNS are run as they are, where the literals they need occur (as the full path runs
-them): tool calls, images, secrets and the like are a few records in a hundred; the shape gate of
-the formats whose walk does not prove it runs first, as it does on the full path. A hit from one
-sends the line the full path, which finds it again.
+The checks in RUNS are run as they are, last, where the literals they need occur (as the full path
+runs them): tool calls, images, secrets and the like are a few records in a hundred. Their hits are
+the line's: every other check proved silent, the full path would make the same hits in the same
+order (the judge's order of checks), and a record with an e-mail is not scanned twice. The shape
+gate of the formats whose walk does not prove it runs first, as it does on the full path; its hit
+sends the line the full path, which stops there too.
 
 A check the judge would run that is in none of the lists (a rule added since, a format's own) turns
 the pass off for the format: `fused_pass` compares each, by function and codes, and so does a test.
@@ -50,6 +52,7 @@ from ..formats.shape import COHERE_ROLES
 from ..rules.secrets import CODES as SECRET_CODES
 
 if TYPE_CHECKING:
+    from ..diagnostics import Hit
     from ..formats import Format, LineFigures
     from ..rules import Check
     from ..rules.context import RecordContext
@@ -137,7 +140,8 @@ class FusedPass:
         self.runs = [c for c in checks if name_of(c) in RUNS and name_of(c) not in walked]
         self.figures = figures
 
-    def __call__(self, record: dict, ctx: RecordContext) -> LineFigures | None:
+    def __call__(self, record: dict, ctx: RecordContext, hits: list[tuple[str, Hit]]) -> LineFigures | None:
+        """The line's figures, its run checks' hits added to `hits`; or None, `hits` untouched."""
         for gate in self.gates:
             for _ in gate.func(record, ctx):
                 return None
@@ -157,12 +161,12 @@ class FusedPass:
                 if r.tokens > limit:
                     return None
         ctx.figures = figures
-        for c in self.runs:
+        for c in self.runs:  # in the judge's order: with the others silent, their hits are the line's, in order
             if c.needs and present.isdisjoint(c.needs):
                 continue
-            for _ in c.func(record, ctx):
-                ctx.figures = None
-                return None
+            first = c.codes[0]
+            for hit in c.func(record, ctx):
+                hits.append((hit.code or first, hit))
         return figures
 
     def walk(self, record: dict) -> bool:
