@@ -3,7 +3,7 @@ over the same file, in microseconds per record (CPU time, best of --repeat passe
 noisy). Run it before and after changing the hot path. The last two rows are the worker with the
 fused clean-record pass (ftlint/engine/fused.py) and without it (the full path for every line).
 
-    python benchmarks/stages.py FILE [--records 5000] [--repeat 5]
+    python benchmarks/stages.py FILE [--records 5000] [--repeat 5] [--turns 9]
 """
 
 from __future__ import annotations
@@ -34,6 +34,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--format", default="openai-chat")
     parser.add_argument("--checks", action="store_true", help="also time each record check on its own")
+    parser.add_argument("--turns", type=int, default=0, help="only the worker with the fused pass and without, taking "
+                        "turns for this many rounds (min and median of each)")
     args = parser.parse_args()
     with open(args.file, "rb") as fh:
         raws = [line.rstrip(b"\n") for _, line in zip(range(args.records), fh, strict=False)]
@@ -86,6 +88,9 @@ def main() -> None:
         for c in record_checks:
             stages[f"  check {c.codes[0]} {c.func.__name__}"[:34]] = lambda c=c: run_checks([c])
     n = len(raws)
+    if args.turns:
+        _turns(n, args.turns, whole)
+        return
     print(f"{args.file}: {n:,} records, {sum(map(len, raws)) / n:,.0f} bytes each on average")
     for name, stage in stages.items():
         best = float("inf")
@@ -94,6 +99,22 @@ def main() -> None:
             stage()
             best = min(best, time.process_time() - start)
         print(f"  {name:34} {best / n * 1e6:8.1f} us/record")
+
+
+def _turns(n: int, rounds: int, whole: Callable[[bool], None]) -> None:
+    """The worker with the fused pass and without, alternating (the machine's drift hits both)."""
+    import statistics
+
+    times: dict[bool, list[float]] = {True: [], False: []}
+    whole(True)
+    whole(False)  # caches warm
+    for r in range(rounds):
+        for fused in (True, False) if r % 2 == 0 else (False, True):
+            start = time.process_time()
+            whole(fused)
+            times[fused].append(time.process_time() - start)
+    for fused, name in ((True, "fused pass"), (False, "full path")):
+        print(f"  worker, {name:11} min {min(times[fused]) / n * 1e6:6.1f}  median {statistics.median(times[fused]) / n * 1e6:6.1f} us/record")
 
 
 if __name__ == "__main__":

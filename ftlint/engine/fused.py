@@ -14,8 +14,9 @@ the walk of the format's kind, WALKS):
   schema (FT101-FT105)        jsonschema-rs's is_valid: schema_findings yields nothing then
   over_limit (FT301, FT303)   no record over the limit (a byte bound over it asks for an exact count)
   special_token_text (FT302)  no "<|" in the record's JSON, and no chat template's control tokens
-  template_failed, loss_mask, past_max, dropped (FT230-FT240)   no chat template and no trainer cut
-                              named: the figures carry no rendering, failure or cut to read
+  template_failed, loss_mask, dropped (FT230, FT238, FT231, FT233-FT235)   no chat template: the
+                              figures carry no rendering or failure to read
+  past_max (FT236, FT240)     no record that the trainer's max length drops or cuts trained tokens off
   the walk of OpenAI's messages shape ("messages": OpenAI's, Azure's, Mistral's, Fireworks',
   Together's, TRL's, Bedrock's Claude and RFT formats):
     other_shape (FT106)       none of the keys shape() reads before "messages", no Cohere role, no
@@ -36,7 +37,7 @@ sends the line the full path, which stops there too.
 
 A check the judge would run that is in none of the lists (a rule added since, a format's own) turns
 the pass off for the format: `fused_pass` compares each, by function and codes, and so does a test.
-Off as well: --mapping, a chat template, a trainer cut named (--max-seq-len), and `Settings.fused`
+Off as well: --mapping, a chat template, and `Settings.fused`
 False (the environment's FTLINT_FUSED=0), which the differential test (tests/test_fused.py) and
 users comparing the two paths use.
 """
@@ -121,7 +122,7 @@ class FusedPass:
     """One format's pass: call it with a record and its context (the literals found in it)."""
 
     def __init__(self, fmt: Format, walk: str, gates: list[Check], checks: list[Check],
-                 figures: Callable[[dict], LineFigures]) -> None:
+                 figures: Callable[[dict], LineFigures], cut_label: str = "") -> None:
         from ..schemas import fast_validator
 
         walked = WALKS[walk]
@@ -136,6 +137,7 @@ class FusedPass:
         self.bare = "ftlint.rules.chat.assistant_without_content" in names
         self.over = "ftlint.rules.tokens.over_limit" in names
         self.specials = "ftlint.rules.tokens.special_token_text" in names
+        self.cut = bool(cut_label) and "ftlint.rules.template.past_max" in names
         self.gates = [c for c in gates if name_of(c) not in walked]  # the shape gate, where the walk does not prove it
         self.runs = [c for c in checks if name_of(c) in RUNS and name_of(c) not in walked]
         self.figures = figures
@@ -155,6 +157,10 @@ class FusedPass:
         figures = self.figures(record)
         if figures.failure or figures.rendered is not None or figures.system_dropped:
             return None
+        if self.cut:
+            for r in figures.records:
+                if r.dropped or r.cut_trainable:
+                    return None
         limit = ctx.limit
         if self.over and limit is not None:
             for r in figures.records:
@@ -225,11 +231,11 @@ class FusedPass:
 
 def fused_pass(fmt: Format, gates: list[Check], checks: list[Check], ctx: RecordContext, fused: bool, plain: bool,
                figures: Callable[[dict], LineFigures]) -> FusedPass | None:
-    """The format's pass, where it covers the run: `plain` says no --mapping, no chat template and no
-    trainer cut named; a walk suits the format; every check the judge would run is proved or run."""
-    if not fused or not plain or ctx.control_tokens is not None or ctx.cut_label:
+    """The format's pass, where it covers the run: `plain` says no --mapping and no chat template; a
+    walk suits the format; every check the judge would run is proved or run."""
+    if not fused or not plain or ctx.control_tokens is not None:
         return None
     walk = walk_of(fmt)
     if walk is None or uncovered([*gates, *checks], walk):
         return None
-    return FusedPass(fmt, walk, gates, checks, figures)
+    return FusedPass(fmt, walk, gates, checks, figures, ctx.cut_label)

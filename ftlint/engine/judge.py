@@ -157,7 +157,7 @@ class LineJudge:
         self.deferred = deferred
         self.figures = line_figures(fmt, counter, tally, self.cut, settings.loss.past_max, exact)
         self.fused = fused_pass(fmt, self.gates, self.checks, self.context, settings.fused,
-                                settings.mapping is None and tally is None, self.figures)
+                                settings.mapping is None and tally is None and settings.template == "openai", self.figures)
         self._deferring: list[bool] = []  # FT301 asked for an exact count of the current record
         if exact is not None:  # the byte bound counts; a record whose bound reaches its limit is counted again, exactly
             if deferred is not None and self.severity(OVER_LIMIT) != ERROR and settings.loss.past_max != REJECT:
