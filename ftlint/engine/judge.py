@@ -222,7 +222,7 @@ class LineJudge:
         ctx.compact = compact
         ctx.figures = None
         if self.fused is not None and (clean := self.fused(value, ctx, hits)) is not None:
-            return clean  # proved clean, its figures the same function's (engine/fused.py)
+            return clean  # every other check proved silent; the hits of those it runs are in `hits` (engine/fused.py)
         for gate in self.gates:
             gated = [(hit.code or gate.codes[0], hit) for hit in gate.func(value, ctx)]
             if gated:
