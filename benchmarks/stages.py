@@ -1,13 +1,15 @@
 """Where a record's time goes: each stage of `ftlint check` timed on its own, in one process,
 over the same file, in microseconds per record (CPU time, best of --repeat passes, as machines here are
-noisy). Run it before and after changing the hot path.
+noisy). Run it before and after changing the hot path. The last two rows are the worker with the
+fused clean-record pass (ftlint/engine/fused.py) and without it (the full path for every line).
 
-    python benchmarks/stages.py FILE [--records 5000] [--repeat 5]
+    python benchmarks/stages.py FILE [--records 5000] [--repeat 5] [--turns 9]
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import datetime as dt
 import time
 from collections.abc import Callable
@@ -32,6 +34,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--format", default="openai-chat")
     parser.add_argument("--checks", action="store_true", help="also time each record check on its own")
+    parser.add_argument("--turns", type=int, default=0, help="only the worker with the fused pass and without, taking "
+                        "turns for this many rounds (min and median of each)")
     args = parser.parse_args()
     with open(args.file, "rb") as fh:
         raws = [line.rstrip(b"\n") for _, line in zip(range(args.records), fh, strict=False)]
@@ -50,8 +54,8 @@ def main() -> None:
     def judge() -> LineJudge:
         return LineJudge(fmt, bound, settings, FileSummary("x", format=fmt.name), Columns(), 0, exact=lambda: exact)
 
-    def whole() -> None:
-        worker = Worker(settings)
+    def whole(fused: bool = True) -> None:
+        worker = Worker(dataclasses.replace(settings, fused=fused))
         worker.run(Chunk(0, "x", list(enumerate(raws, 1)), fmt.name, "bench"))
 
     ctx = judge().context
@@ -78,11 +82,15 @@ def main() -> None:
         "record checks (all, with bound)": lambda: run_checks(record_checks),
         "fingerprints": lambda: [fingerprints(c) for c in compacts],
         "whole line, check (Worker.run)": whole,
+        "whole line, full path (fused off)": lambda: whole(False),
     }
     if args.checks:
         for c in record_checks:
             stages[f"  check {c.codes[0]} {c.func.__name__}"[:34]] = lambda c=c: run_checks([c])
     n = len(raws)
+    if args.turns:
+        _turns(n, args.turns, whole)
+        return
     print(f"{args.file}: {n:,} records, {sum(map(len, raws)) / n:,.0f} bytes each on average")
     for name, stage in stages.items():
         best = float("inf")
@@ -91,6 +99,22 @@ def main() -> None:
             stage()
             best = min(best, time.process_time() - start)
         print(f"  {name:34} {best / n * 1e6:8.1f} us/record")
+
+
+def _turns(n: int, rounds: int, whole: Callable[[bool], None]) -> None:
+    """The worker with the fused pass and without, alternating (the machine's drift hits both)."""
+    import statistics
+
+    times: dict[bool, list[float]] = {True: [], False: []}
+    whole(True)
+    whole(False)  # caches warm
+    for r in range(rounds):
+        for fused in (True, False) if r % 2 == 0 else (False, True):
+            start = time.process_time()
+            whole(fused)
+            times[fused].append(time.process_time() - start)
+    for fused, name in ((True, "fused pass"), (False, "full path")):
+        print(f"  worker, {name:11} min {min(times[fused]) / n * 1e6:6.1f}  median {statistics.median(times[fused]) / n * 1e6:6.1f} us/record")
 
 
 if __name__ == "__main__":

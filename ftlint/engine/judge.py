@@ -10,6 +10,7 @@ one the user sees. The engine itself emits no code: every code belongs to a rule
 
 from __future__ import annotations
 
+import os
 from array import array
 from collections import Counter, abc
 from dataclasses import dataclass, field
@@ -26,7 +27,8 @@ from ..rules import Check, checks, severity
 from ..rules.context import FIRST_LINES, FileContext, FileSummary, RecordContext
 from ..selection import Selection
 from ..trainers.profile import REJECT
-from .past_max import count_cut, count_dropped, cut_label, past_max
+from .fused import fused_pass
+from .past_max import count_cut, count_dropped, cut_label, line_figures
 from .result import Columns, Lengths
 from .severities import Severities
 
@@ -70,6 +72,7 @@ class Settings:
     trainer_formats: tuple[str, ...] = ()  # ... and the formats it takes: a file of another shape is read as its own
     control_tokens: bool = True  # text spelling an added token becomes it (the trainer's profile; transformers' default)
     trains_targets: bool = False  # the trainer's loss is the targets (axolotl), even of a format TRL trains whole
+    fused: bool = field(default_factory=lambda: os.environ.get("FTLINT_FUSED", "1") != "0")  # engine/fused.py; 0: full path
 
     @property
     def keeps_prints(self) -> bool:
@@ -152,6 +155,9 @@ class LineJudge:
         if self.cut is not None and settings.loss.max_seq_len is not None:  # past a hosted limit alone: FT301 says it
             self.context.cut_label = cut_label(settings.loss, self.cut, self.limit, owner)
         self.deferred = deferred
+        self.figures = line_figures(fmt, counter, tally, self.cut, settings.loss.past_max, exact)
+        self.fused = fused_pass(fmt, self.gates, self.checks, self.context, settings.fused,
+                                settings.mapping is None and tally is None and settings.template == "openai", self.figures)
         self._deferring: list[bool] = []  # FT301 asked for an exact count of the current record
         if exact is not None:  # the byte bound counts; a record whose bound reaches its limit is counted again, exactly
             if deferred is not None and self.severity(OVER_LIMIT) != ERROR and settings.loss.past_max != REJECT:
@@ -215,15 +221,14 @@ class LineJudge:
         ctx.present = literals_in(compact)
         ctx.compact = compact
         ctx.figures = None
+        if self.fused is not None and (clean := self.fused(value, ctx, hits)) is not None:
+            return clean  # every other check proved silent; the hits of those it runs are in `hits` (engine/fused.py)
         for gate in self.gates:
             gated = [(hit.code or gate.codes[0], hit) for hit in gate.func(value, ctx)]
             if gated:
                 hits.extend(gated)
                 return None
-        ctx.figures = figures = self.fmt.figures(value, self.counter, self.tally)
-        if self.cut is not None:
-            figures = ctx.figures = past_max(self.fmt, value, figures, self.cut, self.settings.loss.past_max,
-                                             self.counter, self.exact, self.tally)
+        ctx.figures = figures = self.figures(value)
         if figures.rendered is not None:
             summary = self.summary
             summary.rendered += 1

@@ -83,3 +83,13 @@ def count_dropped(summary: FileSummary, number: int, record: RecordFigures) -> N
     summary.dropped_trainable += record.trainable
     if len(summary.dropped_lines) < FIRST_LINES and number not in summary.dropped_lines:
         summary.dropped_lines.append(number)
+
+
+def line_figures(fmt: Format, counter: TokenCounter, tally: Tally | None, cut: int | None, rule: str,
+                 exact: Callable[[], TokenCounter] | None) -> Callable[[dict], LineFigures]:
+    """A line's figures as the judge makes them: the format's, then past the trainer's cut (if any).
+    One function for the full path and the fused pass (engine/fused.py), so both make the same.
+    It holds the parts, never the judge (a cycle through the judge would keep a chunk alive)."""
+    if cut is None:
+        return lambda value: fmt.figures(value, counter, tally)
+    return lambda value: past_max(fmt, value, fmt.figures(value, counter, tally), cut, rule, counter, exact, tally)
