@@ -22,7 +22,13 @@ from ftlint.chat import CHAT_TEMPLATES
 from ftlint.models import ESTIMATED_TOKENIZERS, all_models, listing
 from ftlint.tokens.families import FAMILIES
 
-TOGETHER = """
+
+def ids(text: str) -> list[str]:
+    """A provider's list as written: ids separated by white space."""
+    return text.split()
+
+
+TOGETHER = ids("""
 Qwen/Qwen3.5-397B-A17B Qwen/Qwen3.5-122B-A10B moonshotai/Kimi-K2.5 moonshotai/Kimi-K2-Thinking
 moonshotai/Kimi-K2-Instruct-0905 moonshotai/Kimi-K2-Base zai-org/GLM-5.1 zai-org/GLM-5 zai-org/GLM-4.7 zai-org/GLM-4.6
 openai/gpt-oss-120b openai/gpt-oss-20b deepseek-ai/DeepSeek-R1-0528 deepseek-ai/DeepSeek-R1 deepseek-ai/DeepSeek-V3.1
@@ -43,19 +49,19 @@ meta-llama/Meta-Llama-3.1-70B-131k-Instruct-Reference
 Qwen/Qwen3-VL-8B-Instruct Qwen/Qwen3-VL-30B-A3B-Instruct Qwen/Qwen3-VL-235B-A22B-Instruct
 meta-llama/Llama-4-Maverick-17B-128E-Instruct-VLM meta-llama/Llama-4-Scout-17B-16E-Instruct-VLM
 google/gemma-3-4b-it-VLM google/gemma-3-12b-it-VLM google/gemma-3-27b-it-VLM Qwen/Qwen3-Next-80B-A3B-Thinking
-""".split()
-AZURE = """gpt-4o-mini-2024-07-18 gpt-4o-2024-08-06 gpt-4.1-2025-04-14 gpt-4.1-mini-2025-04-14 gpt-4.1-nano-2025-04-14
-o4-mini-2025-04-16 gpt-5-2025-08-07 Ministral-3B-2411 Qwen-32B Llama-3.3-70B-Instruct gpt-oss-20b""".split()
-BEDROCK = """amazon.nova-2-lite-v1:0:256k amazon.nova-lite-v1:0:300k amazon.nova-micro-v1:0:128k amazon.nova-pro-v1:0:300k
+""")
+AZURE = ids("""gpt-4o-mini-2024-07-18 gpt-4o-2024-08-06 gpt-4.1-2025-04-14 gpt-4.1-mini-2025-04-14 gpt-4.1-nano-2025-04-14
+o4-mini-2025-04-16 gpt-5-2025-08-07 Ministral-3B-2411 Qwen-32B Llama-3.3-70B-Instruct gpt-oss-20b""")
+BEDROCK = ids("""amazon.nova-2-lite-v1:0:256k amazon.nova-lite-v1:0:300k amazon.nova-micro-v1:0:128k amazon.nova-pro-v1:0:300k
 anthropic.claude-3-haiku-20240307-v1:0:200k meta.llama3-1-70b-instruct-v1:0:128k meta.llama3-1-8b-instruct-v1:0:128k
 meta.llama3-2-11b-instruct-v1:0:128k meta.llama3-2-1b-instruct-v1:0:128k meta.llama3-2-3b-instruct-v1:0:128k
-meta.llama3-2-90b-instruct-v1:0:128k""".split()  # Nova Canvas and the Titan image/embedding models take no text data
-VERTEX = """gemini-3.5-flash-lite gemini-3.5-flash gemini-3.1-flash-lite gemini-2.5-pro google/gemma-3-27b-it
+meta.llama3-2-90b-instruct-v1:0:128k""")  # Nova Canvas and the Titan image/embedding models take no text data
+VERTEX = ids("""gemini-3.5-flash-lite gemini-3.5-flash gemini-3.1-flash-lite gemini-2.5-pro google/gemma-3-27b-it
 meta/llama3_1@llama-3.1-8b meta/llama3_1@llama-3.1-8b-instruct meta/llama3-2@llama-3.2-1b-instruct
 meta/llama3-2@llama-3.2-3b-instruct meta/llama3-3@llama-3.3-70b-instruct qwen/qwen3@qwen3-32b
-meta/llama4@llama-4-scout-17b-16e-instruct""".split()
-FIREWORKS = """gemma-4-26b-a4b-it gemma-4-31b-it glm-5p1 kimi-k2p5 qwen3p5-27b qwen3p5-9b kimi-k2-instruct-0905
-deepseek-v3p1""".split()
+meta/llama4@llama-4-scout-17b-16e-instruct""")
+FIREWORKS = ids("""gemma-4-26b-a4b-it gemma-4-31b-it glm-5p1 kimi-k2p5 qwen3p5-27b qwen3p5-9b kimi-k2-instruct-0905
+deepseek-v3p1""")
 LISTS = {"together": TOGETHER, "azure": AZURE, "bedrock": BEDROCK, "vertex": VERTEX, "fireworks": FIREWORKS}
 HOSTED = tuple(LISTS)
 SOURCED = ("context", "price", "min_examples", "last_training_date", "shutdown_date", "status", "parameters", "exact",
