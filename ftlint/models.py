@@ -31,7 +31,13 @@ RETIRING_DAYS = 60  # a model this close to its last training date is a warning 
 ESTIMATED_TOKENIZERS = {"gemini": "Gemini (SentencePiece; Google's local tokenizer downloads it)",
                         "gemma3": "Gemma 3 (SentencePiece, not a tiktoken vocabulary)",
                         "mistral-v3-spm": "Mistral v3 (SentencePiece, 32,768 pieces: not a tiktoken vocabulary)",
-                        "claude": "Claude (not public)", "nova": "Amazon Nova (not public)"}
+                        "claude": "Claude (not public)", "nova": "Amazon Nova (not public)",
+                        "gemma4": "Gemma 4 (SentencePiece, not a tiktoken vocabulary)",
+                        "kimi-k2": "Kimi K2 (Moonshot's tiktoken vocabulary of about 160,000 tokens, not shipped)",
+                        "glm": "GLM 4.6 to 5.1 (Z.ai's tokenizer, not shipped)",
+                        "deepseek-v3": "DeepSeek V3 and R1 (DeepSeek's 128K vocabulary, not shipped)",
+                        "nemotron": "NVIDIA Nemotron Nano v2 (NVIDIA's tokenizer, not shipped)",
+                        "mistral-v1": "Mistral 7B and Mixtral 8x7B (SentencePiece, 32,000 tokens)"}
 
 
 class UnknownModel(Exception):

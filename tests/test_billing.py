@@ -30,6 +30,14 @@ TOGETHER_BRACKETS = [  # (largest size in billions, SFT LoRA, SFT full, DPO LoRA
 ]
 GPT_OSS_120B = (5.00, 12.50, 6.00)  # SFT LoRA, DPO LoRA, minimum charge
 QWEN3_235B = (6.00, 15.00)  # no minimum
+TOGETHER_OWN = [  # the copy's large and MoE models: (SFT LoRA, DPO LoRA, minimum charge), by the names it gives
+    (("deepseek-ai/DeepSeek-R1", "deepseek-ai/DeepSeek-V3", "deepseek-ai/DeepSeek-V3.1"), (10.0, 25.0, 20.0)),
+    (("zai-org/GLM-4.6", "zai-org/GLM-4.7"), (9.0, 22.5, 27.0)),
+    (tuple(f"moonshotai/Kimi-K2{v}" for v in (".5", "-Thinking", "-Instruct-0905", "-Base")), (15.0, 37.5, 60.0)),
+    (("meta-llama/Llama-4-Maverick-17B-128E-Instruct",), (8.0, 20.0, 16.0)),
+    (("meta-llama/Llama-4-Scout-17B-16E-Instruct",), (3.0, 7.5, 6.0)),
+    (("Qwen/Qwen3-Coder-480B-A35B-Instruct",), (9.0, 22.5, 18.0)),
+]
 
 DRONE = FIXTURES / "good" / "drone_training.jsonl"
 BASIC = FIXTURES / "good" / "openai_chat_basic.jsonl"  # no tools: gpt-oss's template renders it
@@ -180,16 +188,21 @@ def test_price_overrides_the_rate_not_the_minimum() -> None:
 
 
 def test_every_together_model_is_priced_as_its_bracket_or_its_own_rate() -> None:
+    """A model of at most 100B: its bracket; a large or MoE model the pricing copy names: its own
+    rate and minimum; any other (over 100B, or a vision model without a size): no price at all."""
+    own = {"together/openai/gpt-oss-120b": GPT_OSS_120B, "together/Qwen/Qwen3-235B-A22B": (*QWEN3_235B, None)}
+    own |= {f"together/{name}": rates for names, rates in TOGETHER_OWN for name in names}
     for model in (m for m in all_models().values() if m.provider == "together"):
-        assert model.parameters is not None and model.max_batch is not None, model.name
-        size = float(model.parameters.value)
-        own = {"together/openai/gpt-oss-120b": GPT_OSS_120B[:2], "together/Qwen/Qwen3-235B-A22B": QWEN3_235B}.get(model.name)
-        if own:
-            expected = {"sft-lora": own[0], "dpo-lora": own[1]}
-        else:
-            row = next(b for b in TOGETHER_BRACKETS if size <= b[0])
+        if model.name in own:
+            sft, dpo, minimum = own[model.name]
+            assert {k: float(v.value) for k, v in model.rates} == {"sft-lora": sft, "dpo-lora": dpo}, model.name
+            assert (model.minimum_charge and model.minimum_charge.value) == minimum, model.name
+        elif model.parameters is not None and float(model.parameters.value) <= 100:
+            row = next(b for b in TOGETHER_BRACKETS if float(model.parameters.value) <= b[0])
             expected = dict(zip(("sft-lora", "sft-full", "dpo-lora", "dpo-full"), row[1:], strict=True))
-        assert {k: float(v.value) for k, v in model.rates} == expected, model.name
+            assert {k: float(v.value) for k, v in model.rates} == expected, model.name
+        else:
+            assert model.rates == () and model.price is None, model.name
 
 
 # Fireworks, Bedrock, Vertex: training tokens x epochs x rate (prices-2026.md)
