@@ -26,6 +26,7 @@ from ..rules import Check, checks, severity
 from ..rules.context import FIRST_LINES, FileContext, FileSummary, RecordContext
 from ..selection import Selection
 from ..trainers.profile import REJECT
+from .bounds import cleared_by_words
 from .past_max import count_cut, count_dropped, cut_label, past_max
 from .result import Columns, Lengths
 from .severities import Severities
@@ -153,14 +154,15 @@ class LineJudge:
             self.context.cut_label = cut_label(settings.loss, self.cut, self.limit, owner)
         self.deferred = deferred
         self._deferring: list[bool] = []  # FT301 asked for an exact count of the current record
-        if exact is not None:  # the byte bound counts; a record whose bound reaches its limit is counted again, exactly
+        if exact is not None:  # the byte bound counts; a record whose bound reaches its limit is bounded again by whole
+            cleared = cleared_by_words(fmt, settings.encoding, self.limit)  # words, and counted exactly only if still over
             if deferred is not None and self.severity(OVER_LIMIT) != ERROR and settings.loss.past_max != REJECT:
                 # ... by the main process, which is otherwise idle: the workers never load the
                 # tokenizer. Not when the finding rejects the record: the line's verdict is made here.
                 asked = self._deferring
-                self.context.recount = lambda record: asked.append(True)
+                self.context.recount = lambda record: cleared(record) or asked.append(True)  # type: ignore[func-returns-value]
             else:
-                self.context.recount = lambda record: fmt.figures(record, exact(), None)
+                self.context.recount = lambda record: cleared(record) or fmt.figures(record, exact(), None)
 
     def blank(self, number: int, raw: bytes) -> list[Diagnostic]:
         """A blank line, without the general path: a file of millions of them stays fast."""
