@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import interrupt
+from ..diagnostics import ERROR, Diagnostic
 from ..formats import get_format
 from ..parse import Line, parse_line
 from ..read import READ_BLOCK, InputError, LineBlock, display_name, read_runs
@@ -92,6 +93,8 @@ class Worker:
                           self.exact if isinstance(self.counter, ByteBound) else None, lengths, ordered, deferred)
         max_depth = self.settings.limits.max_depth
         runs = Runs(found)
+        previous: bytes | None = None  # the line before, and (once it repeats) its rejection, replayed (_rejection)
+        again: Diagnostic | bool | None = None  # None: not tried yet; False: not a bare rejection
         for number, raw in _lines(chunk.items):
             if isinstance(raw, Line):
                 line_found = judge(raw)
@@ -100,12 +103,41 @@ class Worker:
                 if blank is not None:
                     runs.add_same(number, blank)
                 continue
+            elif raw == previous and isinstance(again, Diagnostic):
+                summary.lines += 1
+                summary.invalid += 1
+                runs.add_same(number, again)
+                continue
+            elif raw == previous and again is None:
+                before = _counts(summary)
+                line_found = judge(parse_line(number, raw, max_depth), raw)
+                again = _rejection(before, summary, line_found)
             else:
+                previous, again = raw, None
                 line_found = judge(parse_line(number, raw, max_depth), raw)
             if line_found:
                 runs.add(line_found)
         return ChunkResult(chunk.file_index, chunk.last, runs.close(), columns.columns(), summary,
                            lengths.counts, ordered, deferred)
+
+
+def _counts(summary: FileSummary) -> tuple:
+    """Every field of a summary, its lists copied (the judge appends to them)."""
+    return tuple(tuple(v) if isinstance(v := getattr(summary, name), list) else v for name in FileSummary.__slots__)
+
+
+def _rejection(before: tuple, summary: FileSummary, found: list[Diagnostic]) -> Diagnostic | bool:
+    """A line the same as the one before it made one error finding and changed no figure but the
+    counts of lines and of lines with errors (`{}`, a line of broken JSON): each further copy of it
+    is judged the same, so a flood of them costs a comparison a line. The finding, with line 0;
+    False for any other line, which is judged again each time."""
+    if len(found) != 1 or found[0].severity != ERROR:
+        return False
+    changed = {name: (a, b) for name, a, b in zip(FileSummary.__slots__, before, _counts(summary), strict=True) if a != b}
+    if changed.keys() != {"lines", "invalid"} or any(b != a + 1 for a, b in changed.values()):
+        return False
+    d = found[0]
+    return Diagnostic(d.path, 0, d.col, d.code, d.message, d.severity, d.pointer, d.fingerprint)
 
 
 _PROCESS_WORKER: Worker | None = None
