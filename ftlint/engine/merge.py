@@ -85,6 +85,17 @@ class Runs:
         return self.items
 
 
+def _split_runs(found: list[tuple], lines: set[int]) -> list[tuple]:
+    """`found` with each run that holds one of `lines` as its findings one by one."""
+    out: list[tuple] = []
+    for item in found:
+        if len(item) == RUN_FIELDS and any(item[1] <= line <= item[-1] for line in lines):
+            out.extend((item[0], line, *item[2:-1]) for line in range(item[1], item[-1] + 1))
+        else:
+            out.append(item)
+    return out
+
+
 def fields_of(d: Diagnostic) -> tuple:
     return (d.path, d.line, d.col, d.code, d.message, d.severity, d.pointer, d.fingerprint)
 
@@ -131,8 +142,8 @@ class Merger:
         if part.deferred:
             self.recounter = self.recounter or Recounter(self.settings)
             more = [fields_of(d) for d in self.recounter.findings(summary, part.deferred)]
-            if more:  # in line order, as the worker would have put them
-                found = sorted([*found, *more], key=lambda d: (d[1], d[2], d[3], d[4]))
+            if more:  # in line order, as the worker would have put them; a run with a recounted line is split
+                found = sorted([*_split_runs(found, {d[1] for d in more}), *more], key=lambda d: (d[1], d[2], d[3], d[4]))
         for fields in found:
             if len(fields) == RUN_FIELDS:
                 self.report_run(Diagnostic(*fields[:-1]), fields[-1])
