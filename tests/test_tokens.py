@@ -281,3 +281,108 @@ def test_a_chunks_judge_is_freed_at_once_with_its_deferred_records() -> None:
         assert gone() is None
     finally:
         gc.enable()
+
+
+WORD_FAMILIES = ["o200k_base", "o200k_harmony", "cl100k_base", "qwen2", "mistral-tekken"]
+
+
+@pytest.mark.parametrize("family", sorted({"o200k_base", "cl100k_base", "qwen2", "mistral-tekken"}))
+def test_each_whole_word_list_holds_only_tokens_of_its_vocabulary(family: str) -> None:
+    """The one thing WordBound's proof needs of a list: " " + word is a token of the family's
+    vocabulary, and the word is `[A-Z]?[a-z]+` (a whole piece after a space in every family's
+    split pattern). Read from the shipped file and the ranks line by line, not through the
+    loaders; and the tool that writes the lists writes this one again, byte for byte."""
+    import importlib.util
+    import re
+
+    root = Path(tokens.__file__).parent.parent / "tokenizers"
+    words = gzip.decompress((root / f"{family}.words.gz").read_bytes()).decode("ascii").split("\n")
+    assert words[-1] == "" and len(words) > 10_000
+    ranks = {base64.b64decode(tok): int(rank) for tok, rank in
+             (line.split() for line in gzip.decompress((root / f"{family}.tiktoken.gz").read_bytes()).splitlines() if line)}
+    for word in words[:-1]:
+        assert re.fullmatch(r"[A-Z]?[a-z]+", word) and ranks[b" " + word.encode()] < 50_000, word
+    spec = importlib.util.spec_from_file_location("word_tokens", Path(__file__).parent.parent / "tools" / "word_tokens.py")
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    assert gzip.decompress((root / f"{family}.words.gz").read_bytes()) == tool.words_of(ranks) + b"\n"
+
+
+def _fixture_strings() -> list[str]:
+    """Every string of every JSONL fixture: real records of many providers and languages."""
+    from ftlint.diagnostics import strings
+
+    found: set[str] = set()
+    for path in sorted(FIXTURES.rglob("*.jsonl")):
+        for line in path.read_bytes().splitlines():
+            try:
+                value = json.loads(line)
+            except (ValueError, UnicodeDecodeError, RecursionError):
+                continue
+            if isinstance(value, dict):
+                found.update(text for _, text in strings(value))
+    return sorted(found)
+
+
+@pytest.mark.parametrize("family", WORD_FAMILIES)
+def test_the_whole_word_bound_is_never_below_the_exact_count(family: str) -> None:
+    """check skips the exact count of a record WordBound keeps within its limit, so WordBound must
+    hold for every text: on every string of the fixtures, and on hypothesis' texts made of the
+    list's words, capitals, contractions ('s 'Re 'LL), apostrophes, marks, digits, punctuation
+    and every kind of white space between them, and past LONG_TEXT (counted in segments)."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from ftlint.tokens import LONG_TEXT, WordBound
+    from ftlint.tokens.words import whole_words
+
+    exact, bound, byte_bound = TokenCounter(family), WordBound(family), tokens.ByteBound(family)
+    listed = sorted(whole_words(family))
+    assert len(listed) > 10_000
+    texts = _fixture_strings()
+    assert len(texts) > 1_000
+    for text in texts:
+        assert bound.count(text) >= exact.count(text), text
+        assert bound.count(text) <= byte_bound.count(text)
+    prose = " ".join(listed[i * 7919 % len(listed)] for i in range(LONG_TEXT // 5))  # past LONG_TEXT: segments
+    assert len(prose) > LONG_TEXT and exact.count(prose) <= bound.count(prose) < len(prose) // 3
+    glue = st.sampled_from([" ", " ", "  ", "", "\n", "\t", "\u00a0", "\u3000", ".", ",", "'", "’", "-", "/", "1", "\r\n"])
+    odd = st.sampled_from(["'s", "'S", "'re", "'Re", "'RE", "'ll", "'LL", "'ve", "'t", "'d", "'m", "A", "ABC", "aB", "é", "\u0301",
+                           "ß", "İ", "日本", "ﬁ", "x2", "_", "😀"])
+    word = st.sampled_from(listed)
+    piece = st.one_of(word, word, word.map(str.upper), word.map(str.capitalize), odd, st.text(max_size=3))
+
+    @settings(max_examples=400, deadline=None)
+    @given(st.lists(st.tuples(piece, glue), max_size=40))
+    def holds(parts: list[tuple[str, str]]) -> None:
+        text = "".join(p + g for p, g in parts)
+        assert bound.count(text) >= exact.count(text)
+
+    holds()
+
+
+def test_a_long_prose_record_under_the_limit_is_never_counted_exactly() -> None:
+    """80 KB of English is over the byte bound's 65,536 but far under by whole words: no exact
+    count (the tokenizer would raise here) and nothing deferred; a record of 70,000 one-token words
+    is over by either bound and is still deferred, for its exact count in the message."""
+    from ftlint.engine.judge import LineJudge, Settings
+    from ftlint.engine.result import Columns, FileSummary
+    from ftlint.formats import get_format
+    from ftlint.parse import parse_line
+    from ftlint.tokens import ByteBound
+
+    def no_tokenizer() -> TokenCounter:
+        raise AssertionError("the tokenizer was loaded")
+
+    prose = ("The model learns to answer the question about the training data in one sentence. " * 1_000)
+    assert len(prose) > 80_000
+    settings = Settings(encoding="o200k_base", model_name="", today="2026-12-01", bound_tokens=True)
+    fmt = get_format("openai-chat")
+    for content, deferred_lines in ((prose, []), ("word " * 70_000, [2])):
+        summary, deferred = FileSummary("x.jsonl", format=fmt.name), []
+        judge = LineJudge(fmt, ByteBound("o200k_base"), settings, summary, Columns(), 0, exact=no_tokenizer, deferred=deferred)
+        raw = json.dumps({"messages": [{"role": "user", "content": content}, {"role": "assistant", "content": "ok"}]}).encode()
+        assert judge(parse_line(2, raw)) == []
+        assert [n for n, _, _ in deferred] == deferred_lines
+    assert TokenCounter("o200k_base").count(prose) < 20_000  # the oracle: far under the limit

@@ -56,7 +56,7 @@ def check(paths: tuple[str, ...], output_file: str | None, output_format: str, m
             reporter.notes = config_notes("check") + [f"{shown_path(p)}: judged as validation (named as a held-out split; "
                                                      "--no-split-by-name judges it as training)" for p in run.held_out]
             reporter.start()
-            emit = known.filter(reporter.diagnostic) if known else reporter.diagnostic
+            emit = known.filter(reporter.diagnostic) if known else reporter  # a reporter takes runs of findings too
             try:
                 data = or_fail(analyse_data, run, emit, progress)
             finally:

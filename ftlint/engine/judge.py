@@ -27,6 +27,7 @@ from ..rules import Check, checks, severity
 from ..rules.context import FIRST_LINES, FileContext, FileSummary, RecordContext
 from ..selection import Selection
 from ..trainers.profile import REJECT
+from .bounds import cleared_by_words
 from .fused import fused_pass
 from .past_max import count_cut, count_dropped, cut_label, line_figures
 from .result import Columns, Lengths
@@ -145,7 +146,7 @@ class LineJudge:
         self.shown_path = redact(summary.path)
         self.line_checks, self.mapping_checks = checks("line"), checks("mapping")
         self._blank: tuple[str, str, str] | bool | None = False  # (code, severity, message) of a blank line, once known
-        self._blank_fp: dict[bytes, str] = {}
+        self._blank_found: dict[bytes, Diagnostic | None] = {}  # a blank line's finding (line 0), by its bytes
         level = self.severity  # the lambdas below hold their parts, never the judge: a cycle through it would keep a
         self.context = RecordContext(fmt, frozenset(), None, self.limit, owner, lambda code: level(code) is not None,  # chunk's
                                      settings.named_model())  # records (the deferred ones) alive until a full collection
@@ -159,33 +160,37 @@ class LineJudge:
         self.fused = fused_pass(fmt, self.gates, self.checks, self.context, settings.fused,
                                 settings.mapping is None and tally is None and settings.template == "openai", self.figures)
         self._deferring: list[bool] = []  # FT301 asked for an exact count of the current record
-        if exact is not None:  # the byte bound counts; a record whose bound reaches its limit is counted again, exactly
+        if exact is not None:  # the byte bound counts; a record whose bound reaches its limit is bounded again by whole
+            cleared = cleared_by_words(fmt, settings.encoding, self.limit)  # words, and counted exactly only if still over
             if deferred is not None and self.severity(OVER_LIMIT) != ERROR and settings.loss.past_max != REJECT:
                 # ... by the main process, which is otherwise idle: the workers never load the
                 # tokenizer. Not when the finding rejects the record: the line's verdict is made here.
                 asked = self._deferring
-                self.context.recount = lambda record: asked.append(True)
+                self.context.recount = lambda record: cleared(record) or asked.append(True)  # type: ignore[func-returns-value]
             else:
-                self.context.recount = lambda record: fmt.figures(record, exact(), None)
+                self.context.recount = lambda record: cleared(record) or fmt.figures(record, exact(), None)
 
-    def blank(self, number: int, raw: bytes) -> list[Diagnostic]:
-        """A blank line, without the general path: a file of millions of them stays fast."""
+    def blank(self, number: int, raw: bytes) -> Diagnostic | None:
+        """A blank line, without the general path: a file of millions of them stays fast. Its
+        finding, the same object for each blank line of the same bytes, with line 0: the line is
+        the caller's to put in (a run of them travels as one item, engine/merge.py Runs)."""
         summary = self.summary
         summary.lines += 1
         summary.blank += 1
-        if self._blank is False:
-            ((code, hit),) = self._line_hits(Line(number, None, [BLANK], len(raw), blank=True))
-            level = self.severity(code)
-            self._blank = (code, level, redact(hit.message)) if level is not None else None
-        if not isinstance(self._blank, tuple):
-            return []
-        code, level, message = self._blank
-        if level == ERROR:
+        found = self._blank_found.get(raw, self)  # self: not seen yet
+        if not isinstance(found, Diagnostic) and found is not None:
+            if self._blank is False:
+                ((code, hit),) = self._line_hits(Line(number, None, [BLANK], len(raw), blank=True))
+                level = self.severity(code)
+                self._blank = (code, level, redact(hit.message)) if level is not None else None
+            found = None
+            if isinstance(self._blank, tuple):
+                code, level, message = self._blank
+                found = Diagnostic(self.shown_path, 0, 1, code, message, level, None, hex_fingerprint(fingerprint(raw)))
+            self._blank_found[raw] = found
+        if found is not None and found.severity == ERROR:
             summary.invalid += 1
-        fp = self._blank_fp.get(raw)
-        if fp is None:
-            fp = self._blank_fp[raw] = hex_fingerprint(fingerprint(raw))
-        return [Diagnostic(self.shown_path, number, 1, code, message, level, None, fp)]
+        return found
 
     def _line_hits(self, line: Line) -> list[tuple[str, Hit]]:
         """The hits of a line's facts (what the reader and the parser found), from the line checks."""

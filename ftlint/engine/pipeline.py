@@ -17,17 +17,18 @@ import os
 from array import array
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from .. import interrupt
-from ..diagnostics import Diagnostic
+from ..diagnostics import ERROR, Diagnostic
 from ..formats import get_format
 from ..parse import Line, parse_line
 from ..read import READ_BLOCK, InputError, LineBlock, display_name, read_runs
 from ..tokens import ByteBound, TokenCounter, get_encoding
-from .judge import LineJudge, Recounter, Settings, file_findings
-from .result import CHUNK_ROWS, Analysis, Columns, FileSummary, Lengths
+from .judge import LineJudge, Settings
+from .merge import ChunkResult, Emit, Merger, Runs
+from .result import Analysis, Columns, FileSummary, Lengths
 
 # A chunk of lines travels to a worker as one task: big enough that task overhead vanishes,
 # small enough that only a few megabytes are in flight per worker. Lines mostly come in blocks
@@ -42,7 +43,6 @@ INFLIGHT_PER_WORKER = 3
 # Below this many bytes of regular files a process pool costs more than it saves.
 POOL_MIN_BYTES = 4 * 1024 * 1024
 
-Emit = Callable[[Diagnostic], None]
 Progress = Callable[[str, int], None]  # (path shown, bytes of it read so far)
 
 
@@ -54,20 +54,6 @@ class Chunk:
     format: str
     format_reason: str
     last: bool = False  # the file's last chunk: file-level findings follow it
-
-
-@dataclass(slots=True)
-class ChunkResult:
-    file_index: int
-    last: bool
-    diagnostics: list[tuple]  # Diagnostic fields: tuples pickle many times faster than dataclasses
-    columns: dict[str, array]  # the fingerprint rows (empty when none are kept)
-    summary: FileSummary  # this chunk's counts; the file's are their sum
-    lengths: dict[int, int]  # records per token count
-    ordered: array | None  # each record's tokens, when the order is kept
-    # (line, the record's compact JSON, its fingerprint) of records whose byte bound reached the
-    # limit: the main process counts them exactly (Recounter) and adds their findings
-    deferred: list[tuple[int, bytes, str]] = field(default_factory=list)
 
 
 class Worker:
@@ -101,26 +87,57 @@ class Worker:
         summary = FileSummary(chunk.path, format=chunk.format, format_reason=chunk.format_reason)
         columns, lengths = Columns(), Lengths()
         ordered = array("q") if self.settings.keep_order else None
-        found: list[Diagnostic] = []
+        found: list[tuple] = []
         deferred: list[tuple[int, bytes, str]] = []
         judge = LineJudge(get_format(chunk.format), self.counter, self.settings, summary, columns, chunk.file_index, self.tally,
                           self.exact if isinstance(self.counter, ByteBound) else None, lengths, ordered, deferred)
         max_depth = self.settings.limits.max_depth
+        runs = Runs(found)
+        previous: bytes | None = None  # the line before, and (once it repeats) its rejection, replayed (_rejection)
+        again: Diagnostic | bool | None = None  # None: not tried yet; False: not a bare rejection
         for number, raw in _lines(chunk.items):
             if isinstance(raw, Line):
                 line_found = judge(raw)
             elif not raw or (raw.isspace() and len(raw) < 64):
-                line_found = judge.blank(number, raw)
+                blank = judge.blank(number, raw)
+                if blank is not None:
+                    runs.add_same(number, blank)
+                continue
+            elif raw == previous and isinstance(again, Diagnostic):
+                summary.lines += 1
+                summary.invalid += 1
+                runs.add_same(number, again)
+                continue
+            elif raw == previous and again is None:
+                before = _counts(summary)
+                line_found = judge(parse_line(number, raw, max_depth), raw)
+                again = _rejection(before, summary, line_found)
             else:
+                previous, again = raw, None
                 line_found = judge(parse_line(number, raw, max_depth), raw)
             if line_found:
-                found.extend(line_found)
-        return ChunkResult(chunk.file_index, chunk.last, [_fields(d) for d in found], columns.columns(), summary,
+                runs.add(line_found)
+        return ChunkResult(chunk.file_index, chunk.last, runs.close(), columns.columns(), summary,
                            lengths.counts, ordered, deferred)
 
 
-def _fields(d: Diagnostic) -> tuple:
-    return (d.path, d.line, d.col, d.code, d.message, d.severity, d.pointer, d.fingerprint)
+def _counts(summary: FileSummary) -> tuple:
+    """Every field of a summary, its lists copied (the judge appends to them)."""
+    return tuple(tuple(v) if isinstance(v := getattr(summary, name), list) else v for name in FileSummary.__slots__)
+
+
+def _rejection(before: tuple, summary: FileSummary, found: list[Diagnostic]) -> Diagnostic | bool:
+    """A line the same as the one before it made one error finding and changed no figure but the
+    counts of lines and of lines with errors (`{}`, a line of broken JSON): each further copy of it
+    is judged the same, so a flood of them costs a comparison a line. The finding, with line 0;
+    False for any other line, which is judged again each time."""
+    if len(found) != 1 or found[0].severity != ERROR:
+        return False
+    changed = {name: (a, b) for name, a, b in zip(FileSummary.__slots__, before, _counts(summary), strict=True) if a != b}
+    if changed.keys() != {"lines", "invalid"} or any(b != a + 1 for a, b in changed.values()):
+        return False
+    d = found[0]
+    return Diagnostic(d.path, 0, d.col, d.code, d.message, d.severity, d.pointer, d.fingerprint)
 
 
 _PROCESS_WORKER: Worker | None = None
@@ -263,7 +280,7 @@ def analyse(paths: Iterable[str], settings: Settings, emit: Emit, jobs: int | No
     queued = _chain(ahead, stream)
     if jobs <= 1:
         return drive(map(Worker(settings).run, queued), settings, emit, result)
-    pool = pool or _pool(jobs, settings)
+    pool = pool or _pool(jobs, settings, [c.format for c in ahead])
     try:
         drive(_bounded_map(pool, queued, jobs * INFLIGHT_PER_WORKER), settings, emit, result)
     except BaseException:
@@ -273,16 +290,38 @@ def analyse(paths: Iterable[str], settings: Settings, emit: Emit, jobs: int | No
     return result
 
 
-def _pool(jobs: int, settings: Settings) -> Any:
+def _pool(jobs: int, settings: Settings, formats: Iterable[str] = ()) -> Any:
     import concurrent.futures
     import gc
     import multiprocessing
 
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    if context.get_start_method() == "fork":
+        _warm(formats)
     if not settings.uses_bound:  # loaded once here, its pages shared by the workers (measured: 202 against 278 MiB);
         get_encoding(settings.encoding, settings.limits.max_file_bytes)  # check's byte bound leaves exact counts to the main process (Recounter)
     gc.freeze()  # what exists now is never traversed by a worker's collector: fewer shared pages copied
     return concurrent.futures.ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_process, initargs=(settings,))
+
+
+def _warm(formats: Iterable[str]) -> None:
+    """What every worker would otherwise import and build for its first chunk, done once here before
+    the pool forks (the workers share its pages): the rule modules, the literal scanner's automaton,
+    jsonschema-rs and the formats' compiled schemas, ctypes (_die_with_parent). The main process
+    needs the rules anyway (file-level findings). Measured: a worker's start-up and first one-line
+    chunk 0.063 -> 0.022 CPU s (43 modules it imported, none now), the main process 0.04 s more once."""
+    import ctypes  # noqa: F401
+
+    from .. import models  # noqa: F401  (each judge asks for the named model)
+    from ..formats import shape  # noqa: F401
+    from ..literals import present
+    from ..rules import registry
+    from ..schemas import fast_validator
+
+    registry()
+    present(b"")  # builds the automaton of every literal the rules declared
+    for name in set(formats):
+        fast_validator(get_format(name).schema)
 
 
 def reads_tables(paths: list[str]) -> bool:
@@ -347,55 +386,3 @@ def analyse_lines(name: str, lines: Iterable[tuple[int, bytes]], settings: Setti
     """Numbered lines already in memory (the Python API's records), judged in this process as the
     lines of a file called `name`."""
     return drive(map(Worker(settings).run, file_chunks(0, name, lines, settings)), settings, emit)
-
-
-class Merger:
-    """Chunk results, in file and line order, into an Analysis: findings to `emit` as they come,
-    each file's summed counts, and its file-level findings after its last chunk. The pool, one
-    process and the Ray engine all end here, so they cannot differ in what they report."""
-
-    def __init__(self, result: Analysis, settings: Settings, emit: Emit) -> None:
-        self.result, self.settings, self.emit = result, settings, emit
-        self.recounter: Recounter | None = None
-        self.columns = Columns()
-        self.summaries: dict[int, FileSummary] = {}
-        if settings.keep_order and result.ordered is None:
-            result.ordered = array("q")
-
-    def report(self, d: Diagnostic) -> None:
-        counts = self.result.counts
-        counts[d.severity] = counts.get(d.severity, 0) + 1
-        self.emit(d)
-
-    def add(self, part: ChunkResult) -> None:
-        result, summaries, columns = self.result, self.summaries, self.columns
-        summary = summaries.get(part.file_index)
-        if summary is None:
-            summary = summaries[part.file_index] = part.summary
-            result.files.append(summary)
-        else:
-            summary.add(part.summary)
-        found = part.diagnostics
-        if part.deferred:
-            self.recounter = self.recounter or Recounter(self.settings)
-            more = [_fields(d) for d in self.recounter.findings(summary, part.deferred)]
-            if more:  # in line order, as the worker would have put them
-                found = sorted([*found, *more], key=lambda d: (d[1], d[2], d[3], d[4]))
-        for fields in found:
-            self.report(Diagnostic(*fields))
-        result.lengths.merge(part.lengths)
-        if part.ordered is not None and result.ordered is not None:
-            result.ordered.extend(part.ordered)
-        if part.columns["line"]:
-            columns.extend(part.columns)
-            if len(columns) >= CHUNK_ROWS:
-                columns.flush(result.chunks)
-        if part.last:
-            for d in file_findings(summary, get_format(summary.format), self.settings):
-                self.report(d)
-
-    def close(self) -> None:
-        if self.result.chunks or self.result.rows is not None:
-            self.columns.flush(self.result.chunks)
-        elif len(self.columns):  # few rows: kept as columns, and polars is not even imported
-            self.result.rows = self.columns.columns()

@@ -7,7 +7,7 @@ Arrow file, a folder: one range), and two rounds of Ray work run over the ranges
   2. a pool of judge actors (one Worker each: the tokenizer is loaded once per actor) judges the
      ranges, the chunk results a local run makes, taken back in range order.
 The driver then merges the results in file and range order with the merger the local engine
-uses (engine/pipeline.py: Merger), so the findings are the same, in the same order, and the
+uses (engine/merge.py: Merger), so the findings are the same, in the same order, and the
 figures are the same, as `ftlint check PATHS` on one machine. Only the results travel back:
 findings, per-file sums, the token-length distribution and the fingerprint rows.
 

@@ -62,7 +62,8 @@ def _shifted(part: ChunkResult, file_index: int, rows_before: int) -> ChunkResul
     """A chunk result of rows numbered from 1, as the rows after `rows_before` of file `file_index`."""
     from array import array
 
-    diagnostics = [(d[0], d[1] + rows_before if d[1] else d[1], *d[2:]) for d in part.diagnostics]
+    diagnostics = [(d[0], d[1] + rows_before if d[1] else d[1], *d[2:8], *(n + rows_before for n in d[8:]))  # d[8]: a run's
+                   for d in part.diagnostics]  # last line
     columns = dict(part.columns)
     if columns["line"]:
         columns["file"] = array("q", [file_index]) * len(columns["line"])

@@ -86,6 +86,35 @@ class Reporter:
                 return
         self._show_limited(d, 1)
 
+    __call__ = diagnostic  # the reporter is the run's `emit`
+
+    def run(self, d: Diagnostic, last: int) -> None:
+        """`d`, and the same finding on every line after it up to `last` (a flood of blank lines):
+        what as many calls of `diagnostic` would do, written by `show_run` in one go."""
+        if self.summarises:
+            self._say(self.groups.moved_to(d.path))
+            if once_per_file(d.code):
+                for line in range(d.line, last + 1):
+                    self.diagnostic(_on_line(d, line))
+                return
+        n = last - d.line + 1
+        self.by_code[(d.severity, d.code)] += n
+        shown = n if self.max_shown is None else max(0, min(n, self.max_shown - self.shown))
+        if shown:
+            self.show_run(d, d.line + shown - 1)
+            self.shown += shown
+            self.covered += shown
+
+    def show_run(self, d: Diagnostic, last: int) -> None:
+        """Show `d` on each line from its own to `last`; a reporter whose lines differ only in the
+        number writes them from one template (`_write_run`)."""
+        for line in range(d.line, last + 1):
+            self.show(_on_line(d, line))
+
+    def _write_run(self, before: str, after: str, first: int, last: int) -> None:
+        for start in range(first, last + 1, RUN_BATCH):
+            self.out.write("".join(f"{before}{line}{after}" for line in range(start, min(start + RUN_BATCH, last + 1))))
+
     def _say(self, groups: list[Repeated]) -> None:
         for group in groups:
             self._show_limited(group.finding(), group.findings)
@@ -111,6 +140,19 @@ class Reporter:
         pass
 
 
+RUN_BATCH = 10_000  # lines of a run written at a time: memory stays flat
+
+
+def _on_line(d: Diagnostic, line: int) -> Diagnostic:
+    return Diagnostic(d.path, line, d.col, d.code, d.message, d.severity, d.pointer, d.fingerprint)
+
+
+def _split_at(text: str, key: str) -> tuple[str, str]:
+    """`text` around the first `key` (which ends with the line number 1): the parts before and after the number."""
+    at = text.index(key) + len(key) - 1
+    return text[:at], text[at + 1:]
+
+
 def use_color(out: IO[str]) -> bool:
     """Colour only on a terminal, and never when NO_COLOR is set to anything (no-color.org)."""
     return not os.environ.get("NO_COLOR") and hasattr(out, "isatty") and out.isatty()
@@ -130,6 +172,14 @@ class TextReporter(Reporter):
         code = click.style(d.code, fg="red" if d.severity == ERROR else "yellow", bold=True)
         self.out.write(f"{click.style(f'{path_text(d.path)}:{d.line}:{d.col}:', bold=True)} {code} {terminal_safe(d.message)}{where}\n")
 
+    def show_run(self, d: Diagnostic, last: int) -> None:
+        if self.color:
+            super().show_run(d, last)
+            return
+        first = concise(d) + "\n"
+        before = f"{path_text(d.path)}:"
+        self._write_run(before, first[len(before) + len(str(d.line)):], d.line, last)
+
     def finish(self, files: list[FileSummary]) -> None:
         self.said()
         if self.hidden:
@@ -146,6 +196,14 @@ class GithubReporter(Reporter):
     def show(self, d: Diagnostic) -> None:
         where = f" ({d.pointer})" if d.pointer else ""
         self.out.write(github_annotation(d.severity, d.code, d.message + where, d.path, d.line, d.col) + "\n")
+
+    def show_run(self, d: Diagnostic, last: int) -> None:
+        where = f" ({d.pointer})" if d.pointer else ""
+        one = github_annotation(d.severity, d.code, d.message + where, d.path, 1, d.col) + "\n"
+        if not d.path or d.path == "<stdin>":  # no file to put it on (github_annotation): every line's is the same
+            self.out.write(one * (last - d.line + 1))
+            return
+        self._write_run(*_split_at(one, ",line=1"), d.line, last)  # the file's name has its commas escaped
 
     def finish(self, files: list[FileSummary]) -> None:
         self.said()
@@ -164,6 +222,19 @@ class SarifReporter(Reporter):
     def show(self, d: Diagnostic) -> None:
         self.writer.result(d.code, d.severity, d.message, d.path, d.line, d.col, d.pointer, d.fingerprint)
 
+    def show_run(self, d: Diagnostic, last: int) -> None:
+        self.show(d)
+        if last == d.line:
+            return
+        entry = self.writer.entry(d.code, d.severity, d.message, d.path, 1, d.col, d.pointer, d.fingerprint)
+        if not d.path or d.path == "<stdin>":  # no location (sarif_result): the same entry on every line
+            self.writer.write_entries(("," + "\n   " + entry) * (last - d.line), last - d.line)
+            return
+        before, after = _split_at(",\n   " + entry, '"startLine":1')  # strings escape their quotes: the key is the region's
+        for start in range(d.line + 1, last + 1, RUN_BATCH):
+            end = min(start + RUN_BATCH, last + 1)
+            self.writer.write_entries("".join(f"{before}{line}{after}" for line in range(start, end)), end - start)
+
     def finish(self, files: list[FileSummary]) -> None:
         self.writer.finish()
 
@@ -180,6 +251,10 @@ class MarkdownReporter(Reporter):
     def show(self, d: Diagnostic) -> None:
         if len(self.first) < self.FIRST:
             self.first.append(d)
+
+    def show_run(self, d: Diagnostic, last: int) -> None:
+        for line in range(d.line, min(last, d.line + self.FIRST - len(self.first) - 1) + 1):
+            self.first.append(_on_line(d, line))
 
     def finish(self, files: list[FileSummary]) -> None:
         self.said()
@@ -210,6 +285,11 @@ class JsonReporter(Reporter):
 
     def show(self, d: Diagnostic) -> None:
         self.out.write(("," if self.shown else "") + "\n  " + orjson.dumps(json_finding(d)).decode())
+
+    def show_run(self, d: Diagnostic, last: int) -> None:
+        self.show(d)
+        one = ",\n  " + orjson.dumps(json_finding(_on_line(d, 1))).decode()
+        self._write_run(*_split_at(one, ',"line":1'), d.line + 1, last)  # the path before it escapes its quotes
 
     def finish(self, files: list[FileSummary]) -> None:
         self.out.write("\n]\n" if self.shown else "]\n")

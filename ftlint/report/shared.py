@@ -77,13 +77,24 @@ class SarifWriter:
 
     def result(self, code: str, severity: str, message: str, path: str | None, line: int = 0, col: int = 0,
                pointer: str | None = None, fingerprint: str = "") -> None:
+        entry = self.entry(code, severity, message, path, line, col, pointer, fingerprint)
+        self.out.write(("," if self.count else "") + "\n   " + entry)
+        self.count += 1
+
+    def entry(self, code: str, severity: str, message: str, path: str | None, line: int = 0, col: int = 0,
+              pointer: str | None = None, fingerprint: str = "") -> str:
+        """One result, as `result` writes it (its rule indexed the first time it is seen)."""
         entry = sarif_result(code, severity, message, path, line, col, pointer, fingerprint)
         if code not in self.rules and _rule_entry(code) is not None:
             self.rules[code] = len(self.rules)
         if code in self.rules:
             entry["ruleIndex"] = self.rules[code]
-        self.out.write(("," if self.count else "") + "\n   " + orjson.dumps(entry).decode())
-        self.count += 1
+        return orjson.dumps(entry).decode()
+
+    def write_entries(self, text: str, n: int) -> None:
+        """`n` results made by `entry`, each after its separator, as `result` would write them after the first."""
+        self.out.write(text)
+        self.count += n
 
     def finish(self) -> None:
         rules = [entry for code in self.rules if (entry := _rule_entry(code)) is not None]
