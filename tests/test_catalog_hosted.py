@@ -151,7 +151,7 @@ def test_a_hosted_checkpoint_is_counted_as_the_self_hosted_catalog_counts_it() -
     models = all_models()
     assert len(SAME_CHECKPOINT) == len(set(SAME_CHECKPOINT)) == 66
     direct = {name for name in TOGETHER if name in models}  # Together's ids that are Hugging Face's
-    assert len(direct) == 35 and "Qwen/Qwen3.5-0.8B" in direct and "Qwen/Qwen3.5-9B" not in direct
+    assert len(direct) == 35 and "Qwen/Qwen3.5-0.8B" in direct and "Qwen/Qwen3.5-9B" not in direct  # 9B: below
     for hosted_id, hf_id in SAME_CHECKPOINT:
         mine, theirs = models[hosted_id], models[hf_id]
         assert theirs.provider == "hf" and mine.tokenizer == theirs.tokenizer, (hosted_id, hf_id)
@@ -160,9 +160,14 @@ def test_a_hosted_checkpoint_is_counted_as_the_self_hosted_catalog_counts_it() -
         elif (mine.template, mine.tokens_exact) != (theirs.template, theirs.tokens_exact):
             why = mine.exact.remark if mine.exact is not None and not mine.exact.value else ""
             assert "a vision model" in why, (hosted_id, hf_id, mine.template, theirs.template)
-    # Qwen 3.5's two templates by size: no-thinking for 2B and smaller, as self-hosted
-    assert {models[f"together/Qwen/Qwen3.5-{s}"].template for s in ("0.8B", "2B")} == {"qwen3.5-nothink"}
-    assert {models[f"together/Qwen/Qwen3.5-{s}"].template for s in ("4B", "27B", "35B-A3B")} == {"qwen3.5"}
+    # Qwen 3.5's two templates by size (TRL: "shipped by Qwen3.5-4B and larger", "by Qwen3.5-2B and
+    # smaller"), for the sizes hf.toml lists and for those it does not (9B, 122B, 397B)
+    qwen35 = [m for m in hosted() if m.tokenizer == "qwen3_5" and "Qwen3.6" not in m.name]
+    assert len(qwen35) == 10  # Together's 8 sizes, Fireworks' 27B and 9B
+    for m in qwen35:
+        assert m.parameters is not None, m.name
+        expected = "qwen3.5-nothink" if float(m.parameters.value) <= 2 else "qwen3.5"
+        assert (m.template, m.tokens_exact) == (expected, True), m.name
 
 
 def estimate(*args: str) -> dict:
