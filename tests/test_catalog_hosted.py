@@ -97,13 +97,77 @@ def test_every_tokenizer_and_template_is_one_ftlint_has_and_an_estimate_never_pa
         if m.exact is not None and not m.exact.value:
             assert not m.tokens_exact and m.exact.remark, m.name
     families = {m.name.removeprefix("together/"): (m.tokenizer, m.template) for m in hosted() if m.provider == "together"}
-    assert families["meta-llama/Llama-3.2-1B-Instruct"] == ("llama3", "llama3")  # as the catalog's other Llama 3.2 entries
-    # the distills keep their bases' ranks, but no reference compares their template with them yet;
-    # Kimi, GLM and DeepSeek V3 have no tokenizer here
+    assert families["meta-llama/Llama-3.2-1B-Instruct"] == ("llama3", "llama3.2")  # Meta's 3.2 template, as self-hosted
+    # the distills keep their bases' ranks, rendered with DeepSeek's template (compared with
+    # transformers over both bases); Kimi, GLM and DeepSeek V3 have no tokenizer here
     for distill, base in (("Qwen-14B", "qwen2"), ("Qwen-1.5B", "qwen2"), ("Llama-70B", "llama3")):
         model = all_models()[f"together/deepseek-ai/DeepSeek-R1-Distill-{distill}"]
-        assert (model.tokenizer, model.template, model.tokens_exact) == (base, "deepseek-r1-distill", False)
+        assert (model.tokenizer, model.template, model.tokens_exact) == (base, "deepseek-r1-distill", True)
     assert {families[n][0] for n in ("moonshotai/Kimi-K2.5", "zai-org/GLM-4.6", "deepseek-ai/DeepSeek-V3")} <= set(ESTIMATED_TOKENIZERS)
+
+
+# Hosted entries that are a checkpoint the self-hosted catalog (hf.toml) also lists, by the
+# provider's naming: Together's "-Reference" and "-131k-" Llama models are Meta's Instruct
+# checkpoints, its "-VLM" entries the same checkpoints trained on images; Bedrock's Llama 3.2 11B
+# and 90B are the Vision-Instruct models; Vertex names the Hugging Face model after "@" (its
+# llama-3.1-8b is the base model, which hf.toml does not list). Azure's Qwen-32B names no
+# checkpoint (Qwen 2.5 or Qwen 3), so it is not here.
+LLAMA = "meta-llama/Llama-"
+SAME_CHECKPOINT = [
+    *[(f"together/{name}", name) for name in TOGETHER if f"together/{name}" in all_models() and name in all_models()],
+    ("together/meta-llama/Meta-Llama-3.1-8B-Instruct-Reference", f"{LLAMA}3.1-8B-Instruct"),
+    ("together/meta-llama/Meta-Llama-3.1-8B-131k-Instruct-Reference", f"{LLAMA}3.1-8B-Instruct"),
+    ("together/meta-llama/Meta-Llama-3.1-70B-Instruct-Reference", f"{LLAMA}3.1-70B-Instruct"),
+    ("together/meta-llama/Meta-Llama-3.1-70B-131k-Instruct-Reference", f"{LLAMA}3.1-70B-Instruct"),
+    ("together/meta-llama/Llama-3.3-70B-Instruct-Reference", f"{LLAMA}3.3-70B-Instruct"),
+    ("together/meta-llama/Llama-3.3-70B-131k-Instruct-Reference", f"{LLAMA}3.3-70B-Instruct"),
+    ("together/meta-llama/Llama-4-Maverick-17B-128E-Instruct-VLM", f"{LLAMA}4-Maverick-17B-128E-Instruct"),
+    ("together/meta-llama/Llama-4-Scout-17B-16E-Instruct-VLM", f"{LLAMA}4-Scout-17B-16E-Instruct"),
+    *[(f"together/google/gemma-3-{size}-it-VLM", f"google/gemma-3-{size}-it") for size in ("4b", "12b", "27b")],
+    ("fireworks/llama-v3p1-8b-instruct", f"{LLAMA}3.1-8B-Instruct"), ("fireworks/llama-v3p1-70b-instruct", f"{LLAMA}3.1-70B-Instruct"),
+    ("fireworks/qwen2p5-7b-instruct", "Qwen/Qwen2.5-7B-Instruct"), ("fireworks/qwen3-8b", "Qwen/Qwen3-8B"),
+    ("fireworks/qwen3p5-27b", "Qwen/Qwen3.5-27B"),
+    ("vertex/google/gemma-3-27b-it", "google/gemma-3-27b-it"),
+    ("vertex/meta/llama3_1@llama-3.1-8b-instruct", f"{LLAMA}3.1-8B-Instruct"),
+    ("vertex/meta/llama3-2@llama-3.2-1b-instruct", f"{LLAMA}3.2-1B-Instruct"),
+    ("vertex/meta/llama3-2@llama-3.2-3b-instruct", f"{LLAMA}3.2-3B-Instruct"),
+    ("vertex/meta/llama3-3@llama-3.3-70b-instruct", f"{LLAMA}3.3-70B-Instruct"),
+    ("vertex/qwen/qwen3@qwen3-32b", "Qwen/Qwen3-32B"),
+    ("vertex/meta/llama4@llama-4-scout-17b-16e-instruct", f"{LLAMA}4-Scout-17B-16E-Instruct"),
+    ("bedrock/meta.llama3-1-8b-instruct-v1:0:128k", f"{LLAMA}3.1-8B-Instruct"),
+    ("bedrock/meta.llama3-1-70b-instruct-v1:0:128k", f"{LLAMA}3.1-70B-Instruct"),
+    ("bedrock/meta.llama3-2-1b-instruct-v1:0:128k", f"{LLAMA}3.2-1B-Instruct"),
+    ("bedrock/meta.llama3-2-3b-instruct-v1:0:128k", f"{LLAMA}3.2-3B-Instruct"),
+    ("bedrock/meta.llama3-2-11b-instruct-v1:0:128k", f"{LLAMA}3.2-11B-Vision-Instruct"),
+    ("bedrock/meta.llama3-2-90b-instruct-v1:0:128k", f"{LLAMA}3.2-90B-Vision-Instruct"),
+    ("azure/Llama-3.3-70B-Instruct", f"{LLAMA}3.3-70B-Instruct"), ("azure/gpt-oss-20b", "openai/gpt-oss-20b"),
+]
+
+
+def test_a_hosted_checkpoint_is_counted_as_the_self_hosted_catalog_counts_it() -> None:
+    """Same tokenizer, template and exactness as hf.toml's entry for the checkpoint, unless the
+    hosted entry's own `exact` note says why not (a vision job: image tokens), or neither can be
+    exact (no tokenizer here: the hosted rule above counts it with OpenAI's convention)."""
+    models = all_models()
+    assert len(SAME_CHECKPOINT) == len(set(SAME_CHECKPOINT)) == 66
+    direct = {name for name in TOGETHER if name in models}  # Together's ids that are Hugging Face's
+    assert len(direct) == 35 and "Qwen/Qwen3.5-0.8B" in direct and "Qwen/Qwen3.5-9B" not in direct  # 9B: below
+    for hosted_id, hf_id in SAME_CHECKPOINT:
+        mine, theirs = models[hosted_id], models[hf_id]
+        assert theirs.provider == "hf" and mine.tokenizer == theirs.tokenizer, (hosted_id, hf_id)
+        if mine.tokenizer in ESTIMATED_TOKENIZERS:
+            assert not theirs.tokens_exact and not mine.tokens_exact and mine.template == "openai", hosted_id
+        elif (mine.template, mine.tokens_exact) != (theirs.template, theirs.tokens_exact):
+            why = mine.exact.remark if mine.exact is not None and not mine.exact.value else ""
+            assert "a vision model" in why, (hosted_id, hf_id, mine.template, theirs.template)
+    # Qwen 3.5's two templates by size (TRL: "shipped by Qwen3.5-4B and larger", "by Qwen3.5-2B and
+    # smaller"), for the sizes hf.toml lists and for those it does not (9B, 122B, 397B)
+    qwen35 = [m for m in hosted() if m.tokenizer == "qwen3_5" and "Qwen3.6" not in m.name]
+    assert len(qwen35) == 10  # Together's 8 sizes, Fireworks' 27B and 9B
+    for m in qwen35:
+        assert m.parameters is not None, m.name
+        expected = "qwen3.5-nothink" if float(m.parameters.value) <= 2 else "qwen3.5"
+        assert (m.template, m.tokens_exact) == (expected, True), m.name
 
 
 def estimate(*args: str) -> dict:
