@@ -309,6 +309,21 @@ def test_each_whole_word_list_holds_only_tokens_of_its_vocabulary(family: str) -
     assert gzip.decompress((root / f"{family}.words.gz").read_bytes()) == tool.words_of(ranks) + b"\n"
 
 
+def test_a_word_list_is_used_only_with_its_pinned_hash() -> None:
+    """The lists are checked on load as the rank files are: the pins agree with SHA256SUMS and the
+    shipped files, and a list with one word added (a word that is not one token would break the
+    bound) is not used, so the bound falls back to bytes."""
+    from ftlint.tokens.words import WORD_SHA256, whole_words, words_of
+
+    root = Path(tokens.__file__).parent.parent / "tokenizers"
+    sums = dict(reversed(line.split()) for line in (root / "SHA256SUMS").read_text().splitlines() if line.strip())
+    for family, digest in WORD_SHA256.items():
+        data = gzip.decompress((root / f"{family}.words.gz").read_bytes())
+        assert sums[f"{family}.words"] == digest == hashlib.sha256(data).hexdigest()
+        assert words_of(family, data) == whole_words(family) and len(whole_words(family)) > 10_000
+        assert words_of(family, data + b"Supercalifragilistic\n") == frozenset()
+
+
 def _fixture_strings() -> list[str]:
     """Every string of every JSONL fixture: real records of many providers and languages."""
     from ftlint.diagnostics import strings
