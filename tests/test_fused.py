@@ -398,3 +398,21 @@ def _walk_proves(record: dict, fmt: str) -> None:
         for c in (*judge.gates, *judge.checks):
             if name_of(c) in WALKS[judge.fused.kind]:
                 assert list(c.func(record, judge.context)) == [], c.func.__name__
+
+
+@settings(max_examples=150, derandomize=True, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(records(), provider_records()), st.sampled_from(("together-conversational", "bedrock-claude", "cohere-chat",
+                                                                  "trl-messages", "openai-chat")))
+def test_the_common_message_counts_as_the_general_walk_counts_it(record: dict, fmt: str) -> None:
+    """The figures count a message of just a role and a string content directly (formats/chat.py);
+    the same record with a key no count reads added to every message goes the general walk
+    (Counting.turn) and must give the same figures, exact and by the byte bound."""
+    from ftlint.tokens import TokenCounter
+
+    messages = record.get("messages")
+    if not isinstance(messages, list):
+        return
+    walked = {**record, "messages": [{**m, "x-unread": 1} if isinstance(m, dict) else m for m in messages]}
+    form = get_format(fmt)
+    for counter in (ByteBound("o200k_base"), TokenCounter("o200k_base")):
+        assert form.figures(record, counter) == form.figures(walked, counter)

@@ -139,8 +139,15 @@ class ChatFormat(Format):
         system = self.system(record)
         if system is not None:
             base += c.text(system) if isinstance(system, str) else c.json(system)
-        turns = self.turns(record)
-        sizes = [(i, t, *c.turn(t)) for i, t in turns]
+        count = counter.count
+        sizes: list[tuple[int, dict, int, int]] = []
+        for i, t in self.turns(record):
+            role, content = t.get("role"), t.get("content")
+            if len(t) == 2 and type(role) is str and type(content) is str:
+                body = count(content)  # the common message, as OpenAIChat counts it: Counting.turn's result directly
+                sizes.append((i, t, TOKENS_PER_TURN + count(role) + body, body))
+            else:
+                sizes.append((i, t, *c.turn(t)))
         expand = self.expands(record)
         if expand:
             records, running = [], base
