@@ -128,3 +128,44 @@ def test_n_valid_records_count_n(tmp_path_factory, pairs: list[tuple[str, str]])
     assert result.fingerprints().height == len(pairs)  # type: ignore[attr-defined]
     assert result.lines == len(pairs)  # type: ignore[attr-defined]
     assert not [d for d in found if d.code < "FT200"]  # no file, JSON or schema findings
+
+
+# JSON text written by hand, so that objects may repeat a key: keys and strings with colons, brackets
+# and escaped colons inside, spaces or none after a colon
+_KEYS = st.sampled_from(['"a"', '"b"', '"a:b"', '"\\u003a"', '":"', '"\\u003A{"'])
+_SCALARS = st.sampled_from(["1", '"x"', '"[{:"', '"\\u003a\\u003a"', '"\\\\u003a"', "null", '"\\n"'])
+_TEXTS = st.recursive(_SCALARS, lambda inner: st.lists(inner, max_size=3).map(lambda xs: "[" + ",".join(xs) + "]")
+                      | st.lists(st.tuples(_KEYS, st.sampled_from([":", ": "]), inner), max_size=3).map(
+                          lambda kvs: "{" + ",".join(k + c + v for k, c, v in kvs) + "}"), max_leaves=12)
+
+
+def _depth(value: object) -> int:
+    children = list(value.values()) if isinstance(value, dict) else value if isinstance(value, list) else None
+    return 0 if children is None else 1 + max(map(_depth, children), default=0)
+
+
+@BUDGET
+@given(st.lists(st.tuples(_KEYS, _TEXTS), min_size=1, max_size=3), st.integers(1, 4))
+def test_the_parsers_cheap_tests_hide_no_deep_line_and_no_duplicate_key(pairs: list, max_depth: int) -> None:
+    """parse_line decides from byte counts whether a line may be too deep or repeat a key, and
+    only then looks: against the standard library's parse (every object's keys in order) and a
+    recursive depth, a line is too deep exactly when it is, and has a duplicate key exactly when one
+    object repeats a key (the first such key, as the slow path reports it)."""
+    from ftlint.parse import DuplicateKey, TooDeep
+
+    raw = ("{" + ",".join(f"{k}:{v}" for k, v in pairs) + "}").encode()
+    repeated: list[str] = []
+
+    def hook(items: list[tuple[str, object]]) -> dict:
+        keys = [k for k, _ in items]
+        repeated.extend(k for i, k in enumerate(keys) if k in keys[:i])
+        return dict(items)
+
+    value = json.loads(raw, object_pairs_hook=hook)
+    facts = parse_line(1, raw, max_depth).facts
+    if _depth(value) > max_depth:
+        assert facts == [TooDeep(max_depth)]
+    elif repeated:
+        assert len(facts) == 1 and isinstance(facts[0], DuplicateKey) and facts[0].key == repeated[0]
+    else:
+        assert facts == []

@@ -26,6 +26,14 @@ the walk of the format's kind, WALKS):
     empty_content (FT203)     no content or text part empty or white space, but beside a tool call
     assistant_without_content (FT204)  every assistant message has content or a tool (function) call
     untrained_tail (FT208)    the last message is an assistant message without weight 0
+    and the provider's own rules, where the format has them (Together's, Mistral's, Bedrock's):
+    ignored_keys (FT108)      every top-level and message key one the provider reads, a weight only on
+                              the roles it weights, no preference outputs
+    content_kinds (FT221, FT222)  every message's content a string, or every one a list of parts; no
+                              message with an image part and a weight other than 0
+    alternation (FT211)       no two alternating roles in a row (with `adjacent`, another role between
+                              them breaks the run)
+    first_and_last (FT212, FT213)  the first and last messages but system have the format's roles
   the walk of ShareGPT's turns ("turns", read as messages by ShareGPT.turns): FT201, FT203 as above
   the walk of fields ("fields": Alpaca, prompt-completion, text, TRL's fields): FT203, each field
 The checks in RUNS are run as they are, last, where the literals they need occur (as the full path
@@ -51,6 +59,7 @@ from ..formats.chat import ChatFormat, ShareGPT
 from ..formats.fields import FieldsFormat
 from ..formats.shape import COHERE_ROLES
 from ..rules.secrets import CODES as SECRET_CODES
+from ..rules.together import images_in
 
 if TYPE_CHECKING:
     from ..diagnostics import Hit
@@ -71,7 +80,10 @@ PROVES: dict[str, tuple[str, ...]] = {
 WALKS: dict[str, dict[str, tuple[str, ...]]] = {
     "messages": {"ftlint.rules.schema.other_shape": ("FT106",), "ftlint.rules.chat.no_target": ("FT201",),
                  "ftlint.rules.chat.empty_content": ("FT203",), "ftlint.rules.chat.assistant_without_content": ("FT204",),
-                 "ftlint.rules.chat.untrained_tail": ("FT208",)},
+                 "ftlint.rules.chat.untrained_tail": ("FT208",), "ftlint.rules.schema.ignored_keys": ("FT108",),
+                 "ftlint.rules.together.content_kinds": ("FT221", "FT222"),
+                 "ftlint.rules.conversation.alternation": ("FT211",),
+                 "ftlint.rules.conversation.first_and_last": ("FT212", "FT213")},
     "turns": {"ftlint.rules.chat.no_target": ("FT201",), "ftlint.rules.chat.empty_content": ("FT203",)},
     "fields": {"ftlint.rules.chat.empty_content": ("FT203",)},
 }
@@ -86,7 +98,7 @@ RUNS: dict[str, tuple[str, ...]] = {
     "ftlint.rules.conversation.mistral_ids": ("FT215",),
     "ftlint.rules.conversation.integer_weights": ("FT219",),
     "ftlint.rules.conversation.images_in_user_turns": ("FT216",),
-    # Together's own, which read every record: run on each (the pass still saves the others)
+    # where the walk does not prove them (another walk's formats): run on each record
     "ftlint.rules.schema.ignored_keys": ("FT108",),
     "ftlint.rules.together.content_kinds": ("FT221", "FT222"),
     "ftlint.rules.conversation.alternation": ("FT211",),
@@ -138,6 +150,17 @@ class FusedPass:
         self.over = "ftlint.rules.tokens.over_limit" in names
         self.specials = "ftlint.rules.tokens.special_token_text" in names
         self.cut = bool(cut_label) and "ftlint.rules.template.past_max" in names
+        proved = names & walked.keys()  # the provider's own rules the walk proves (empty, unless the format has them)
+        keys = "ftlint.rules.schema.ignored_keys" in proved
+        self.reads_top: frozenset[str] = fmt.reads_top if keys else frozenset()
+        self.reads_message: frozenset[str] = fmt.reads_message if keys else frozenset()
+        self.weight_roles = fmt.weight_roles if keys else ()
+        self.kinds = "ftlint.rules.together.content_kinds" in proved
+        self.alternate: tuple[str, ...] = getattr(fmt, "alternate", ()) if "ftlint.rules.conversation.alternation" in proved else ()
+        self.adjacent = bool(getattr(fmt, "adjacent", False))
+        ends = "ftlint.rules.conversation.first_and_last" in proved
+        self.first_role: str | None = getattr(fmt, "first_role", None) if ends else None
+        self.last_role: str | None = getattr(fmt, "last_role", None) if ends else None
         self.gates = [c for c in gates if name_of(c) not in walked]  # the shape gate, where the walk does not prove it
         self.runs = [c for c in checks if name_of(c) in RUNS and name_of(c) not in walked]
         self.figures = figures
@@ -187,18 +210,49 @@ class FusedPass:
             return self.turns([turn for _, turn in self.fmt.turns(record)])
         if self.gate and not record.keys().isdisjoint(SHAPE_KEYS):
             return False
+        if self.reads_top and not self.reads_top.issuperset(record):
+            return False  # FT108: a top-level key the provider does not read
+        if self.reads_message and ("preferred_output" in record or "non_preferred_output" in record):
+            return False  # FT108 reads their messages' keys too
         return self.turns(record.get("messages"))
 
     def turns(self, messages: object) -> bool:
         if type(messages) is not list or not messages:
             return False
         trained = False
+        reads, weight_roles, kinds, alternate = self.reads_message, self.weight_roles, self.kinds, self.alternate
+        form: bool | None = None  # FT221: whether the first message with content holds it as parts
+        previous: str | None = None  # FT211: the last alternating role seen
+        first: str | None = None  # FT212, FT213: the first and last roles but system
+        last: str | None = None
         for m in messages:
             if type(m) is not dict:
                 return False
             role, content = m.get("role"), m.get("content")
             if type(role) is not str or role in COHERE_ROLES:
                 return False
+            if reads and (not reads.issuperset(m) or (weight_roles and "weight" in m and role not in weight_roles)):
+                return False  # FT108: every key read, and a weight only where the provider reads it
+            if kinds and (type(content) is str or type(content) is list):  # FT221, FT222
+                parts = type(content) is list
+                if form is None:
+                    form = parts
+                elif parts != form:
+                    return False
+                if parts and (weight := m.get("weight")) is not None and weight != 0 and images_in(content):
+                    return False
+            if alternate:  # FT211
+                lower = role.lower()
+                if lower in alternate:
+                    if lower == previous:
+                        return False
+                    previous = lower
+                elif self.adjacent:
+                    previous = None
+            if role != "system":
+                if first is None:
+                    first = role
+                last = role
             if type(content) is str:
                 if (not content or content[0].isspace() or content[-1].isspace()) and self.empty and not content.strip() \
                         and not (m.get("tool_calls") or m.get("function_call")):
@@ -221,12 +275,17 @@ class FusedPass:
                 return False
             if role == "assistant" and m.get("weight", 1) != 0:
                 trained = True
-        last = messages[-1]
-        if self.gate and "candidates" in last:
+        if first is not None:  # FT212, FT213
+            if self.first_role and first.lower() != self.first_role:
+                return False
+            if self.last_role and last is not None and last.lower() != self.last_role:
+                return False
+        end = messages[-1]
+        if self.gate and "candidates" in end:
             return False
         if self.target and not trained:
             return False
-        return not self.tail or (last.get("role") == "assistant" and last.get("weight", 1) != 0)
+        return not self.tail or (end.get("role") == "assistant" and end.get("weight", 1) != 0)
 
 
 def fused_pass(fmt: Format, gates: list[Check], checks: list[Check], ctx: RecordContext, fused: bool, plain: bool,

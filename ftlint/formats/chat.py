@@ -135,12 +135,22 @@ class ChatFormat(Format):
 
     def _convention(self, record: dict, counter: TokenCounter) -> LineFigures:
         c = Counting(counter)
-        base = TOKENS_PER_RECORD + sum(c.json(record.get(k)) for k in self.extra_fields_counted)
+        base = TOKENS_PER_RECORD
+        for key in self.extra_fields_counted:
+            if value := record.get(key):  # c.json counts nothing of an empty value
+                base += c.json(value)
         system = self.system(record)
         if system is not None:
             base += c.text(system) if isinstance(system, str) else c.json(system)
-        turns = self.turns(record)
-        sizes = [(i, t, *c.turn(t)) for i, t in turns]
+        count = counter.count
+        sizes: list[tuple[int, dict, int, int]] = []
+        for i, t in self.turns(record):
+            role, content = t.get("role"), t.get("content")
+            if len(t) == 2 and type(role) is str and type(content) is str:
+                body = count(content)  # the common message, as OpenAIChat counts it: Counting.turn's result directly
+                sizes.append((i, t, TOKENS_PER_TURN + count(role) + body, body))
+            else:
+                sizes.append((i, t, *c.turn(t)))
         expand = self.expands(record)
         if expand:
             records, running = [], base
@@ -157,8 +167,12 @@ class ChatFormat(Format):
             elif self.targets == "none":
                 targets, trainable = 0, 0
             else:
-                chosen = [s for s in sizes if self.is_target(s[1])]
-                targets, trainable = len(chosen), sum(s[3] for s in chosen)
+                is_target = self.is_target
+                targets = trainable = 0
+                for s in sizes:
+                    if is_target(s[1]):
+                        targets += 1
+                        trainable += s[3]
             records = [RecordFigures(len(sizes), targets, tokens, trainable)]
         return LineFigures(records, len(sizes))
 
