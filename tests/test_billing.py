@@ -1,5 +1,5 @@
 """What the provider will bill, each figure derived here from the provider's rule as
-/work/shared/reference/prices-2026.md states it (written out below), not by calling the code
+the project's price reference (prices-2026) states it (written out below), not by calling the code
 under test. The dataset's own figures (records, tokens per epoch) are the inputs: records are
 counted from the file here, tokens come from the engine (tested token for token elsewhere).
 
