@@ -3,7 +3,17 @@ src/axolotl/utils/schemas/), the chat_template prompt strategy, and its own step
 
 from __future__ import annotations
 
-from .profile import AXOLOTL_STEPS, DROP, TARGETS, TEMPLATE, Fact, Profile
+from typing import TYPE_CHECKING
+
+from ..base import Trainer
+from ..profile import AXOLOTL_STEPS, DROP, TARGETS, TEMPLATE, Fact, Profile
+from ..steps import Steps
+from .cut import DROP_CUT
+from .steps import AxolotlSteps
+
+if TYPE_CHECKING:
+    from ...mapping import Mapping
+    from ..configs.base import Keys, RunConfig
 
 PROFILE = Profile(
     name="axolotl", title="axolotl", hosted=False,
@@ -29,3 +39,33 @@ PROFILE = Profile(
     notes=("axolotl passes its own total as the Trainer's max_steps: ceil(records x num_epochs / (micro_batch_size x "
            "gradient_accumulation_steps x devices)) (src/axolotl/utils/trainer.py calculate_total_num_steps)",),
 )
+
+
+class Axolotl(Trainer):
+    cut = DROP_CUT
+
+    def reads_config(self, doc: dict) -> bool:
+        return "base_model" in doc or "sequence_len" in doc or "micro_batch_size" in doc
+
+    def read_config(self, keys: Keys) -> RunConfig:
+        from .config import read
+
+        return read(keys)
+
+    def config_mapping(self, config: RunConfig, paths: tuple[str, ...]) -> str | None:
+        """The config itself: its `datasets:` entry by the file's name, or its only one."""
+        return config.path if config.datasets else None
+
+    def reads_mapping(self, file: str) -> bool:
+        return file.endswith((".yml", ".yaml"))  # a config's `datasets:` entry
+
+    def mapping(self, file: str, name: str, paths: tuple[str, ...], limit: int) -> Mapping:
+        from .mapping import mapping_of
+
+        return mapping_of(file, name, paths, limit)
+
+    def steps(self, legacy: bool = False) -> Steps:
+        return AxolotlSteps()
+
+
+TRAINER = Axolotl(PROFILE)

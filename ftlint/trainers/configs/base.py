@@ -4,6 +4,7 @@ that ftlint reads but does not model. One module per kind of file reads it into 
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -48,8 +49,9 @@ class Keys:
     """A config's top-level mapping, read key by key with its type checked: a value of another
     type is a RunConfigError naming the file, the key and what it takes."""
 
-    def __init__(self, doc: dict, path: str) -> None:
+    def __init__(self, doc: dict, path: str, templates: Collection[str] = ()) -> None:
         self.doc, self.path, self.name = doc, path, Path(path).name
+        self.templates = templates  # the chat templates ftlint renders, by name: what a config's named one is compared with
         self.notes: list[str] = []
 
     def get(self, key: str, kind: str, where: dict | None = None, shown: str | None = None) -> object:

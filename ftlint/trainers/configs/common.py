@@ -6,7 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 from pathlib import Path
 
-from ..trust import inside
+from ...trust import inside
 from .base import DatasetRef, Keys, Setting, number
 
 
@@ -58,7 +58,7 @@ def learning_rate(keys: Keys, key: str, plan: dict[str, Setting], where: dict | 
 def model(keys: Keys, key: str, run: dict[str, Setting], prefix: str = "") -> None:
     """The model the config names, as the catalog's entry (a provider's models are named with
     the provider's prefix there: together/...), or a note that the catalog has none."""
-    from ..models import UnknownModel, get_model
+    from ...models import UnknownModel, get_model
 
     name = keys.get(key, "str")
     if name is None:

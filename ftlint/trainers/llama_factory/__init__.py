@@ -4,7 +4,15 @@ its own template registry."""
 
 from __future__ import annotations
 
-from .profile import HF_STEPS, LLAMA_FACTORY, PROPORTIONAL, TARGETS, Fact, Profile
+from typing import TYPE_CHECKING
+
+from ..base import Trainer
+from ..profile import HF_STEPS, LLAMA_FACTORY, PROPORTIONAL, TARGETS, Fact, Profile
+from .cut import PROPORTIONAL_CUT
+
+if TYPE_CHECKING:
+    from ...mapping import Mapping
+    from ..configs.base import Keys, RunConfig
 
 PROFILE = Profile(
     name="llama-factory", title="LLaMA-Factory", hosted=False,
@@ -26,3 +34,31 @@ PROFILE = Profile(
     billing=Fact("", "self-hosted: compute, not tokens"),
     read="hiyouga/LLaMA-Factory@ff6d4d1",
 )
+
+
+class LlamaFactory(Trainer):
+    cut = PROPORTIONAL_CUT
+    aliases = ("llamafactory", "llama_factory")
+
+    def reads_config(self, doc: dict) -> bool:
+        return "stage" in doc or "cutoff_len" in doc or ("dataset" in doc and "template" in doc)
+
+    def read_config(self, keys: Keys) -> RunConfig:
+        from .config import read
+
+        return read(keys)
+
+    def reads_mapping(self, file: str) -> bool:
+        return not file.endswith((".yml", ".yaml"))  # a dataset_info.json: JSON, by any name
+
+    def mapping(self, file: str, name: str, paths: tuple[str, ...], limit: int) -> Mapping:
+        from .mapping import mapping_of
+
+        return mapping_of(file, name, paths, limit)
+
+    def counts_note(self) -> str:
+        return (f"an estimate for {self.name}: it renders with its own template registry ({self.profile.renderer.source}), "
+                "not compared here; counted with the model's Hugging Face template")
+
+
+TRAINER = LlamaFactory(PROFILE)

@@ -3,7 +3,15 @@
 
 from __future__ import annotations
 
-from .profile import HOSTED_STEPS, MISTRAL_COMMON, SPLIT, TARGETS, Fact, Profile
+from typing import TYPE_CHECKING
+
+from ..base import Plan, Rows, Trainer
+from ..profile import HOSTED_STEPS, MISTRAL_COMMON, SPLIT, TARGETS, Fact, Profile
+from .packing import SPLIT_CUT, packed_rows
+
+if TYPE_CHECKING:
+    from ...models import Model
+    from ..configs.base import Keys, RunConfig
 
 PROFILE = Profile(
     name="mistral-finetune", title="mistral-finetune (LoRA)", hosted=False,
@@ -30,3 +38,30 @@ PROFILE = Profile(
     tokenizers=Fact(("mistral-tekken",), "train.py _train: MistralTokenizer.v3(is_tekken=...) chosen from the model's "
                                          "params.json, mistral-common's own Mistral tokenizers: Mistral's models only"),
 )
+
+
+class MistralFinetune(Trainer):
+    cut = SPLIT_CUT
+    aliases = ("mistral",)
+
+    def reads_config(self, doc: dict) -> bool:
+        return "seq_len" in doc or "model_id_or_path" in doc or isinstance(doc.get("data"), dict)
+
+    def read_config(self, keys: Keys) -> RunConfig:
+        from .config import read
+
+        return read(keys)
+
+    def template(self, model: Model) -> str | None:
+        """mistral-common's instruct tokenizer, for the Tekken models it trains (ftlint/chat/mistral_common.py)."""
+        return MISTRAL_COMMON if model.encoding == "mistral-tekken" else None
+
+    def rows(self, records: int, tokens: int, plan: Plan, model: Model | None, method: str) -> Rows | None:
+        if not plan.max_seq_len:
+            return None
+        return Rows(packed_rows(tokens, plan.max_seq_len),
+                    f"rows = ceil({tokens:,} tokens / seq_len {plan.max_seq_len:,}): {self.name} concatenates the samples "
+                    f"into rows of seq_len ({self.profile.past_max.source})")
+
+
+TRAINER = MistralFinetune(PROFILE)

@@ -3,7 +3,13 @@ huggingface/trl@f2cd577 (1.10.0.dev0) over the transformers 5.24.0 wheel."""
 
 from __future__ import annotations
 
-from .profile import ALL_TOKENS, HF_STEPS, TEMPLATE, TRUNCATE, Fact, Profile
+from typing import TYPE_CHECKING
+
+from ..base import Trainer
+from ..profile import ALL_TOKENS, HF_STEPS, TEMPLATE, TRUNCATE, Fact, Profile
+
+if TYPE_CHECKING:
+    from ..configs.base import Keys, RunConfig
 
 PROFILE = Profile(
     name="trl", title="TRL SFTTrainer (Hugging Face Trainer)", hosted=False,
@@ -30,3 +36,18 @@ PROFILE = Profile(
     notes=("a ShareGPT row is renamed to messages (trl/data_utils.py maybe_convert_to_chatml) but its human/gpt roles are "
            "not mapped: convert it to trl-messages",),
 )
+
+
+class TRL(Trainer):
+    aliases = ("hf", "transformers", "unsloth")  # "hf": the Hugging Face Trainer's arithmetic is TRL's
+
+    def reads_config(self, doc: dict) -> bool:
+        return "model_name_or_path" in doc or "dataset_name" in doc or "max_length" in doc
+
+    def read_config(self, keys: Keys) -> RunConfig:
+        from .config import read
+
+        return read(keys)
+
+
+TRAINER = TRL(PROFILE)
