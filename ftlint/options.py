@@ -92,7 +92,7 @@ class RunOptions:
     trainer: str | None = None  # a name of ftlint.trainers.CHOICES; None: the one the model's (or format's) provider implies
     trainer_source: str = ""  # where `trainer` came from when not --trainer (a run config)
     template_budget: TemplateBudget = field(default_factory=TemplateBudget)  # the chat template's, per record
-    run: str | None = None  # --run FILE: the run config whose values fill the options not given (ftlint/runs/)
+    run: str | None = None  # --run FILE: the run config whose values fill the options not given (ftlint/resolve/run_config.py)
     run_notes: tuple[str, ...] = ()  # what the run config says that ftlint reads but does not model, and its defaults
 
     RULES: ClassVar[dict[str, Rule]] = {
@@ -114,7 +114,7 @@ class RunOptions:
             raise OptionError(f"{self.paths!r} is not a tuple of paths", "paths")
         if not isinstance(self.held_out, tuple) or not all(isinstance(p, str) for p in self.held_out):
             raise OptionError(f"{self.held_out!r} is not a tuple of paths", "held_out")
-        check_fields(self, self.RULES)  # the format's name is checked where formats are known (app.settings_for)
+        check_fields(self, self.RULES)  # the format's name is checked where formats are known (resolve_run)
         for name, kind in (("limits", ReadLimits), ("selection", Selection), ("template_budget", TemplateBudget)):
             if not isinstance(getattr(self, name), kind):
                 raise OptionError(f"{getattr(self, name)!r} is not a {kind.__name__}", name)

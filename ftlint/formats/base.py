@@ -64,6 +64,11 @@ class Format:
     weight_roles: tuple[str, ...] = ()  # the roles whose "weight" the provider reads (empty: all)
     kind = "format"
 
+    @property
+    def preference(self) -> bool:
+        """Pairs of answers, chosen and rejected: a preference (DPO) job's data."""
+        return "preference" in self.shape
+
     def turns_path(self) -> tuple[str, ...]:
         """Where the turns are in a record, for JSON paths."""
         return ()
