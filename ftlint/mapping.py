@@ -51,7 +51,7 @@ class Mapping:
 
     def missing(self, record: dict) -> list[tuple[str, str]]:
         """(canonical key, the data's column) of each required column (the prompt and response, or
-        the messages) the record lacks; an optional column may be absent (LLaMA-Factory reads None)."""
+        the messages) the record lacks; an optional column may be absent (the trainer reads None)."""
         return [(canonical, column) for canonical, column in self.columns.items() if column not in record and canonical in self.required]
 
     def _turn(self, turn: object) -> object:

@@ -32,7 +32,6 @@ from ..trainers.billing import Bill, Usage, max_batch, method_of, per_token, rat
 from ..trainers.profile import HOSTED_STEPS
 from ..trainers.steps import Hosted, Schedule
 from .figures import DatasetFigures, ValidationFigures
-from .packing import pack
 from .sources import sources_of, trainer_default
 
 
@@ -54,7 +53,7 @@ class TruncationFigures:
     max_seq_len: int
     records: int  # records cut
     tokens: int  # tokens cut off them
-    rule: str = "truncate"  # the trainer's past_max (ftlint/trainers/profile.py PAST_MAX)
+    rule: str = "truncate"  # the name of the trainer's Cut (its past_max; ftlint/trainers CUTS)
     source: str = ""  # where the max length comes from: --max-seq-len, the trainer's default, the model's limit
     trainable_cut: int = 0  # trained tokens cut off
     records_emptied: int = 0  # records left with no trained token
@@ -181,7 +180,7 @@ class Estimate:
     trainer_steps: str = "hosted"  # its step arithmetic, as its profile names it (ftlint/trainers/profile.py)
     warmup_steps_given: bool = False  # --warmup-steps (not the trainer's rule)
     bill: Bill | None = None  # what the provider will bill (cost_usd is its cost)
-    rows_rule: str = ""  # how a Together job's rows were counted
+    rows_rule: str = ""  # how the rows a trainer batches were counted (Trainer.rows)
     # where each plan figure's value came from: a flag, the run config, the trainer's default or ftlint's rule
     sources: dict[str, str] = dataclasses.field(default_factory=dict)
     run_config: str = ""
@@ -216,8 +215,8 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
     tokens_per_epoch = data.tokens_capped
     packing = truncation = None
     sequences = records
-    if plan.packing and plan.max_seq_len and lengths is not None:
-        packed = pack(lengths, plan.max_seq_len)
+    if plan.packing and plan.max_seq_len and lengths is not None and trainer is not None:
+        packed = trainer.pack(lengths, plan.max_seq_len)
         sequences, tokens_per_epoch = packed.rows, packed.kept_tokens
         packing = PackingFigures(packed.algorithm, packed.max_seq_len, packed.rows, packed.lower_bound_rows,
                                  packed.truncated_records, packed.truncated_tokens)
@@ -368,7 +367,7 @@ def _budget(e: Estimate, plan: PlanOptions, price: float | None) -> BudgetFigure
     if plan.budget_tokens is not None and e.tokens:
         limits.append(plan.budget_tokens // e.tokens)
     if plan.budget_usd is not None:
-        billed = e.bill.training_tokens if e.bill is not None else e.tokens  # an epoch as billed (Together: padded rows)
+        billed = e.bill.training_tokens if e.bill is not None else e.tokens  # an epoch as billed (padded rows, where so billed)
         per_epoch_usd = billed * price / 1_000_000 if price is not None else None
         if per_epoch_usd is None and plan.tokens_per_second and plan.gpu_hour_usd:
             per_epoch_usd = e.tokens / plan.tokens_per_second / 3600 * plan.gpus * plan.gpu_hour_usd

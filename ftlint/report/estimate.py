@@ -159,14 +159,12 @@ def _total_steps_how(e: Estimate) -> str:
 
 
 def _warmup_how(e: Estimate) -> str:
-    hf = e.trainer_steps == "hf"
-    if e.trainer_steps == "axolotl" and e.warmup_ratio is not None:
-        return f"= floor({e.warmup_ratio:g} x {_n(e.total_steps)}), as axolotl does"
-    if e.trainer_steps == "axolotl" and not e.warmup_steps_given:
-        return f"axolotl's default: min(floor(0.03 x {_n(e.total_steps)}), 100), 1 made 2"
-    if e.warmup_ratio is not None and not (hf and e.warmup_steps and e.warmup_ratio == 0):
-        return f"= ceil({e.warmup_ratio:g} x {_n(e.total_steps)})" + (" in floating point, as transformers does" if hf else "")
-    return "--warmup-steps" if e.warmup_steps else "no warmup (--warmup-ratio or --warmup-steps)"
+    """The run's trainer's step arithmetic says how it found the warmup (ftlint/trainers/steps.py)."""
+    from ..trainers import TRAINERS
+    from ..trainers.steps import Hosted
+
+    steps = TRAINERS[e.trainer].steps() if e.trainer in TRAINERS else Hosted()
+    return steps.warmup_words(e.warmup_ratio, e.total_steps, e.warmup_steps, e.warmup_steps_given)
 
 
 def _cost_rows(e: Estimate) -> list[Row]:

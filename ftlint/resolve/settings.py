@@ -1,4 +1,4 @@
-"""The parts of a run resolved from its options (ftlint/resolve/__init__.py puts them together, once):
+"""The parts of a run resolved from its options (ftlint/resolve/__init__.py makes them one value, once):
 the model it names, its trainer, its tokenizer (checked here, in the main process, before any
 worker starts), its chat template (a user's read and compiled once), the mapping, the loss.
 """
@@ -95,8 +95,7 @@ def loss_for(run: RunOptions, trainer: Trainer | None, mapping: Mapping | None =
 
 def trainer_of(run: RunOptions, model: Model | None) -> tuple[Trainer | None, str]:
     """The trainer a run names (--trainer), or the one whose column mapping --mapping is, or the one
-    its named model's provider implies (a Hugging Face model: TRL; a Together model: Together's
-    job), and why; (None, "") when none does (the file's format's provider may, once it is known:
+    its named model's provider implies (ftlint/trainers `of_provider`), and why; (None, "") when none does (the file's format's provider may, once it is known:
     app.analyse_data)."""
     from ..trainers import UnknownTrainer, chosen
 

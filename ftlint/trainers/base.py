@@ -6,7 +6,7 @@ defaults here; the registry (ftlint/trainers/__init__.py) lists one instance of 
     reading     reads_config / read_config / config_mapping (--run FILE), reads_mapping / mapping (--mapping FILE)
     judging     cut (past its max length), template (a renderer of its own), checks_as (severities)
     planning    steps (its step arithmetic), default (epochs, batch), plan_options and refuses
-                (the options it takes), rows (what it batches), bill, validation_billing,
+                (the options it takes), pack (--packing), rows (what it batches), bill, validation_billing,
                 counts_note (why its counts are an estimate)
 
 A trainer never sees the options' classes (they sit above it): what it reads of a plan is `Plan`.
@@ -23,6 +23,8 @@ from .profile import HF_STEPS, Profile
 from .steps import Hosted, HuggingFace, Steps
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from ..mapping import Mapping
     from ..models import Model, Sourced
     from .configs.base import Keys, RunConfig
@@ -42,6 +44,19 @@ class Plan(Protocol):
 
     @property
     def no_packing(self) -> bool: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Packing:
+    """--packing's rows: the records packed into rows of max_seq_len, as the trainer packs them."""
+
+    max_seq_len: int
+    rows: int  # packed sequences: the N the trainer sees
+    lower_bound_rows: int  # ceil(sum of kept tokens / max_seq_len): perfect packing
+    kept_tokens: int
+    truncated_records: int
+    truncated_tokens: int
+    algorithm: str  # the trainer's, in words
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +159,11 @@ class Trainer:
             rule = f"{self.name}: {fact.source}; assumed as {rule}"  # another provider's rule, said as such
         return value, rule
 
+    def pack(self, lengths: Iterable[int], max_seq_len: int) -> Packing:
+        """--packing: the records (their tokens, in order) packed into rows of `max_seq_len`, as it
+        packs them; only a trainer whose plan_options have "packing" is asked."""
+        raise NotImplementedError(f"{self.name} does not pack")
+
     def rows(self, records: int, tokens: int, plan: Plan, model: Model | None, method: str) -> Rows | None:
         """What it batches, when not the records (None)."""
         return None
@@ -160,4 +180,4 @@ class Trainer:
         return ""
 
 
-__all__ = ["Plan", "Rows", "Trainer"]
+__all__ = ["Packing", "Plan", "Rows", "Trainer"]

@@ -3,8 +3,8 @@ Bill out.
 
 Fireworks, Bedrock, Vertex, Azure, OpenAI (each profile's billing fact):
     bill            = training tokens x epochs x rate
-A trainer that bills otherwise says so in its own package (Together's: evaluations, padded rows,
-a minimum charge: ftlint/trainers/together/billing.py), through the same Bill.
+A trainer that bills otherwise says so in its own package (Trainer.bill: evaluations, padded
+rows, a minimum charge), through the same Bill.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ class Bill:
     training_rule: str  # how they were counted
     epochs: int
     validation_tokens: int  # one evaluation's
-    evals: int  # evaluations billed (Together's n_evals; 0 elsewhere)
+    evals: int  # evaluations billed (0 where a provider bills none)
     tokens: int  # billed, over all epochs and evaluations
     tokens_rule: str
     rate: float | None  # USD per 1M tokens
@@ -59,7 +59,7 @@ def method_of(preference: bool, full: bool) -> str:
 
 
 def rate_of(model: Model | None, method: str) -> Sourced | None:
-    """The catalog's price for the method: a model priced by method (Together, Fireworks) has
+    """The catalog's price for the method: a model priced by method (the catalog's `rates`) has
     that method's rate (its own SFT LoRA price first); any other, its one price per token."""
     if model is None:
         return None

@@ -7,8 +7,8 @@ and what of them stays, and never asks which trainer it is. The rule a run follo
 name (Loss.past_max, the estimate's `truncation.rule`); the registry (ftlint/trainers/__init__.py
 `cut_rule`) turns the name back into the rule.
 
-  truncate  the first `cut` tokens stay, and the trained tokens among them train (TRL's
-            truncation_mode "keep_start", a hosted job's truncation): KEEP_START, here.
+  truncate  the first `cut` tokens stay, and the trained tokens among them train (a
+            truncation that keeps the start, most trainers' and a hosted job's): KEEP_START, here.
   reject    the job refuses the sample (a provider's validation): REJECTED, here.
 The others are their trainers' own, in their packages.
 """

@@ -1,5 +1,5 @@
 """The step arithmetic trainers share: what a run does with N sequences (records, or packed rows).
-A trainer's `steps` (ftlint/trainers/base.py) is one of these, or one of its own (axolotl's).
+A trainer's `steps` (ftlint/trainers/base.py) is one of these, or one of its own, in its package.
 
 Hosted (a provider's job, OpenAI's rules as documented):
     effective batch   = per-device batch x gradient accumulation x GPUs
@@ -70,6 +70,10 @@ class Steps(Protocol):
 
     def warmup(self, schedule_steps: int, ratio: Fraction | None, steps: int | None) -> int: ...
 
+    def warmup_words(self, ratio: float | None, total: int, steps: int, given: bool) -> str:
+        """How the warmup steps were found, in words (`given`: --warmup-steps, not the rule)."""
+        ...
+
     def schedule(self, n: int, epochs: int, batch: int, grad_accum: int, gpus: int, drop_last: bool,
                  max_steps: int | None) -> Schedule: ...
 
@@ -90,6 +94,11 @@ class Hosted:
         if steps is not None:
             return steps
         return math.ceil(ratio * schedule_steps) if ratio is not None else 0
+
+    def warmup_words(self, ratio: float | None, total: int, steps: int, given: bool) -> str:
+        if ratio is not None:
+            return f"= ceil({ratio:g} x {total:,})"
+        return "--warmup-steps" if steps else "no warmup (--warmup-ratio or --warmup-steps)"
 
     def per_epoch_rule(self, drop_last: bool) -> str:
         """How steps per epoch are computed, in words."""
@@ -139,6 +148,11 @@ class HuggingFace:
         if ratio:
             return math.ceil(schedule_steps * float(ratio))  # floats, as transformers does
         return 0
+
+    def warmup_words(self, ratio: float | None, total: int, steps: int, given: bool) -> str:
+        if ratio is not None and not (steps and ratio == 0):
+            return f"= ceil({ratio:g} x {total:,}) in floating point, as transformers does"
+        return "--warmup-steps" if steps else "no warmup (--warmup-ratio or --warmup-steps)"
 
     def schedule(self, n: int, epochs: int, batch: int, grad_accum: int, gpus: int, drop_last: bool,
                  max_steps: int | None) -> Schedule:

@@ -6,14 +6,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..base import Trainer
-from ..profile import AXOLOTL_STEPS, DROP, TARGETS, TEMPLATE, Fact, Profile
+from ..profile import TARGETS, TEMPLATE, Fact, Profile
 from ..steps import Steps
-from .cut import DROP_CUT
+from .cut import DROP, DROP_CUT
 from .steps import AxolotlSteps
 
 if TYPE_CHECKING:
     from ...mapping import Mapping
     from ..configs.base import Keys, RunConfig
+
+AXOLOTL_STEPS = "axolotl"  # its own total, ceil(sequences x epochs / effective batch), as the Trainer's max_steps
 
 PROFILE = Profile(
     name="axolotl", title="axolotl", hosted=False,

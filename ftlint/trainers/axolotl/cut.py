@@ -4,8 +4,8 @@ unset): only samples of min_sample_len (2) to sequence_len tokens stay; the othe
 from __future__ import annotations
 
 from ..cut import Cut, Pairs
-from ..profile import DROP
 
+DROP = "drop"  # left out of the run
 MIN_SAMPLE_LEN = 2  # src/axolotl/utils/data/utils.py: min_sample_len None -> 2
 
 

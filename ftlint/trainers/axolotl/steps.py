@@ -31,6 +31,13 @@ class AxolotlSteps(Hosted):
         found = math.floor(ratio * schedule_steps) if ratio is not None else min(math.floor(Fraction(3, 100) * schedule_steps), 100)
         return 2 if found == 1 else found
 
+    def warmup_words(self, ratio: float | None, total: int, steps: int, given: bool) -> str:
+        if ratio is not None:
+            return f"= floor({ratio:g} x {total:,}), as axolotl does"
+        if not given:
+            return f"axolotl's default: min(floor(0.03 x {total:,}), 100), 1 made 2"
+        return super().warmup_words(ratio, total, steps, given)
+
     def schedule(self, n: int, epochs: int, batch: int, grad_accum: int, gpus: int, drop_last: bool,
                  max_steps: int | None) -> Schedule:
         effective = batch * grad_accum * gpus

@@ -22,14 +22,14 @@ class Setting:
 @dataclass(frozen=True, slots=True)
 class DatasetRef:
     path: str  # as the config names it (a local file, relative to the config's folder, or a Hub id)
-    kind: str = ""  # the trainer's type for it (axolotl `type:`, LLaMA-Factory `formatting`)
+    kind: str = ""  # the trainer's type for it (a dataset entry's `type:` or `formatting`)
     local: str | None = None  # the file, resolved inside the config's folder, when it is one there
     mapping: str | None = None  # the --mapping value that reads it as the trainer does (FILE[:NAME])
 
 
 @dataclass(frozen=True)
 class RunConfig:
-    kind: str  # axolotl, llama-factory, trl, mistral-finetune, together
+    kind: str  # the trainer whose config it is (its name: ftlint/trainers CONFIGS)
     path: str
     trainer: str  # the profile's name (ftlint/trainers)
     run: dict[str, Setting] = field(default_factory=dict)  # RunOptions fields: model_name, max_seq_len, ...

@@ -3,8 +3,8 @@ SDK does), read 2026-12-01. A provider's server decides what its docs leave out 
 what its packing does): those facts say "not documented", and the figures follow ftlint's token
 convention or the model's chat template, as the catalog says for the model.
 
-One module each (openai, azure, fireworks, bedrock, vertex); Together's job, which has a run
-config and a bill of its own, is a package beside this one (ftlint/trainers/together/)."""
+One module each; a provider's job with a run config and a bill of its own is a package beside
+this one (ftlint/trainers/<name>/)."""
 
 from __future__ import annotations
 

@@ -6,13 +6,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..base import Trainer
-from ..profile import HF_STEPS, LLAMA_FACTORY, PROPORTIONAL, TARGETS, Fact, Profile
-from .cut import PROPORTIONAL_CUT
+from ..base import Packing, Trainer
+from ..profile import HF_STEPS, TARGETS, Fact, Profile
+from .cut import PROPORTIONAL, PROPORTIONAL_CUT
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from ...mapping import Mapping
     from ..configs.base import Keys, RunConfig
+
+LLAMA_FACTORY = "llama-factory"  # its renderer: its own template registry, by name
 
 PROFILE = Profile(
     name="llama-factory", title="LLaMA-Factory", hosted=False,
@@ -55,6 +59,12 @@ class LlamaFactory(Trainer):
         from .mapping import mapping_of
 
         return mapping_of(file, name, paths, limit)
+
+    def pack(self, lengths: Iterable[int], max_seq_len: int) -> Packing:
+        """Counted as TRL packs (best-fit decreasing); its own greedy_knapsack (processor_utils.py) is not modelled."""
+        from ..trl.packing import pack
+
+        return pack(lengths, max_seq_len)
 
     def counts_note(self) -> str:
         return (f"an estimate for {self.name}: it renders with its own template registry ({self.profile.renderer.source}), "

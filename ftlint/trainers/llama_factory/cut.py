@@ -6,7 +6,8 @@ have used it all. No row is dropped."""
 from __future__ import annotations
 
 from ..cut import Cut, Pairs
-from ..profile import PROPORTIONAL
+
+PROPORTIONAL = "proportional"  # each turn's prompt and answer cut in proportion
 
 
 def infer_seqlen(source: int, target: int, cutoff: int) -> tuple[int, int]:

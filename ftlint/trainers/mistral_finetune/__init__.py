@@ -6,12 +6,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..base import Plan, Rows, Trainer
-from ..profile import HOSTED_STEPS, MISTRAL_COMMON, SPLIT, TARGETS, Fact, Profile
-from .packing import SPLIT_CUT, packed_rows
+from ..profile import HOSTED_STEPS, TARGETS, Fact, Profile
+from .packing import SPLIT, SPLIT_CUT, packed_rows
 
 if TYPE_CHECKING:
     from ...models import Model
     from ..configs.base import Keys, RunConfig
+
+MISTRAL_COMMON = "mistral-common"  # its renderer: mistral-common's instruct tokenizer (no Jinja)
 
 PROFILE = Profile(
     name="mistral-finetune", title="mistral-finetune (LoRA)", hosted=False,

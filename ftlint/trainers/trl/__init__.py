@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..base import Trainer
+from ..base import Packing, Trainer
 from ..profile import ALL_TOKENS, HF_STEPS, TEMPLATE, TRUNCATE, Fact, Profile
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from ..configs.base import Keys, RunConfig
 
 PROFILE = Profile(
@@ -48,6 +50,11 @@ class TRL(Trainer):
         from .config import read
 
         return read(keys)
+
+    def pack(self, lengths: Iterable[int], max_seq_len: int) -> Packing:
+        from .packing import pack
+
+        return pack(lengths, max_seq_len)
 
 
 TRAINER = TRL(PROFILE)
