@@ -15,19 +15,20 @@ A trainer never sees the options' classes (they sit above it): what it reads of 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, ClassVar, Protocol
 
-from .billing import Bill, Usage, per_token
 from .cut import KEEP_START, Cut
-from .profile import HF_STEPS, Profile
-from .steps import Hosted, HuggingFace, Steps
+from .profile import HF_STEPS, Profile, load
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from ..mapping import Mapping
     from ..models import Model, Sourced
+    from .billing import Bill, Usage
     from .configs.base import Keys, RunConfig
+    from .steps import Steps
 
 
 class Plan(Protocol):
@@ -77,12 +78,14 @@ class Trainer:
     auto_documented = False  # its "auto" epochs and batch are the step arithmetic's own rules (ftlint/trainers/steps.py)
     checks_as: ClassVar[dict[str, str]] = {}  # a format it shares -> its own format, whose severities its checker applies to it
 
-    def __init__(self, profile: Profile) -> None:
-        self.profile = profile
+    def __init__(self, name: str, package: str, file: str = "profile") -> None:
+        self.name = name
+        self.package, self.file = package, file  # where its profile is: FILE.toml of the package
 
-    @property
-    def name(self) -> str:
-        return self.profile.name
+    @cached_property
+    def profile(self) -> Profile:
+        """Its facts, each with its source (read once, when a run first asks)."""
+        return load(self.name, self.package, self.file)
 
     @property
     def title(self) -> str:
@@ -142,6 +145,8 @@ class Trainer:
 
     def steps(self, legacy: bool = False) -> Steps:
         """Its step arithmetic; `legacy`: transformers <=4.51's, where it runs the Trainer's."""
+        from .steps import Hosted, HuggingFace
+
         return HuggingFace(legacy) if self.profile.steps == HF_STEPS else Hosted()
 
     def default(self, name: str, records: int, steps: Steps, largest: Sourced | None = None) -> tuple[int, str]:
@@ -169,6 +174,8 @@ class Trainer:
         return None
 
     def bill(self, usage: Usage, rows: Rows | None, plan: Plan) -> Bill:
+        from .billing import per_token
+
         return per_token(str(self.profile.billing.value), usage)
 
     def validation_billing(self, evals: int) -> tuple[bool, str] | None:

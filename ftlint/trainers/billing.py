@@ -10,8 +10,10 @@ rows, a minimum charge), through the same Bill.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ..models import Model, Sourced
+if TYPE_CHECKING:
+    from ..models import Model, Sourced
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,8 +1,8 @@
 """What a trainer is, to ftlint: the run it makes of a dataset, each fact with the place in the
 trainer's own code (or documentation) it comes from.
 
-A profile is data, in each trainer's package (ftlint/trainers/<name>/), listed in one table
-(ftlint/trainers/__init__.py). Every figure ftlint prints for a run follows from the profile of the
+A profile is data: a TOML file in each trainer's package (ftlint/trainers/<name>/profile.toml,
+read by `load`), its trainer listed in one table (ftlint/trainers/__init__.py). Every figure ftlint prints for a run follows from the profile of the
 trainer that runs it: the formats it takes (and, for a file of another shape, which format ftlint
 would convert it to), its defaults, how it renders a conversation, what its loss trains, what it
 does with a sample past its max length, whether text that spells a special token becomes that
@@ -12,6 +12,7 @@ token, packing, its step arithmetic and how it bills.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 # what a trainer does with a sample longer than its max length: the name of its Cut (ftlint/trainers/cut.py;
 # a trainer's own rule is named in its package: the registry's CUTS lists them all)
@@ -80,3 +81,29 @@ class Profile:
                 ("past the max length", self.past_max), ("loss", self.loss), ("renderer", self.renderer),
                 ("special-token text", self.control_tokens), ("packing", self.packing), ("billing", self.billing),
                 *([("max steps", self.max_steps)] if self.max_steps.value is not None else [])]
+
+
+def load(name: str, package: str, file: str = "profile") -> Profile:
+    """The profile of the trainer `name` in the TOML file `file` of its package: each fact a table
+    of its value (absent: None) and its source; `inherits` names a file of the same package that
+    it completes. Read the first time a run asks for it (ftlint/trainers/base.py Trainer.profile)."""
+    fields: dict[str, Any] = {key: _fact(value) if isinstance(value, dict) else _frozen(value)
+                              for key, value in _read(package, file).items()}
+    return Profile(name=name, **fields)
+
+
+def _read(package: str, file: str) -> dict:
+    import tomllib
+    from importlib import resources
+
+    data = tomllib.loads(resources.files(package).joinpath(f"{file}.toml").read_text(encoding="utf-8"))
+    base = data.pop("inherits", None)
+    return {**_read(package, base), **data} if base else data
+
+
+def _fact(table: dict) -> Fact:
+    return Fact(_frozen(table.get("value")), table["source"])
+
+
+def _frozen(value: object) -> object:
+    return tuple(value) if isinstance(value, list) else value

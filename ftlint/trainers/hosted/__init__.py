@@ -8,8 +8,4 @@ this one (ftlint/trainers/<name>/)."""
 
 from __future__ import annotations
 
-from ..profile import Fact
-
-READ = "the providers' documentation and SDKs, read 2026-12-01 (togethercomputer/together-python@eba5e5f)"
-UNKNOWN_CONTROL = Fact(False, "not documented; ftlint counts such text as the text it is")
-NO_PACKING = Fact(False, "not documented")
+PACKAGE = __name__  # where each provider's profile is: NAME.toml, over what the jobs share (job.toml)

@@ -17,9 +17,13 @@ algorithm is not published); with packing off, one row per example.
 
 from __future__ import annotations
 
-from ...models import Model
+from typing import TYPE_CHECKING
+
 from ..billing import Bill, Usage, priced
 from ..steps import Hosted
+
+if TYPE_CHECKING:
+    from ...models import Model
 
 # research note T9: the docs' example bills "context length x batch size x steps" tokens, so a step is a batch of rows
 STEPS_RULE = "steps per epoch = ceil(rows / effective batch), a row max_seq_length tokens (inferred from Together's docs)"
