@@ -74,6 +74,10 @@ class Steps(Protocol):
         """How the warmup steps were found, in words (`given`: --warmup-steps, not the rule)."""
         ...
 
+    def per_epoch_words(self, sequences: int, unit: str, batch: int, gpus: int, grad_accum: int, drop_last: bool) -> str:
+        """How the steps of an epoch follow from the `sequences` (records or rows: `unit`), in words."""
+        ...
+
     def schedule(self, n: int, epochs: int, batch: int, grad_accum: int, gpus: int, drop_last: bool,
                  max_steps: int | None) -> Schedule: ...
 
@@ -99,6 +103,9 @@ class Hosted:
         if ratio is not None:
             return f"= ceil({ratio:g} x {total:,})"
         return "--warmup-steps" if steps else "no warmup (--warmup-ratio or --warmup-steps)"
+
+    def per_epoch_words(self, sequences: int, unit: str, batch: int, gpus: int, grad_accum: int, drop_last: bool) -> str:
+        return f"= {'floor' if drop_last else 'ceil'}({sequences:,} / {batch * grad_accum * gpus})"
 
     def per_epoch_rule(self, drop_last: bool) -> str:
         """How steps per epoch are computed, in words."""
@@ -153,6 +160,9 @@ class HuggingFace:
         if ratio is not None and not (steps and ratio == 0):
             return f"= ceil({ratio:g} x {total:,}) in floating point, as transformers does"
         return "--warmup-steps" if steps else "no warmup (--warmup-ratio or --warmup-steps)"
+
+    def per_epoch_words(self, sequences: int, unit: str, batch: int, gpus: int, grad_accum: int, drop_last: bool) -> str:
+        return f"from {sequences:,} {unit}, batches of {batch} on {gpus} device{'s' if gpus != 1 else ''}, accumulating {grad_accum}"
 
     def schedule(self, n: int, epochs: int, batch: int, grad_accum: int, gpus: int, drop_last: bool,
                  max_steps: int | None) -> Schedule:
