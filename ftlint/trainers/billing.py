@@ -1,7 +1,7 @@
 """What a provider bills for a job. Pure: the run's figures and the catalog's rates in, a frozen
 Bill out.
 
-Fireworks, Bedrock, Vertex, Azure, OpenAI (each profile's billing fact):
+A hosted provider's job, as each profile's billing fact says:
     bill            = training tokens x epochs x rate
 A trainer that bills otherwise says so in its own package (Trainer.bill: evaluations, padded
 rows, a minimum charge), through the same Bill.
