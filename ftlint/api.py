@@ -42,9 +42,9 @@ from .checked import OptionError, codes
 from .diagnostics import ERROR, WARNING, Diagnostic
 from .engine import Analysis, FileSummary
 from .errors import UsageError
-from .judging import settings_of
 from .options import Gates, PlanOptions, ReadLimits, RunOptions, TemplateBudget, Thresholds
 from .plan.estimate import Estimate
+from .resolve import resolve_run
 from .selection import Selection
 
 __all__ = ["CheckResult", "Diagnostic", "Estimate", "FileSummary", "Summary", "UsageError", "check", "check_records",
@@ -179,7 +179,7 @@ def summarise(paths: Paths, *, keep_order: bool = False, on_finding: Emit | None
     tokens in order, which `estimate(..., packing=True)` needs. `on_finding` sees each line
     and file finding as it is made (the summary keeps them too)."""
     run = dataclasses.replace(options_of(paths, options, ("keep_order", "on_finding")), keep_order=keep_order)
-    settings = settings_of(run)
+    settings = resolve_run(run).settings
     found: list[Diagnostic] = []
 
     def emit(d: Diagnostic) -> None:
@@ -265,10 +265,10 @@ def _data(source: Paths | Summary, options: dict[str, Any], emit: Emit, *, bound
         fresh = Analysis.merged([source.analysis])  # the summary itself stays as it was
         if keep_order and fresh.ordered is None:
             raise UsageError("packing needs each record's tokens in order: summarise(..., keep_order=True)")
-        return analyse_data(source.options, emit, None, fresh), source.options
+        return analyse_data(resolve_run(source.options), emit, None, fresh), source.options
     run = dataclasses.replace(run_options(source, **options), bound_tokens=bound, keep_order=keep_order)
     run, _ = with_run(run, None, options)
-    data = analyse_data(run, emit)
+    data = analyse_data(resolve_run(run), emit)
     _readable(data.train)
     return data, run
 
@@ -315,25 +315,21 @@ def estimate(source: Paths | Summary, *, thresholds: Mapping[str, Any] | None = 
     if not isinstance(source, Summary) and options.get("run") is not None:
         source, plan = _run_source(source, options, plan, plan_args)
     check_plan(plan)
-    data, run = _data(source, options, lambda d: None, bound=False, keep_order=plan.packing)
+    data, _ = _data(source, options, lambda d: None, bound=False, keep_order=plan.packing)
     if data.io_errors:  # as `ftlint estimate` (exit 2): no figures of part of the data
         raise UsageError("cannot read: " + "; ".join(data.io_errors))
-    return estimate_data(data, plan, run).estimate
+    return estimate_data(data, plan).estimate
 
 
 def with_run(run: RunOptions, plan: PlanOptions | None, given: Mapping[str, Any]) -> tuple[RunOptions, PlanOptions | None]:
-    """run= (a run config): its values where no keyword gives one (ftlint/runs/apply.py)."""
+    """run= (a run config): its values where no keyword gives one (ftlint/resolve/run_config.py)."""
     if run.run is None:
         if not run.paths:
             raise UsageError("paths: none given (give paths, or run= a run config naming its datasets)")
         return run, plan
-    from .runs import RunConfigError, read_run
-    from .runs.apply import applied
+    from .resolve.run_config import configured
 
-    try:
-        return applied(read_run(run.run, limit=run.limits.max_file_bytes), run, plan, {k: f"{k}={v!r}" for k, v in given.items()})
-    except RunConfigError as exc:
-        raise UsageError(str(exc)) from None
+    return configured(run, plan, {k: f"{k}={v!r}" for k, v in given.items()})
 
 
 def _run_source(source: Paths, options: dict[str, Any], plan: PlanOptions, plan_args: Mapping[str, Any]) -> tuple[Paths, PlanOptions]:
@@ -374,7 +370,8 @@ def check_records(records: Iterable[Mapping[str, Any]], *, name: str = "<records
     if not isinstance(name, str):
         raise UsageError(f"name: {name!r:.60} is not a string")
     run = options_of((name,), options, ("name", "on_finding"))
-    settings = dataclasses.replace(settings_of(run), labels=((name, name),))
+    resolved = resolve_run(run)
+    settings = dataclasses.replace(resolved.settings, labels=((name, name),))
     found: list[Diagnostic] = []
 
     def emit(d: Diagnostic) -> None:
@@ -389,6 +386,6 @@ def check_records(records: Iterable[Mapping[str, Any]], *, name: str = "<records
             except (TypeError, ValueError) as exc:
                 raise UsageError(f"check_records: record {n} is not a JSON object: {exc}") from None
 
-    data = analyse_data(run, emit, None, counted(lambda: analyse_lines(name, lines(), settings, emit)))
+    data = analyse_data(resolved, emit, None, counted(lambda: analyse_lines(name, lines(), settings, emit)))
     return CheckResult(found, data.train.files, data.io_errors, data.model.name)
 

@@ -20,11 +20,11 @@ from .diagnostics import Diagnostic
 from .engine import Analysis, Settings, analyse, dataset_findings, view_of
 from .errors import UsageError
 from .formats import Format, get_format, trained_as
-from .judging import resolve_model, settings_for, trainer_of
-from .models import Model, Sourced, default_model, today_from, user_value
+from .models import Model, Sourced, default_model, user_value
 from .options import ConvertOptions, PlanOptions, RunOptions, StudyOptions
 from .redact import redact
-from .trainers import Profile, chosen
+from .resolve import Run, resolve_run
+from .trainers import Trainer, chosen
 
 if TYPE_CHECKING:
     from .convert import Tally
@@ -40,15 +40,19 @@ Emit = Callable[[Diagnostic], None]
 class Data:
     """The analysed input: the training files, and the validation file if one was given."""
 
+    run: Run  # what it was analysed as
     model: Model  # as named; or, when none was, the training format's provider's default (model.assumed)
-    settings: Settings
     train: Analysis
     validation: Analysis | None
     leaks: int = 0  # validation records also in the training data (FT404's hits, shown or not)
     today: str = ""
-    trainer: Profile | None = None  # the run's: named, or implied by the model's (or the format's) provider
+    trainer: Trainer | None = None  # the run's: named, or implied by the model's (or the format's) provider
     trainer_source: str = ""  # why it is the run's
     refused: list[Diagnostic] = field(default_factory=list)  # what the trainer makes of the files (FT110): estimate's too
+
+    @property
+    def settings(self) -> Settings:
+        return self.run.settings
 
     @property
     def io_errors(self) -> list[str]:
@@ -65,43 +69,38 @@ class Data:
         return self.settings.limit_for(self.format)[0]
 
 
-def analyse_data(run: RunOptions, emit: Emit, progress: Progress | None = None, train: Analysis | None = None) -> Data:
+def analyse_data(run: Run, emit: Emit, progress: Progress | None = None, train: Analysis | None = None) -> Data:
     """Judge the training paths, then the validation file, then the leakage between them.
     Findings reach `emit` in that order, each set in file and line order. `train`: the training
     files already analysed (merged shards, the Python API), their line and file findings already
     reported; the dataset-wide findings and everything after are made here, from it."""
-    if run.validation is not None and run.validation in run.paths:
-        raise UsageError(f"--validation {run.validation} is also a training path")
-    if not run.paths and not run.validation_files:
+    options = run.options
+    if options.validation is not None and options.validation in options.paths:
+        raise UsageError(f"--validation {options.validation} is also a training path")
+    if not options.paths and not options.validation_files:
         raise UsageError("no training file to read")
-    named = resolve_model(run.model_name)
-    try:
-        today = today_from(run.today)
-    except ValueError:
-        raise UsageError(f"--today {run.today}: not a date (YYYY-MM-DD)") from None
-    settings = settings_for(run, named)
-    train = analyse_files(run.paths, settings, emit, run, progress, train)
+    train = analyse_files(options.paths, run.settings, emit, options, progress, train)
     fmt = get_format(train.files[0].format) if train.files else get_format("openai-chat")
-    model = named or default_model(fmt.name, today)
-    if named is not None:  # a named model past (or near) its last training date is a finding of check too
-        _report(model_findings(model, today, run, fmt, train.paths[0] if train.paths else ""), train, emit)
-    trainer, why = trainer_of(run, named)
+    model = run.model or default_model(fmt.name, run.today)
+    if run.model is not None:  # a named model past (or near) its last training date is a finding of check too
+        _report(model_findings(model, run.today, options, fmt, train.paths[0] if train.paths else ""), train, emit)
+    trainer, why = run.trainer, run.trainer_source
     refused: list[Diagnostic] = []
     if trainer is not None:  # named, or implied by the model named: the files must be of formats it takes
-        refused = trainer_findings(trainer, train, run)
+        refused = trainer_findings(trainer, train, options)
         _report(refused, train, emit)
     else:  # none named: the one the file's format's provider implies, if any
         trainer, why = chosen(None, model.provider)
         why = f"implied by {fmt.name}, {model.provider}'s format" if trainer is not None else ""
     validation, leaks = None, 0
-    held_out = run.validation_files
+    held_out = options.validation_files
     if held_out:
-        validation = analyse_files(held_out, dataclasses.replace(settings, training=False), emit, run, progress)
+        validation = analyse_files(held_out, dataclasses.replace(run.settings, training=False), emit, options, progress)
         views = (_view(train), _view(validation))
-        made, found = dataset_findings(views, "split", run.selection, _formats(train) + _formats(validation))
+        made, found = dataset_findings(views, "split", options.selection, _formats(train) + _formats(validation))
         _report(found, validation, emit)
         leaks = made["FT404"]
-    return Data(model, settings, train, validation, leaks, today.isoformat(), trainer, why, refused)
+    return Data(run, model, train, validation, leaks, run.today.isoformat(), trainer, why, refused)
 
 
 def analyse_files(paths: tuple[str, ...], settings: Settings, emit: Emit, run: RunOptions,
@@ -135,7 +134,7 @@ def counted(work: Callable[[], Analysis]) -> Analysis:
         raise UsageError(str(exc)) from None
 
 
-def trainer_findings(profile: Profile, train: Analysis, run: RunOptions) -> list[Diagnostic]:
+def trainer_findings(trainer: Trainer, train: Analysis, run: RunOptions) -> list[Diagnostic]:
     """The trainer rules' findings on each file (FT110: a format the trainer does not take)."""
     from .rules import OFF, checks, severity
 
@@ -143,7 +142,7 @@ def trainer_findings(profile: Profile, train: Analysis, run: RunOptions) -> list
     for summary in train.files:
         fmt = get_format(summary.format)
         for c in checks("trainer"):
-            for hit in c.func(profile, fmt, redact(summary.path)):
+            for hit in c.func(trainer.profile, fmt, redact(summary.path)):
                 code = hit.code or c.codes[0]
                 level = severity(code, fmt.severities)
                 if level != OFF and run.selection.allows(code, summary.path):
@@ -208,23 +207,16 @@ def check_plan(plan: PlanOptions) -> None:
         raise UsageError("give --learning-rate and --reference-batch-size together")
 
 
-def estimate_data(data: Data, plan: PlanOptions, run: RunOptions) -> EstimateRun:
+def estimate_data(data: Data, plan: PlanOptions) -> EstimateRun:
     """The estimate of analysed data under a plan: one frozen Estimate with its findings."""
     from .plan.estimate import DatasetInfo
 
     fmt = data.format
     limit = data.limit
     train = data.train
-    _check_trainer(plan, data.trainer)
-    if plan.n_evals and data.validation is None:
-        raise UsageError("--n-evals needs --validation: Together evaluates (and bills) the validation file")
+    run = data.run.options
+    plan = _fitted(plan, data)
     loss = data.settings.loss
-    if plan.max_seq_len is not None and plan.max_seq_len != loss.max_seq_len:  # the cut is made where records are judged
-        raise UsageError(f"max_seq_len {plan.max_seq_len}: the records were judged at {loss.max_seq_len or 'the limit'} "
-                         f"({loss.max_len_source}); give the max length where they are read (summarise(max_seq_len=...))")
-    plan = dataclasses.replace(plan, max_seq_len=loss.max_seq_len)  # one max length: the cut's, packing's rows
-    if plan.packing and not plan.max_seq_len:
-        raise UsageError("--packing needs --max-seq-len: the length of the rows records are packed into")
     figures = train.figures(context_limit=limit)
     reason = redact(train.files[0].format_reason) if train.files else ""  # it may name the data's keys
     if len({f.format for f in train.files}) > 1:
@@ -232,6 +224,7 @@ def estimate_data(data: Data, plan: PlanOptions, run: RunOptions) -> EstimateRun
     info = DatasetInfo(paths=tuple(train.paths), model=data.model.name, encoding=data.settings.encoding,
                        context_limit=limit, format=fmt.name, format_reason=reason, record_rule=fmt.record_rule,
                        min_examples=fmt.min_examples, validation=_validation_figures(data, limit), model_entry=data.model,
+                       preference=fmt.preference,
                        today=data.today, trainer=data.trainer, trainer_source=data.trainer_source,
                        run_config=run.run or "", run_notes=run.run_notes,
                        max_length=loss.max_seq_len, past_max=loss.past_max,
@@ -245,20 +238,27 @@ def estimate_data(data: Data, plan: PlanOptions, run: RunOptions) -> EstimateRun
     return EstimateRun(data, result)
 
 
-def _check_trainer(plan: PlanOptions, trainer: Profile | None) -> None:
-    """Plan options the run's trainer has no use for."""
-    from .trainers.profile import HF_STEPS
+def _fitted(plan: PlanOptions, data: Data) -> PlanOptions:
+    """The plan, checked against the run: options its trainer has no use for, or cannot run with,
+    are a UsageError; its max length is the run's, the one the records were judged at."""
+    from .trainers import REFUSED
 
-    if plan.packing and (trainer is None or trainer.steps != HF_STEPS):
-        raise UsageError("--packing models TRL's packing (bfd), and LLaMA-Factory's: name --trainer trl or llama-factory, "
-                         "or a self-hosted --model")
-    together = trainer is not None and trainer.name == "together"
-    if plan.max_seq_len and (trainer is None or trainer.hosted) and not together:
-        raise UsageError("--max-seq-len is the length a self-hosted trainer cuts records at (and a Together job's "
-                         "max_seq_length): name it with --trainer or --model; a provider's limit is --context")
-    for flag, given in (("--n-evals", plan.n_evals is not None), ("--full", plan.full), ("--no-packing", plan.no_packing)):
-        if given and not together:
-            raise UsageError(f"{flag} is a Together job's option: name a together/ --model or --trainer together")
+    trainer = data.trainer
+    for option, message in REFUSED.items():  # the options only some trainers take
+        given = getattr(plan, option)
+        if (given is not None and given is not False) and (trainer is None or option not in trainer.plan_options):
+            raise UsageError(message)
+    refusal = trainer.refuses(plan, data.validation is not None) if trainer is not None else None
+    if refusal is not None:
+        raise UsageError(refusal)
+    loss = data.settings.loss
+    if plan.max_seq_len is not None and plan.max_seq_len != loss.max_seq_len:  # the cut is made where records are judged
+        raise UsageError(f"max_seq_len {plan.max_seq_len}: the records were judged at {loss.max_seq_len or 'the limit'} "
+                         f"({loss.max_len_source}); give the max length where they are read (summarise(max_seq_len=...))")
+    plan = dataclasses.replace(plan, max_seq_len=loss.max_seq_len)  # one max length: the cut's, packing's rows
+    if plan.packing and not plan.max_seq_len:
+        raise UsageError("--packing needs --max-seq-len: the length of the rows records are packed into")
+    return plan
 
 
 def planned(figures: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, price: Sourced | None,
@@ -292,8 +292,8 @@ def run_estimate(run: RunOptions, plan: PlanOptions, progress: Progress | None =
     check_plan(plan)
     if plan.packing and not run.keep_order:
         run = dataclasses.replace(run, keep_order=True)
-    data = analyse_data(run, lambda d: None, progress)
-    return estimate_data(data, plan, run)
+    data = analyse_data(resolve_run(run), lambda d: None, progress)
+    return estimate_data(data, plan)
 
 
 def run_study(run: RunOptions, plan: PlanOptions, options: StudyOptions, progress: Progress | None = None) -> StudyRun:

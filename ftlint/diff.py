@@ -29,9 +29,9 @@ from typing import TYPE_CHECKING
 from .app import Data, analyse_data, estimate_data
 from .diagnostics import ERROR, Diagnostic
 from .engine import Analysis
-from .judging import resolve_model, settings_for
-from .models import default_model, today_from
+from .models import default_model
 from .options import PlanOptions, RunOptions
+from .resolve import resolve_run
 
 if TYPE_CHECKING:
     import polars as pl
@@ -127,18 +127,17 @@ def run_diff(base: str, head: str, run: RunOptions, plan: PlanOptions) -> DiffRe
         with resolve(spec) as path:
             found: list[Diagnostic] = []
             if path is None:
-                named = resolve_model(run.model_name)
-                today = today_from(run.today)
-                model = named or default_model("openai-chat", today)
-                data = Data(model, settings_for(run, named), Analysis(), None, today=today.isoformat())
+                resolved = resolve_run(run)
+                model = resolved.model or default_model("openai-chat", resolved.today)
+                data = Data(resolved, model, Analysis(), None, today=resolved.today.isoformat())
                 notes.append(f"{spec}: no such file in that revision: an empty {label}, every record is added")
             else:
                 side_run = dataclasses.replace(run, paths=(path,), labels=((path, spec),))
-                data = analyse_data(side_run, found.append)
+                data = analyse_data(resolve_run(side_run), found.append)
             io_errors += data.io_errors
             prints = data.train.fingerprints()  # a line's records repeat its fingerprints
             sides.append(Side(spec, found, _per_record(prints, "exact"), _per_record(prints, "prompt")))
-            estimates[label] = estimate_data(data, plan, run).estimate.to_dict()
+            estimates[label] = estimate_data(data, plan).estimate.to_dict()
     outcome = compare(*sides)
     outcome.estimates, outcome.io_errors, outcome.notes = estimates, io_errors, notes
     return outcome

@@ -14,9 +14,9 @@ from typing import Any
 
 from .trust import Refused
 
-MAX_DEPTH = 64  # a dataset_info.json is 3 levels deep, an axolotl config about 6
+MAX_DEPTH = 64  # a trainer's dataset_info.json is 3 levels deep, its YAML config about 6
 MAX_JSON_VALUES = 1_000_000  # counted from the text, an upper bound: about 100 MiB of Python objects
-MAX_YAML_NODES = 100_000  # after expanding aliases; an axolotl config has a few hundred
+MAX_YAML_NODES = 100_000  # after expanding aliases; a trainer's config has a few hundred
 
 
 def parse_json(text: str, what: str) -> object:

@@ -58,7 +58,7 @@ class Loss:
     assistant_only: bool = False  # TRL assistant_only_loss
     completion_only: bool = True  # TRL completion_only_loss (its None means on for prompt-completion rows)
     max_seq_len: int | None = None  # the trainer's max length: --max-seq-len, else its profile's default (None: the limit only)
-    past_max: str = TRUNCATE  # what the trainer does with a sample past it (ftlint/trainers/profile.py PAST_MAX)
+    past_max: str = TRUNCATE  # what the trainer does with a sample past it: its Cut's name (ftlint/trainers CUTS)
     max_len_source: str = "--max-seq-len"  # where max_seq_len comes from, as the findings and the estimate say it
 
 
@@ -86,13 +86,13 @@ class RunOptions:
     max_seq_len: int | None = None  # TRL's max_length: targets past it are cut off (FT236)
     max_seq_len_source: str = ""  # where max_seq_len came from when not --max-seq-len (a run config)
     bound_tokens: bool = False  # check: token counts only decide FT301, so a byte bound clears most records
-    mapping: str | None = None  # --mapping dataset_info.json[:NAME]: read records as LLaMA-Factory does
+    mapping: str | None = None  # --mapping FILE[:NAME]: read records through a trainer's column mapping
     keep_order: bool = False  # keep each record's tokens in order: --packing's batches follow it
     engine: str = "local"  # "local": this machine's processes; "ray": a Ray cluster (ftlint/engine/ray.py)
     trainer: str | None = None  # a name of ftlint.trainers.CHOICES; None: the one the model's (or format's) provider implies
     trainer_source: str = ""  # where `trainer` came from when not --trainer (a run config)
     template_budget: TemplateBudget = field(default_factory=TemplateBudget)  # the chat template's, per record
-    run: str | None = None  # --run FILE: the run config whose values fill the options not given (ftlint/runs/)
+    run: str | None = None  # --run FILE: the run config whose values fill the options not given (ftlint/resolve/run_config.py)
     run_notes: tuple[str, ...] = ()  # what the run config says that ftlint reads but does not model, and its defaults
 
     RULES: ClassVar[dict[str, Rule]] = {
@@ -114,7 +114,7 @@ class RunOptions:
             raise OptionError(f"{self.paths!r} is not a tuple of paths", "paths")
         if not isinstance(self.held_out, tuple) or not all(isinstance(p, str) for p in self.held_out):
             raise OptionError(f"{self.held_out!r} is not a tuple of paths", "held_out")
-        check_fields(self, self.RULES)  # the format's name is checked where formats are known (app.settings_for)
+        check_fields(self, self.RULES)  # the format's name is checked where formats are known (resolve_run)
         for name, kind in (("limits", ReadLimits), ("selection", Selection), ("template_budget", TemplateBudget)):
             if not isinstance(getattr(self, name), kind):
                 raise OptionError(f"{getattr(self, name)!r} is not a {kind.__name__}", name)

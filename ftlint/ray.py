@@ -13,7 +13,7 @@ from typing import Any
 from . import api
 from .api import CheckResult, Estimate, Summary
 from .engine.ray_rows import PATH_COLUMN, analyse_dataset
-from .judging import settings_of
+from .resolve import resolve_run
 
 __all__ = ["PATH_COLUMN", "check", "estimate", "summarise"]
 
@@ -21,7 +21,7 @@ __all__ = ["PATH_COLUMN", "check", "estimate", "summarise"]
 def summarise(ds: Any, *, path_column: str = PATH_COLUMN, keep_order: bool = False, **options: Any) -> Summary:
     """A mergeable Summary (ftlint.api) of a Dataset of records: the API's options by name."""
     run = dataclasses.replace(api.options_of(("<dataset>",), options, ("path_column", "keep_order")), keep_order=keep_order)
-    settings = settings_of(run)
+    settings = resolve_run(run).settings
     found: list = []
     analysis = analyse_dataset(ds, settings, found.append, path_column=path_column, jobs=run.jobs)
     return Summary(dataclasses.replace(run, paths=tuple(analysis.paths)), analysis, found)

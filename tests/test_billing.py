@@ -20,7 +20,8 @@ import pytest
 
 from conftest import FIXTURES, run
 from ftlint.models import all_models
-from ftlint.plan.billing import bill
+from ftlint.trainers.billing import Usage
+from ftlint.trainers.together.billing import bill
 
 # the reference's tables, as the pricing page gives them
 TOGETHER_BRACKETS = [  # (largest size in billions, SFT LoRA, SFT full, DPO LoRA, DPO full)
@@ -247,8 +248,9 @@ def test_the_bill_by_hand() -> None:
 
     rate = Sourced(2.0, "test", "2026", "C", unit="usd_per_1m_tokens")
     minimum = Sourced(1.0, "test", "2026", "C", unit="usd")
-    b = bill(rule="", method="sft-lora", tokens_per_epoch=1000, records=10, epochs=3, processed=3000, processed_rule="",
-             together=True, packing=False, length=512, validation_tokens=200, evals=4, rate=rate, minimum=minimum)
+    usage = Usage(method="sft-lora", tokens_per_epoch=1000, records=10, epochs=3, processed=3000, processed_rule="",
+                  validation_tokens=200, rate=rate, minimum=minimum)
+    b = bill("", usage, packing=False, length=512, evals=4)
     # 3 x (10 x 512) + 4 x 200 = 16,160 tokens; x $2 / 1M = $0.03232, under the $1 minimum
     assert (b.training_tokens, b.tokens, b.charge_usd, b.cost_usd, b.minimum_applied) == (5120, 16160, 0.03232, 1.0, True)
 

@@ -42,3 +42,36 @@ def test_no_private_name_crosses_a_module_and_every_relative_import_resolves() -
 def test_no_module_is_over_the_house_size() -> None:
     sizes = {name: len(path.read_text(encoding="utf-8").splitlines()) for name, path in MODULES.items()}
     assert {n: s for n, s in sizes.items() if s > MAX_LINES} == {}
+
+
+def test_generic_code_asks_the_trainer_and_never_compares_it_with_a_name() -> None:
+    """Outside ftlint/trainers/, nothing compares the run's trainer (its name, its profile, its step
+    arithmetic) with a literal: what differs by trainer is a method of its Trainer (issue 36; on
+    main, `trainer == "together"` in formats/registry.py, `trainer.name == "together"` in app.py and
+    `e.trainer_steps == "axolotl"` in report/estimate.py)."""
+    import ast
+
+    found = []
+    for module, path in MODULES.items():
+        if module.startswith("ftlint.trainers"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Compare):
+                continue
+            operands = [node.left, *node.comparators]
+            literal = any(isinstance(o, ast.Constant) and isinstance(o.value, str) for o in operands)
+            if literal and any(not isinstance(o, ast.Constant) and ("trainer" in ast.unparse(o) or "profile" in ast.unparse(o))
+                               for o in operands):
+                found.append(f"{path.name}:{node.lineno} {ast.unparse(node)}")
+    assert found == []
+
+
+def test_only_the_registry_reaches_into_a_trainers_package() -> None:
+    """A trainer's package (ftlint/trainers/<name>/) is reached through the registry and the Trainer
+    it lists: no module outside ftlint/trainers/ imports one."""
+    from ftlint.trainers import TRAINERS
+
+    packages = {t.package for t in TRAINERS.values()}
+    reaching = {(m, t) for m, targets in GRAPH.items() if not m.startswith("ftlint.trainers")
+                for t in targets if any(t == p or t.startswith(p + ".") for p in packages)}
+    assert packages and reaching == set()

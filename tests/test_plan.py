@@ -14,9 +14,9 @@ from ftlint.options import PlanOptions as Plan
 from ftlint.options import Thresholds
 from ftlint.plan.estimate import DatasetInfo
 from ftlint.plan.figures import DatasetFigures
-from ftlint.plan.packing import pack
 from ftlint.trainers import named
 from ftlint.trainers.steps import HuggingFace
+from ftlint.trainers.trl.packing import pack
 
 PRICE = Sourced(5.0, "test", "2026", "V", unit="usd_per_1m_tokens")
 

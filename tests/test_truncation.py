@@ -159,7 +159,7 @@ def infer_seqlen(source: int, target: int, cutoff: int) -> tuple[int, int]:
 
 
 def test_infer_seqlen_as_its_docstring_examples() -> None:
-    from ftlint.trainers.cut import infer_seqlen as ftlint_infer_seqlen
+    from ftlint.trainers.llama_factory.cut import infer_seqlen as ftlint_infer_seqlen
 
     for case, expected in (((3000, 500, 2048), (1548, 500)), ((500, 3000, 2048), (500, 1548)), ((2000, 2000, 2048), (1024, 1024))):
         assert infer_seqlen(*case) == ftlint_infer_seqlen(*case) == expected

@@ -226,7 +226,7 @@ def test_a_malformed_tokenizer_file_is_one_line_and_exit_2(case: str, tmp_path: 
     assert_refused(run_process("check", str(data_file(tmp_path)), "--tokenizer", str(build(tmp_path))), fragment)
 
 
-# estimate loads the tokenizer where check does (app.settings_for, before any worker): the cases
+# estimate loads the tokenizer where check does (resolve_run, before any worker): the cases
 # that made tiktoken panic or ended in "internal error", once more
 PANICKED = ["tekken-one-token", "tekken-rank-duplicate", "hf-id-duplicate", "hf-missing-byte", "hf-pattern-matches-empty-text",
             "tekken-bad-regex", "hf-merge-of-three", "json-deeply-nested-object", "tekken-specials-not-a-number"]

@@ -78,17 +78,16 @@ def trainers(name: str | None, output_format: str) -> None:
     jobs). With NAME, one in full: the formats it takes, its defaults, its loss, its renderer,
     what it does past its max length, each with the trainer's own file and function."""
     from ..report.trainers import TRAINER_RENDERERS, TRAINERS_RENDERERS
-    from ..trainers import TRAINERS, UnknownTrainer
-    from ..trainers import named as profile_named
+    from ..trainers import TRAINERS, UnknownTrainer, named
 
     if not name:
-        click.echo(TRAINERS_RENDERERS[TEXT](TRAINERS.values()), nl=False)
+        click.echo(TRAINERS_RENDERERS[TEXT](t.profile for t in TRAINERS.values()), nl=False)
         return
     try:
-        profile = profile_named(name)
+        found = named(name)
     except UnknownTrainer as exc:
         raise UsageFailure(str(exc)) from None
-    click.echo(TRAINER_RENDERERS[output_format](profile), nl=False)
+    click.echo(TRAINER_RENDERERS[output_format](found.profile), nl=False)
 
 
 COMMANDS = (rules, formats, models, trainers)

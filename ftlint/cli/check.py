@@ -1,5 +1,5 @@
-"""`ftlint check`: the door. Flags -> RunOptions -> app.analyse_data, its findings streamed to a
-reporter (through a baseline, when given) -> the exit code."""
+"""`ftlint check`: the door. Flags -> RunOptions -> resolve_run -> app.analyse_data, its findings
+streamed to a reporter (through a baseline, when given) -> the exit code."""
 
 from __future__ import annotations
 
@@ -39,6 +39,7 @@ def check(paths: tuple[str, ...], output_file: str | None, output_format: str, m
     from ..baseline import Baseline, BaselineError
     from ..report import CHECK_REPORTERS
     from ..report.escape import shown_path
+    from ..resolve import resolve_run
     from .io import OutputRefused, destination, expand, progress_for
 
     run = or_fail(lambda: held_out(for_workers(opt.with_run(opt.run_options(params, expand(paths), base_selection(),
@@ -58,7 +59,7 @@ def check(paths: tuple[str, ...], output_file: str | None, output_format: str, m
             reporter.start()
             emit = known.filter(reporter.diagnostic) if known else reporter  # a reporter takes runs of findings too
             try:
-                data = or_fail(analyse_data, run, emit, progress)
+                data = or_fail(lambda: analyse_data(resolve_run(run), emit, progress))
             finally:
                 if progress:
                     progress.clear()

@@ -249,13 +249,9 @@ def with_run(run: RunOptions, plan: PlanOptions | None = None) -> tuple[RunOptio
         if not run.paths:
             raise UsageError("give the training files as PATH, or --run FILE naming them (docs/runs.md)")
         return run, plan
-    from ..runs import RunConfigError, read_run
-    from ..runs.apply import applied
+    from ..resolve.run_config import configured
 
-    try:
-        return applied(read_run(run.run, limit=run.limits.max_file_bytes), run, plan, given_options())
-    except RunConfigError as exc:
-        raise UsageError(str(exc)) from None
+    return configured(run, plan, given_options())
 
 
 def given_options() -> dict[str, str]:

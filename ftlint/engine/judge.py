@@ -72,7 +72,7 @@ class Settings:
     trainer: str = ""  # the trainer named (or implied by the model named): a name of ftlint.trainers.TRAINERS
     trainer_formats: tuple[str, ...] = ()  # ... and the formats it takes: a file of another shape is read as its own
     control_tokens: bool = True  # text spelling an added token becomes it (the trainer's profile; transformers' default)
-    trains_targets: bool = False  # the trainer's loss is the targets (axolotl), even of a format TRL trains whole
+    trains_targets: bool = False  # the trainer's loss is the targets (its profile's), even of a format trained whole elsewhere
     fused: bool = field(default_factory=lambda: os.environ.get("FTLINT_FUSED", "1") != "0")  # engine/fused.py; 0: full path
 
     @property

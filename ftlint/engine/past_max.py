@@ -3,7 +3,7 @@
 
 Only a record longer than the cut costs anything more than a comparison: its layout, where its
 trained tokens lie (a template's mask already made, else the format's `layout`), then the
-trainer's rule (ftlint/trainers/cut.py)."""
+trainer's rule (its Cut: ftlint/trainers/cut.py), which the judge never asks the name of."""
 
 from __future__ import annotations
 
@@ -12,8 +12,7 @@ from typing import TYPE_CHECKING
 
 from ..options import Loss
 from ..rules.context import FIRST_LINES, FileSummary
-from ..trainers.cut import AXOLOTL_MIN_SAMPLE_LEN, kept
-from ..trainers.profile import DROP, SPLIT
+from ..trainers import Cut, cut_rule
 
 if TYPE_CHECKING:
     from ..chat.tally import Tally
@@ -29,25 +28,21 @@ def cut_label(loss: Loss, cut: int, limit: int | None, owner: str) -> str:
     return f"the {cut:,}-token limit of {owner}" if limit is not None else f"{cut:,} tokens"
 
 
-def _past(tokens: int, cut: int, rule: str) -> bool:
-    return tokens > cut or (rule == DROP and tokens < AXOLOTL_MIN_SAMPLE_LEN)
-
-
-def past_max(fmt: Format, value: dict, figures: LineFigures, cut: int, rule: str, counter: TokenCounter,
+def past_max(fmt: Format, value: dict, figures: LineFigures, cut: int, rule: Cut, counter: TokenCounter,
              exact: Callable[[], TokenCounter] | None, tally: Tally | None) -> LineFigures:
     """The line's records as the trainer has them past `cut` (RecordFigures' cut_tokens,
     cut_trainable, dropped). `exact`: the tokenizer, when `counter` is `check`'s byte bound."""
-    if rule == SPLIT or not any(_past(r.tokens, cut, rule) for r in figures.records):
-        return figures  # SPLIT: the trainer packs a long sample across sequences, and cuts nothing
+    if not any(rule.past(r.tokens, cut) for r in figures.records):
+        return figures
     if exact is not None:  # counted by the byte bound: the record's exact figures decide
         counter = exact()
         figures = fmt.figures(value, counter, tally)
     layouts: list[list[tuple[int, int]]] | None = None
     rendered = figures.rendered
     for i, r in enumerate(figures.records):
-        if not _past(r.tokens, cut, rule):
+        if not rule.past(r.tokens, cut):
             continue
-        if rule == DROP:
+        if rule.leaves_out:
             r.dropped = True
             continue
         if rendered is not None and rendered.pairs is not None:
@@ -58,7 +53,7 @@ def past_max(fmt: Format, value: dict, figures: LineFigures, cut: int, rule: str
         laid = sum(u + t for u, t in pairs)
         if laid != r.tokens and pairs:  # a layout counted otherwise than the figures: the difference is context
             pairs = [(max(0, pairs[0][0] + r.tokens - laid), pairs[0][1]), *pairs[1:]]
-        found = kept(rule, pairs, cut)
+        found = rule.kept(pairs, cut)
         if found is None:
             r.dropped = True
             continue
@@ -92,4 +87,5 @@ def line_figures(fmt: Format, counter: TokenCounter, tally: Tally | None, cut: i
     It holds the parts, never the judge (a cycle through the judge would keep a chunk alive)."""
     if cut is None:
         return lambda value: fmt.figures(value, counter, tally)
-    return lambda value: past_max(fmt, value, fmt.figures(value, counter, tally), cut, rule, counter, exact, tally)
+    found = cut_rule(rule)
+    return lambda value: past_max(fmt, value, fmt.figures(value, counter, tally), cut, found, counter, exact, tally)

@@ -18,9 +18,11 @@ class Severities:
 
     def __init__(self, fmt: Format, allowed: abc.Callable[[str], bool], trainer: str = "") -> None:
         from ..formats.registry import severities_for
+        from ..trainers import TRAINERS
 
         self.fmt, self.allowed = fmt, allowed
-        self.overrides = severities_for(fmt, trainer)  # the format's own, and the trainer's on a format it shares
+        shared = TRAINERS[trainer].checks_as.get(fmt.name) if trainer else None
+        self.overrides = severities_for(fmt, shared)  # the format's own, and the trainer's on a format it shares
         self.known: dict[str, str | None] = {}
 
     def __call__(self, code: str) -> str | None:

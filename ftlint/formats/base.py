@@ -24,7 +24,7 @@ class RecordFigures:
     trainable: int  # tokens of the targets
     cut_tokens: int = 0  # tokens the trainer cuts off past its max length (engine/judge.py sets it)
     cut_trainable: int = 0  # ... of which trained: trainable - cut_trainable is what the run trains
-    dropped: bool = False  # the trainer leaves the record out (axolotl's drop) or the job refuses it (a provider's)
+    dropped: bool = False  # the trainer leaves the record out (its drop) or the job refuses it (a provider's)
 
 
 @dataclass(slots=True)
@@ -63,6 +63,11 @@ class Format:
     reads_message: frozenset[str] = frozenset()
     weight_roles: tuple[str, ...] = ()  # the roles whose "weight" the provider reads (empty: all)
     kind = "format"
+
+    @property
+    def preference(self) -> bool:
+        """Pairs of answers, chosen and rejected: a preference (DPO) job's data."""
+        return "preference" in self.shape
 
     def turns_path(self) -> tuple[str, ...]:
         """Where the turns are in a record, for JSON paths."""

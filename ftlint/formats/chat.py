@@ -257,7 +257,7 @@ class NovaPreference(ChatFormat):
         return LineFigures([RecordFigures(len(turns), 1, tokens, trainable)], len(turns))
 
 
-# ShareGPT's speakers (FastChat, axolotl, LLaMA-Factory's sharegpt formatting), as roles
+# ShareGPT's speakers, as roles
 SHAREGPT_ROLES = {"human": "user", "user": "user", "gpt": "assistant", "assistant": "assistant", "chatgpt": "assistant",
                   "bing": "assistant", "bard": "assistant", "model": "assistant", "system": "system", "function_call": "assistant",
                   "observation": "tool", "tool": "tool"}

@@ -182,12 +182,11 @@ _ALL: list[Format] = [
 FORMATS: dict[str, Format] = {f.name: f for f in _ALL}
 
 
-def severities_for(fmt: Format, trainer: str) -> dict[str, str]:
-    """A format's severities under the trainer named: the text format is Together's too, and
-    Together's checker decides it as it decides its own formats (empty text is not rejected,
-    together/utils/files.py check_file, together==1.6.0; a BOM makes line 1 unreadable)."""
-    if trainer == "together" and fmt.name == "text":
-        return {**fmt.severities, **TOGETHER["severities"]}
+def severities_for(fmt: Format, checked_as: str | None = None) -> dict[str, str]:
+    """A format's severities; on a format a trainer's checker judges as one of its own formats
+    (`checked_as`: Trainer.checks_as), that format's provider's decide as they do there."""
+    if checked_as is not None:
+        return {**fmt.severities, **FORMATS[checked_as].severities}
     return dict(fmt.severities)
 
 # What detection picks for each shape, and who else takes that shape.

@@ -1,7 +1,7 @@
 """Training plans: pure arithmetic over the dataset's figures.
 
 figures.py   the dataset's figures from the per-record frame
-packing.py   TRL's best-fit-decreasing packing
-estimate.py  the frozen Estimate (the trainer's step arithmetic: ftlint/trainers/steps.py)
+estimate.py  the frozen Estimate (what the run's trainer says: its steps, packing, rows and bill, ftlint/trainers/)
+sources.py   where each plan figure's value came from
 study.py     `ftlint plan`: the cost of a tuning study
 """

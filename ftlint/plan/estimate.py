@@ -8,8 +8,8 @@
   tokens processed  = tokens per epoch x epochs; when a run feeds another number of sequences
                       than whole epochs (max steps, dropped or repeated batches), sequences fed x
                       the mean tokens of a sequence: what a shuffled run processes on average
-  cost              = what the provider bills (plan/billing.py): billed tokens x price per 1M
-                      tokens / 1,000,000, at least the model's minimum charge
+  cost              = what the provider bills (the trainer's `bill`, ftlint/trainers/billing.py):
+                      billed tokens x price per 1M tokens / 1,000,000, at least the model's minimum charge
 
 The plan's advice and gates are plan rules (ftlint/rules/advice.py, gates.py): the engine runs
 them on the estimate this module makes (engine/judge.py `plan_findings`), and the use case
@@ -27,16 +27,12 @@ from fractions import Fraction
 from ..diagnostics import Diagnostic
 from ..models import Model, Sourced
 from ..options import PlanOptions
-from ..trainers import Profile
-from ..trainers.profile import HOSTED_STEPS, LLAMA_FACTORY, SPLIT
-from ..trainers.steps import Schedule, trainer
-from .billing import TOGETHER, Bill, bill, max_batch, max_seq_length, method_of, rate_of, together_rows
+from ..trainers import Trainer
+from ..trainers.billing import Bill, Usage, max_batch, method_of, per_token, rate_of
+from ..trainers.profile import HOSTED_STEPS
+from ..trainers.steps import Hosted, Schedule
 from .figures import DatasetFigures, ValidationFigures
-from .packing import pack
 from .sources import sources_of, trainer_default
-
-# research note T9: the docs' example bills "context length x batch size x steps" tokens, so a step is a batch of rows
-_TOGETHER_STEPS = "steps per epoch = ceil(rows / effective batch), a row max_seq_length tokens (inferred from Together's docs)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,11 +53,11 @@ class TruncationFigures:
     max_seq_len: int
     records: int  # records cut
     tokens: int  # tokens cut off them
-    rule: str = "truncate"  # the trainer's past_max (ftlint/trainers/profile.py PAST_MAX)
+    rule: str = "truncate"  # the name of the trainer's Cut (its past_max; ftlint/trainers CUTS)
     source: str = ""  # where the max length comes from: --max-seq-len, the trainer's default, the model's limit
     trainable_cut: int = 0  # trained tokens cut off
     records_emptied: int = 0  # records left with no trained token
-    records_dropped: int = 0  # records left out (axolotl's drop): in no figure of the estimate
+    records_dropped: int = 0  # records left out (a trainer's drop): in no figure of the estimate
     tokens_dropped: int = 0
     trainable_dropped: int = 0
     trainable_tokens: int = 0  # what the run trains: the estimate's trainable_tokens
@@ -111,13 +107,14 @@ class DatasetInfo:
     validation: ValidationFigures | None = None
     model_entry: Model | None = None  # the catalog's entry (lifecycle, provider, tokenizer)
     today: str = ""  # ISO date the lifecycle is judged on
-    trainer: Profile | None = None  # the run's trainer (None: none named or implied: a provider's plain job)
+    trainer: Trainer | None = None  # the run's trainer (None: none named or implied: a provider's plain job)
     trainer_source: str = ""  # why it is the run's: --trainer, the model's provider, ...
     run_config: str = ""  # --run FILE: the run config the plan's values came from
     run_notes: tuple[str, ...] = ()  # what it says that the figures do not model, and its defaults
     max_length: int | None = None  # where the trainer cuts (the judge's Loss.max_seq_len), None: the limit
     max_length_source: str = ""
     past_max: str = "truncate"
+    preference: bool = False  # a preference format: a DPO job, at its rate
 
 
 @dataclass(frozen=True)
@@ -180,10 +177,10 @@ class Estimate:
     findings: tuple[Diagnostic, ...] = ()  # advice and gates, with the registry's severities
     trainer_title: str = ""
     trainer_source: str = ""  # why the run has this trainer
-    trainer_steps: str = "hosted"  # its step arithmetic (ftlint/trainers/profile.py): hosted, hf, axolotl
+    trainer_steps: str = "hosted"  # its step arithmetic, as its profile names it (ftlint/trainers/profile.py)
     warmup_steps_given: bool = False  # --warmup-steps (not the trainer's rule)
     bill: Bill | None = None  # what the provider will bill (cost_usd is its cost)
-    rows_rule: str = ""  # how a Together job's rows were counted
+    rows_rule: str = ""  # how the rows a trainer batches were counted (Trainer.rows)
     # where each plan figure's value came from: a flag, the run config, the trainer's default or ftlint's rule
     sources: dict[str, str] = dataclasses.field(default_factory=dict)
     run_config: str = ""
@@ -212,37 +209,34 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
              lengths: Iterable[int] | None = None) -> Estimate:
     """The run's figures, without findings. `lengths` (tokens per record, in file order) is
     needed only for packing."""
-    profile = info.trainer
-    strategy = trainer(profile.steps if profile else HOSTED_STEPS, plan.hf_legacy)
+    trainer = info.trainer
+    strategy = trainer.steps(plan.hf_legacy) if trainer else Hosted()
     records = data.records
     tokens_per_epoch = data.tokens_capped
     packing = truncation = None
     sequences = records
-    if plan.packing and plan.max_seq_len and lengths is not None:
-        packed = pack(lengths, plan.max_seq_len)
+    if plan.packing and plan.max_seq_len and lengths is not None and trainer is not None:
+        packed = trainer.pack(lengths, plan.max_seq_len)
         sequences, tokens_per_epoch = packed.rows, packed.kept_tokens
         packing = PackingFigures(packed.algorithm, packed.max_seq_len, packed.rows, packed.lower_bound_rows,
                                  packed.truncated_records, packed.truncated_tokens)
     truncation = _truncation(data, info)
     model = info.model_entry
-    together = profile is not None and profile.name == TOGETHER
-    method = method_of(info.format, plan.full)
-    length, rows_rule = max_seq_length(model, method, plan.max_seq_len) if together else (None, "")
-    if together and length:
-        sequences, rows_rule = together_rows(records, tokens_per_epoch, length, not plan.no_packing)
-    if profile is not None and profile.past_max.value == SPLIT and plan.max_seq_len:  # every sample packed, split across rows
-        sequences = math.ceil(tokens_per_epoch / plan.max_seq_len)
-        rows_rule = (f"rows = ceil({tokens_per_epoch:,} tokens / seq_len {plan.max_seq_len:,}): {profile.name} concatenates "
-                     f"the samples into rows of seq_len ({profile.past_max.source})")
+    method = method_of(info.preference, plan.full)
+    rows = trainer.rows(records, tokens_per_epoch, plan, model, method) if trainer else None  # what it batches, if not records
+    if rows is not None and rows.sequences is not None:
+        sequences = rows.sequences
+    rows_rule = rows.rule if rows is not None else ""
+    profile = trainer.profile if trainer else None
     given = dict(plan.sources)
     max_steps, steps_source = plan.max_steps, given.get("max_steps", f"--max-steps {plan.max_steps}")
     if max_steps is None and profile is not None and isinstance(profile.max_steps.value, int):
         max_steps = profile.max_steps.value
         steps_source = f"max_steps {max_steps}: {profile.name}'s default ({profile.max_steps.source})"
     epochs, epochs_source = ((plan.epochs, given.get("epochs", "--epochs")) if plan.epochs is not None
-                             else trainer_default(profile, "epochs", records, strategy))
+                             else trainer_default(trainer, "epochs", records, strategy))
     batch, batch_source = ((plan.batch_size, given.get("batch_size", "--batch-size")) if plan.batch_size is not None
-                           else trainer_default(profile, "batch", records, strategy, max_batch(model, plan.full)))
+                           else trainer_default(trainer, "batch", records, strategy, max_batch(model, plan.full)))
     s = strategy.schedule(sequences, epochs, batch, plan.grad_accum, plan.gpus, plan.drop_last, max_steps)
     if max_steps:
         epochs = s.epochs_run
@@ -252,13 +246,11 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
         epochs = s.epochs_run
     warmup = strategy.warmup(s.schedule_steps, plan.warmup_ratio, plan.warmup_steps)
     tokens_processed, processed_rule = _tokens_processed(tokens_per_epoch, s, epochs)
-    charged, price_note = _price(price, profile.hosted if profile else strategy.charges_per_token, info, method)
-    evals = plan.n_evals or 0
-    billed = bill(rule=str(profile.billing.value) if profile else "tokens x epochs", method=method, tokens_per_epoch=tokens_per_epoch,
-                  records=records, epochs=epochs, processed=tokens_processed, processed_rule=processed_rule, together=together,
-                  packing=not plan.no_packing, length=length, validation_tokens=info.validation.tokens if info.validation else 0,
-                  evals=evals, rate=charged, minimum=model.minimum_charge if model else None,
-                  not_in_cost=str(model.storage.remark) if model and model.storage else "")
+    charged, price_note = _price(price, trainer.hosted if trainer else strategy.charges_per_token, info, method)
+    usage = Usage(method, tokens_per_epoch, records, epochs, tokens_processed, processed_rule,
+                  info.validation.tokens if info.validation else 0, charged, model.minimum_charge if model else None,
+                  str(model.storage.remark) if model and model.storage else "")
+    billed = trainer.bill(usage, rows, plan) if trainer else per_token("tokens x epochs", usage)
     price_value, cost = billed.rate, billed.cost_usd
     e = Estimate(
         lines=data.lines, invalid_lines=data.invalid_lines, records=records, messages=data.messages, targets=data.targets,
@@ -270,14 +262,14 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
         total_steps=s.total_steps, warmup_ratio=float(plan.warmup_ratio) if plan.warmup_ratio is not None else None,
         warmup_steps=warmup, tokens_processed=tokens_processed, tokens_processed_rule=processed_rule,
         price_per_1m=price_value, price_source=charged.note if charged is not None else None,
-        cost_usd=cost, validation=_validation(info.validation, together, evals), format=info.format,
+        cost_usd=cost, validation=_validation(info.validation, trainer, plan.n_evals or 0), format=info.format,
         format_reason=info.format_reason, record_rule=info.record_rule, sequences=sequences,
-        sequences_processed=s.sequences_processed, trainer=profile.name if profile else "", trainer_rule=_TOGETHER_STEPS if together else s.rule, max_steps=max_steps,
+        sequences_processed=s.sequences_processed, trainer=profile.name if profile else "", trainer_rule=s.rule, max_steps=max_steps,
         epochs_covered=s.epochs_covered, packing=packing, truncation=truncation, budget=None, self_hosted=None,
         learning_rate=None, refusal=s.refusal, provider=model.provider if model else "",
         model_assumed=model.assumed if model else False, tokenizer=info.encoding,
-        tokens_exact=(model.tokens_exact if model else True) and not _own_renderer(profile),
-        tokens_note=_tokens_note(model) or _own_renderer(profile),
+        tokens_exact=(model.tokens_exact if model else True) and not (trainer and trainer.counts_note()),
+        tokens_note=_tokens_note(model) or (trainer.counts_note() if trainer else ""),
         price_unit=price.unit if price is not None else "", price_note=price_note,
         trainer_title=profile.title if profile else "", trainer_source=info.trainer_source,
         trainer_steps=profile.steps if profile else HOSTED_STEPS, warmup_steps_given=plan.warmup_steps is not None,
@@ -327,26 +319,16 @@ def _price(price: Sourced | None, per_token_trainer: bool, info: DatasetInfo, me
     if model is not None and model.assumed and model.name.startswith("("):
         provider = f" for {model.provider}" if model.provider else ""
         return None, f"no model named: give --model (`ftlint models --provider {model.provider or 'NAME'}`){provider} or --price USD_PER_1M_TOKENS"
-    rule = f"; {info.trainer.name} bills {info.trainer.billing.value}" if info.trainer and info.trainer.hosted else ""
+    rule = f"; {info.trainer.name} bills {info.trainer.profile.billing.value}" if info.trainer and info.trainer.hosted else ""
     return None, f"price unknown for {info.model}: pass --price USD_PER_1M_TOKENS{rule}"
 
 
-def _validation(v: ValidationFigures | None, together: bool, evals: int) -> ValidationFigures | None:
-    """The validation figures, saying whether the bill counts them (Together's evaluations)."""
-    if v is None or not together:
+def _validation(v: ValidationFigures | None, trainer: Trainer | None, evals: int) -> ValidationFigures | None:
+    """The validation figures, saying whether the bill counts them (a trainer that bills evaluations)."""
+    said = trainer.validation_billing(evals) if trainer is not None and v is not None else None
+    if v is None or said is None:
         return v
-    if not evals:
-        return dataclasses.replace(v, billing_note="not billed: no evaluation (--n-evals 0, Together's default)")
-    return dataclasses.replace(v, billed=True, billing_note=f"billed {evals} time{'s' if evals != 1 else ''} (--n-evals {evals})")
-
-
-def _own_renderer(profile: Profile | None) -> str:
-    """Why the counts are an estimate for a trainer that renders with templates of its own, which
-    ftlint does not compare ("" for the others)."""
-    if profile is None or profile.renderer.value != LLAMA_FACTORY:
-        return ""
-    return (f"an estimate for {profile.name}: it renders with its own template registry ({profile.renderer.source}), "
-            "not compared here; counted with the model's Hugging Face template")
+    return dataclasses.replace(v, billed=said[0], billing_note=said[1])
 
 
 def _tokens_note(model: Model | None) -> str:
@@ -385,7 +367,7 @@ def _budget(e: Estimate, plan: PlanOptions, price: float | None) -> BudgetFigure
     if plan.budget_tokens is not None and e.tokens:
         limits.append(plan.budget_tokens // e.tokens)
     if plan.budget_usd is not None:
-        billed = e.bill.training_tokens if e.bill is not None else e.tokens  # an epoch as billed (Together: padded rows)
+        billed = e.bill.training_tokens if e.bill is not None else e.tokens  # an epoch as billed (padded rows, where so billed)
         per_epoch_usd = billed * price / 1_000_000 if price is not None else None
         if per_epoch_usd is None and plan.tokens_per_second and plan.gpu_hour_usd:
             per_epoch_usd = e.tokens / plan.tokens_per_second / 3600 * plan.gpus * plan.gpu_hour_usd

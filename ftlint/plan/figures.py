@@ -25,7 +25,7 @@ class DatasetFigures:
     trainable_tokens_in_file: int = 0  # the targets' tokens of every valid record, uncut and none dropped
     trainable_cut: int = 0  # trained tokens the cut takes off the records kept
     records_emptied: int = 0  # records the cut leaves with no trained token
-    records_dropped: int = 0  # records the trainer leaves out (axolotl's drop): in no figure above
+    records_dropped: int = 0  # records the trainer leaves out (its drop): in no figure above
     tokens_dropped: int = 0
     trainable_dropped: int = 0
 

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from ..models import Sourced
     from ..options import PlanOptions
-    from ..trainers import Profile
-    from ..trainers.steps import Strategy
+    from ..trainers import Profile, Trainer
+    from ..trainers.steps import Steps
 
 
 def sources_of(plan: PlanOptions, profile: Profile | None, epochs: str, batch: str, max_length_source: str = "") -> dict[str, str]:
@@ -36,22 +36,9 @@ def sources_of(plan: PlanOptions, profile: Profile | None, epochs: str, batch: s
     return out
 
 
-def trainer_default(profile: Profile | None, name: str, records: int, strategy: Strategy,
-             largest: Sourced | None = None) -> tuple[int, str]:
-    """The trainer's default epochs or batch: its profile's number, said with its source; a rule
-    ("auto"), or no profile, is the step arithmetic's own; "max", the model's largest batch."""
-    fact = getattr(profile, name) if profile is not None else None
-    if fact is not None and isinstance(fact.value, int) and not isinstance(fact.value, bool):
-        return fact.value, f"{profile.name}'s default ({fact.source})"  # type: ignore[union-attr]
-    if fact is not None and fact.value == "max" and largest is not None:
-        return int(largest.value), (f"{profile.name}'s default 'max': the model's largest "  # type: ignore[union-attr]
-                                    f"({largest.remark}; {largest.note})")
-    if fact is not None and fact.value == "max":
-        return 8, f"{profile.name}'s default is the model's largest batch, not known here: 8 assumed; give --batch-size"  # type: ignore[union-attr]
-    value, rule = strategy.default_epochs(records) if name == "epochs" else strategy.default_batch(records)
-    if name == "batch" and fact is not None and fact.value == "auto" and profile is not None and profile.name not in _AUTO_DOCUMENTED:
-        rule = f"{profile.name}: {fact.source}; assumed as {rule}"  # another provider's rule, said as such
-    return value, rule
-
-
-_AUTO_DOCUMENTED = ("openai", "azure")  # the jobs whose "auto" the step arithmetic's default rules are
+def trainer_default(trainer: Trainer | None, name: str, records: int, steps: Steps,
+                    largest: Sourced | None = None) -> tuple[int, str]:
+    """The trainer's default epochs or batch (Trainer.default); without one, the step arithmetic's own."""
+    if trainer is not None:
+        return trainer.default(name, records, steps, largest)
+    return steps.default_epochs(records) if name == "epochs" else steps.default_batch(records)

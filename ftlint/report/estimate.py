@@ -17,6 +17,7 @@ from .shared import github_annotation, sarif_document
 if TYPE_CHECKING:
     from ..app import EstimateRun
     from ..plan.estimate import BudgetFigures, Estimate
+    from ..trainers.steps import Steps
 
 Row = tuple[str, str, str]  # a figure's label, its value, how it was found
 
@@ -138,10 +139,7 @@ def _step_rows(e: Estimate) -> list[Row]:
 
 def _steps_per_epoch_how(e: Estimate) -> str:
     unit = "rows" if e.packing or e.rows_rule else "records"
-    if e.trainer_steps == "hf":
-        how = f"from {_n(e.sequences)} {unit}, batches of {e.batch_size} on {e.gpus} device{'s' if e.gpus != 1 else ''}, accumulating {e.grad_accum}"
-    else:
-        how = f"= {'floor' if e.drop_last else 'ceil'}({_n(e.sequences)} / {e.effective_batch_size})"
+    how = _steps(e).per_epoch_words(e.sequences, unit, e.batch_size, e.gpus, e.grad_accum, e.drop_last)
     if e.last_batch:
         tail = "dropped each epoch (--drop-last)" if e.drop_last else "a partial last batch"
         how += f": {_n(e.full_batches)} full batch{'es' if e.full_batches != 1 else ''} and one of {e.last_batch} ({tail})"
@@ -159,14 +157,15 @@ def _total_steps_how(e: Estimate) -> str:
 
 
 def _warmup_how(e: Estimate) -> str:
-    hf = e.trainer_steps == "hf"
-    if e.trainer_steps == "axolotl" and e.warmup_ratio is not None:
-        return f"= floor({e.warmup_ratio:g} x {_n(e.total_steps)}), as axolotl does"
-    if e.trainer_steps == "axolotl" and not e.warmup_steps_given:
-        return f"axolotl's default: min(floor(0.03 x {_n(e.total_steps)}), 100), 1 made 2"
-    if e.warmup_ratio is not None and not (hf and e.warmup_steps and e.warmup_ratio == 0):
-        return f"= ceil({e.warmup_ratio:g} x {_n(e.total_steps)})" + (" in floating point, as transformers does" if hf else "")
-    return "--warmup-steps" if e.warmup_steps else "no warmup (--warmup-ratio or --warmup-steps)"
+    return _steps(e).warmup_words(e.warmup_ratio, e.total_steps, e.warmup_steps, e.warmup_steps_given)
+
+
+def _steps(e: Estimate) -> Steps:
+    """The run's trainer's step arithmetic, which says how it found its figures (ftlint/trainers/steps.py)."""
+    from ..trainers import TRAINERS
+    from ..trainers.steps import Hosted
+
+    return TRAINERS[e.trainer].steps() if e.trainer in TRAINERS else Hosted()
 
 
 def _cost_rows(e: Estimate) -> list[Row]:

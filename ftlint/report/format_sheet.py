@@ -50,7 +50,7 @@ def _models(fmt: Format) -> list[str]:
     lines: list[str] = []
     from ..trainers import TRAINERS
 
-    trainers = [p for p in TRAINERS.values() if p.takes(fmt.name)]
+    trainers = [t.profile for t in TRAINERS.values() if t.profile.takes(fmt.name)]
     for model in all_models().values():
         # a format of one trainer's own (mistral-finetune) is for the models that trainer trains
         if fmt.name in model.formats and (not trainers or any(p.trains(model.tokenizer) for p in trainers)):

@@ -5,17 +5,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..trainers import CUTS
+
 if TYPE_CHECKING:
     from ..plan.estimate import Estimate
-
-RULE_WORDS = {
-    "truncate": "cut keeping the start",
-    "drop": "records past it dropped",
-    "proportional": "each turn's prompt and answer cut in proportion (LLaMA-Factory infer_seqlen), later turns dropped",
-    "reject": "records past it refused",
-    "split": "packed across sequences: nothing cut",
-}
-
 
 def trainable_how(e: Estimate) -> str:
     """How the trainable tokens are found, with the uncut figure beside them when the cut takes any."""
@@ -41,7 +34,7 @@ def max_length_row(e: Estimate) -> tuple[str, str, str] | None:
     if t.records_dropped:
         done.append(f"{_records(t.records_dropped)} dropped ({t.tokens_dropped:,} tokens)")
     effect = "; ".join(done) if done else "no record is past it"
-    return ("max length", f"{t.max_seq_len:,}", f"{t.source}; {RULE_WORDS.get(t.rule, t.rule)}: {effect}")
+    return ("max length", f"{t.max_seq_len:,}", f"{t.source}; {CUTS[t.rule].words if t.rule in CUTS else t.rule}: {effect}")
 
 
 def _records(n: int) -> str:

@@ -61,7 +61,7 @@ class FileSummary:
     tokens_cut: int = 0  # ... the tokens it cuts off them
     trainable_cut: int = 0  # ... of which trained
     emptied: int = 0  # records left with no trained token by the cut
-    dropped: int = 0  # records the trainer leaves out (axolotl's drop): in no count above
+    dropped: int = 0  # records the trainer leaves out (its drop): in no count above
     dropped_tokens: int = 0
     dropped_trainable: int = 0
     cut_lines: list[int] = field(default_factory=list)  # the first lines whose records lose trained tokens

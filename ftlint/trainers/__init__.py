@@ -1,50 +1,69 @@
-"""The trainers ftlint knows, one profile each (profile.py says what a profile holds), in one table.
+"""The trainers ftlint knows, one package each, in one table: base.py says what a trainer is to
+the rest of ftlint (its profile and what the generic code asks of it), profile.py what a profile
+holds. Adding a trainer is its package and its line in TRAINERS (and in CONFIGS, if it has a run
+config ftlint reads); nothing outside ftlint/trainers/ asks which trainer it is.
 
     trl  axolotl  llama-factory  mistral-finetune        the trainers people run themselves
     openai  azure  together  fireworks  bedrock  vertex  the providers' fine-tuning jobs
 
-A run's trainer is chosen once: --trainer (or a run config's), else the one a named model's
-provider implies (a Hugging Face model: TRL; a Together model: Together's job), else the one the
-file's format's provider implies (openai-chat: OpenAI's job); a file of a format no single
-trainer owns (ShareGPT, Alpaca, text) and no trainer named: no profile, and a provider's plain
-job arithmetic is assumed, and said.
+A run's trainer is chosen once (ftlint/resolve/): --trainer (or a run config's, or the one whose
+column mapping --mapping names), else the one a named model's provider implies (a Hugging Face
+model: TRL; a Together model: Together's job), else the one the file's format's provider implies
+(openai-chat: OpenAI's job); a file of a format no single trainer owns (ShareGPT, Alpaca, text)
+and no trainer named: no profile, and a provider's plain job arithmetic is assumed, and said.
 """
 
 from __future__ import annotations
 
-from . import axolotl, hosted, llama_factory, mistral_finetune, trl
+from . import axolotl, llama_factory, mistral_finetune, together, trl
+from .base import Plan, Rows, Trainer
+from .cut import KEEP_START, Cut
+from .hosted import azure, bedrock, fireworks, openai, vertex
 from .profile import Fact, Profile
 
-TRAINERS: dict[str, Profile] = {p.name: p for p in (trl.PROFILE, axolotl.PROFILE, llama_factory.PROFILE, mistral_finetune.PROFILE,
-                                                   *hosted.PROFILES)}
-# other names a user may give; "hf" (the Hugging Face Trainer's arithmetic) is TRL's
-ALIASES = {"hf": "trl", "transformers": "trl", "unsloth": "trl", "llamafactory": "llama-factory", "llama_factory": "llama-factory",
-           "mistral": "mistral-finetune"}
+TRAINERS: dict[str, Trainer] = {t.name: t for t in (
+    trl.TRAINER, axolotl.TRAINER, llama_factory.TRAINER, mistral_finetune.TRAINER,
+    openai.TRAINER, azure.TRAINER, together.TRAINER, fireworks.TRAINER, bedrock.TRAINER, vertex.TRAINER,
+)}
+# the run configs ftlint reads (--run), in the order their keys are tried: the most particular first
+CONFIGS: tuple[Trainer, ...] = (together.TRAINER, axolotl.TRAINER, llama_factory.TRAINER, mistral_finetune.TRAINER, trl.TRAINER)
+ALIASES = {alias: t.name for t in TRAINERS.values() for alias in t.aliases}  # other names a user may give
 HOSTED = "hosted"  # the named model's provider's job (or the format's), whichever provider it is
 CHOICES = (*TRAINERS, *ALIASES, HOSTED)
 SELF_HOSTED_PROVIDER = "hf"  # the catalog's provider of the models people fine-tune themselves
+CUTS: dict[str, Cut] = {c.name: c for c in (KEEP_START, *(t.cut for t in TRAINERS.values()))}
+
+# the plan options only some trainers take (Trainer.plan_options), and what a run of another is told, in this order
+REFUSED = {
+    "packing": "--packing models TRL's packing (bfd), and LLaMA-Factory's: name --trainer trl or llama-factory, or a "
+               "self-hosted --model",
+    "max_seq_len": "--max-seq-len is the length a self-hosted trainer cuts records at (and a Together job's "
+                   "max_seq_length): name it with --trainer or --model; a provider's limit is --context",
+    **{option: f"{flag} is a Together job's option: name a together/ --model or --trainer together"
+       for option, flag in (("n_evals", "--n-evals"), ("full", "--full"), ("no_packing", "--no-packing"))},
+}
 
 
 class UnknownTrainer(Exception):
     pass
 
 
-def named(name: str) -> Profile:
-    """The profile of a trainer by name or alias."""
+def named(name: str) -> Trainer:
+    """A trainer by name or alias."""
     found = TRAINERS.get(ALIASES.get(name, name))
     if found is None:
         raise UnknownTrainer(f"unknown trainer {name!r}; ftlint knows {', '.join(TRAINERS)} (`ftlint trainers`)")
     return found
 
 
-def of_provider(provider: str) -> Profile | None:
+def of_provider(provider: str) -> Trainer | None:
     """The trainer whose jobs run a catalog provider's models (TRL for the self-hosted ones)."""
     if provider == SELF_HOSTED_PROVIDER:
         return TRAINERS["trl"]
-    return next((p for p in TRAINERS.values() if provider in p.providers), None)
+    return next((t for t in TRAINERS.values() if provider in t.profile.providers), None)
 
 
-def chosen(name: str | None, provider: str | None) -> tuple[Profile | None, str]:
+def chosen(name: str | None, provider: str | None) -> tuple[Trainer | None, str]:
     """The run's trainer and why: `name` (--trainer, or a run config's; "hosted" is the provider's
     job), else the one `provider` (the named model's, or the format's) implies."""
     if name is not None and name != HOSTED:
@@ -55,4 +74,15 @@ def chosen(name: str | None, provider: str | None) -> tuple[Profile | None, str]
     return found, f"{'--trainer hosted: ' if name == HOSTED else ''}the {provider} provider's"
 
 
-__all__ = ["ALIASES", "CHOICES", "HOSTED", "TRAINERS", "Fact", "Profile", "UnknownTrainer", "chosen", "named", "of_provider"]
+def mapping_owner(file: str) -> Trainer:
+    """The trainer whose column mapping a --mapping FILE is."""
+    return next(t for t in TRAINERS.values() if t.reads_mapping(file))
+
+
+def cut_rule(name: str) -> Cut:
+    """What a trainer does past its max length, by the rule's name (Loss.past_max)."""
+    return CUTS[name]
+
+
+__all__ = ["ALIASES", "CHOICES", "CONFIGS", "HOSTED", "REFUSED", "TRAINERS", "Cut", "Fact", "Plan", "Profile", "Rows", "Trainer",
+           "UnknownTrainer", "chosen", "cut_rule", "mapping_owner", "named", "of_provider"]

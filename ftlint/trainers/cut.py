@@ -2,25 +2,55 @@
 layout: its tokens in order as (untrained, then trained) pairs, one pair per turn (the prompt or
 the user's side, then the answer); a record that trains every token is [(0, tokens)].
 
-  keep_start    TRL (trl/trainer/sft_trainer.py SFTTrainer._prepare_dataset, truncation_mode
-                "keep_start"), axolotl's truncate and a hosted job: the first `cut` tokens stay,
-                and the trained tokens among them train.
-  proportional  LLaMA-Factory (src/llamafactory/data/processor/supervised.py
-                SupervisedDatasetProcessor._encode_data_example): the pairs in order, each cut by
-                processor_utils.py infer_seqlen to what the earlier ones left, and none once they
-                have used it all.
-  drop          axolotl (src/axolotl/utils/data/utils.py handle_long_seq_in_dataset, the drop
-                strategy): only samples of min_sample_len (2) to sequence_len tokens stay.
+A trainer's rule is a Cut (its `cut`); the judge asks it which records are past the max length
+and what of them stays, and never asks which trainer it is. The rule a run follows travels by its
+name (Loss.past_max, the estimate's `truncation.rule`); the registry (ftlint/trainers/__init__.py
+`cut_rule`) turns the name back into the rule.
+
+  truncate  the first `cut` tokens stay, and the trained tokens among them train (a
+            truncation that keeps the start, most trainers' and a hosted job's): KEEP_START, here.
+  reject    the job refuses the sample (a provider's validation): REJECTED, here.
+The others are their trainers' own, in their packages.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .profile import DROP, PROPORTIONAL, REJECT, SPLIT
+from .profile import REJECT, TRUNCATE
 
 Pairs = Sequence[tuple[int, int]]
-AXOLOTL_MIN_SAMPLE_LEN = 2  # src/axolotl/utils/data/utils.py: min_sample_len None -> 2
+
+
+class Cut:
+    """Past the max length: the first `cut` tokens stay (the base rule, "truncate")."""
+
+    name = TRUNCATE
+    words = "cut keeping the start"  # as the estimate says it
+    leaves_out = False  # True: a record past the max length leaves the run whole, and its layout is never asked
+
+    def past(self, tokens: int, cut: int) -> bool:
+        """Whether a record of `tokens` is past the max length `cut` (a rule may leave out short ones too)."""
+        return tokens > cut
+
+    def kept(self, pairs: Pairs, cut: int) -> tuple[int, int] | None:
+        """(tokens kept, trained tokens kept) of a sample past `cut`; None: the sample leaves the run."""
+        return keep_start(pairs, cut)
+
+
+class Rejected(Cut):
+    """The job refuses a sample past the max length."""
+
+    name = REJECT
+    words = "records past it refused"
+    leaves_out = True
+
+    def kept(self, pairs: Pairs, cut: int) -> tuple[int, int] | None:
+        return None
+
+
+KEEP_START = Cut()
+REJECTED = Rejected()
 
 
 def pairs_of_mask(mask: Sequence[bool]) -> list[tuple[int, int]]:
@@ -50,43 +80,4 @@ def keep_start(pairs: Pairs, cut: int) -> tuple[int, int]:
     return min(position, cut), kept
 
 
-def infer_seqlen(source: int, target: int, cutoff: int) -> tuple[int, int]:
-    """LLaMA-Factory's share of `cutoff` tokens between a turn's source and its target: a short
-    target keeps whole, else a short source does, else they share in proportion (rounded down
-    for the target); the source has what the target leaves."""
-    if 2 * target < cutoff:
-        most = cutoff
-    elif 2 * source < cutoff:
-        most = cutoff - source
-    else:
-        most = int(cutoff * (target / (source + target)))
-    new_target = min(most, target)
-    new_source = min(max(cutoff - new_target, 0), source)
-    return new_source, new_target
-
-
-def proportional(pairs: Pairs, cutoff: int) -> tuple[int, int]:
-    """(tokens kept, trained tokens kept) under LLaMA-Factory's rule, pair by pair."""
-    total = trained_kept = 0
-    for source, target in pairs:
-        if total >= cutoff:
-            break
-        kept_source, kept_target = infer_seqlen(source, target, cutoff - total)
-        total += kept_source + kept_target
-        trained_kept += kept_target
-    return total, trained_kept
-
-
-def kept(rule: str, pairs: Pairs, cut: int) -> tuple[int, int] | None:
-    """(tokens kept, trained tokens kept) of a sample over `cut` under the trainer's rule; None:
-    the sample leaves the run (dropped, or refused with the job)."""
-    if rule in (DROP, REJECT):
-        return None
-    if rule == PROPORTIONAL:
-        return proportional(pairs, cut)
-    if rule == SPLIT:  # packed across sequences: nothing is lost
-        return sum(u + t for u, t in pairs), sum(t for _, t in pairs)
-    return keep_start(pairs, cut)
-
-
-__all__ = ["AXOLOTL_MIN_SAMPLE_LEN", "Pairs", "infer_seqlen", "keep_start", "kept", "pairs_of_mask", "proportional"]
+__all__ = ["KEEP_START", "REJECTED", "Cut", "Pairs", "keep_start", "pairs_of_mask"]

@@ -1,8 +1,8 @@
 """What a trainer is, to ftlint: the run it makes of a dataset, each fact with the place in the
 trainer's own code (or documentation) it comes from.
 
-A profile is data, one module per trainer (ftlint/trainers/*.py), listed in one table
-(ftlint/trainers/__init__.py). Every figure ftlint prints for a run follows from the profile of the
+A profile is data: a TOML file in each trainer's package (ftlint/trainers/<name>/profile.toml,
+read by `load`), its trainer listed in one table (ftlint/trainers/__init__.py). Every figure ftlint prints for a run follows from the profile of the
 trainer that runs it: the formats it takes (and, for a file of another shape, which format ftlint
 would convert it to), its defaults, how it renders a conversation, what its loss trains, what it
 does with a sample past its max length, whether text that spells a special token becomes that
@@ -12,29 +12,24 @@ token, packing, its step arithmetic and how it bills.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-# what a trainer does with a sample longer than its max length
-TRUNCATE = "truncate"  # cut, keeping its start (TRL keep_start, axolotl truncate, OpenAI)
-DROP = "drop"  # left out of the run (axolotl's default)
-PROPORTIONAL = "proportional"  # each turn's prompt and answer cut in proportion (LLaMA-Factory infer_seqlen)
+# what a trainer does with a sample longer than its max length: the name of its Cut (ftlint/trainers/cut.py;
+# a trainer's own rule is named in its package: the registry's CUTS lists them all)
+TRUNCATE = "truncate"  # cut, keeping its start
 REJECT = "reject"  # the job is refused (a hosted provider's validation)
-SPLIT = "split"  # nothing is cut: samples are packed across sequences (mistral-finetune)
-PAST_MAX = (TRUNCATE, DROP, PROPORTIONAL, REJECT, SPLIT)
 
 # what the loss trains by default
-ALL_TOKENS = "all"  # every token of the rendered sequence (TRL's language modelling on messages)
+ALL_TOKENS = "all"  # every token of the rendered sequence (language modelling on the whole conversation)
 TARGETS = "targets"  # the format's targets: assistant turns, completions (ftlint's record rule)
 
-# how a conversation becomes tokens
+# how a conversation becomes tokens (a renderer of a trainer's own is named in its package)
 TEMPLATE = "template"  # the model's chat template, as transformers' apply_chat_template renders it
-MISTRAL_COMMON = "mistral-common"  # mistral-common's instruct tokenizer (no Jinja)
-LLAMA_FACTORY = "llama-factory"  # LLaMA-Factory's own template registry, by name
 PROVIDER = "provider"  # the provider's own rendering, counted by ftlint's token convention
 
-# how steps are counted (ftlint/trainers/steps.py)
+# how steps are counted (ftlint/trainers/steps.py; a trainer's own arithmetic is named in its package)
 HOSTED_STEPS = "hosted"  # steps per epoch = ceil(sequences / effective batch), times the epochs
 HF_STEPS = "hf"  # transformers' Trainer: per device, then accumulation (ftlint/trainers/steps.py HuggingFace)
-AXOLOTL_STEPS = "axolotl"  # axolotl's own total, ceil(sequences x epochs / effective batch), as the Trainer's max_steps
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,20 +47,20 @@ class Profile:
     hosted: bool  # a provider's job (billed), or a trainer the user runs
     formats: Fact  # the ftlint formats it takes (a tuple of names)
     epochs: Fact  # an int, or "auto" (the provider picks: OpenAI's cookbook rule)
-    batch: Fact  # per device: an int, "auto" (Azure's documented rule), or "max" (Together: the model's largest)
+    batch: Fact  # per device: an int, "auto" (a provider's rule), or "max" (the model's largest)
     max_length: Fact  # tokens per sequence (int), or None: the model's context
-    past_max: Fact  # one of PAST_MAX
+    past_max: Fact  # the name of its Cut (Trainer.cut)
     loss: Fact  # ALL_TOKENS or TARGETS, by default
-    renderer: Fact  # TEMPLATE, MISTRAL_COMMON, LLAMA_FACTORY or PROVIDER
+    renderer: Fact  # TEMPLATE, PROVIDER, or a renderer of the trainer's own
     control_tokens: Fact  # True: text spelling an added token (<|im_end|>, [INST]) becomes that token
     packing: Fact  # on by default (bool)
-    steps: str  # HOSTED_STEPS or HF_STEPS
+    steps: str  # HOSTED_STEPS, HF_STEPS, or an arithmetic of the trainer's own (Trainer.steps)
     billing: Fact  # what is billed, in words ("" for a trainer the user runs)
     read: str = ""  # the code (repository@commit) or the docs these facts were read from
     providers: tuple[str, ...] = ()  # the catalog providers whose models this trainer's jobs run (hosted)
     notes: tuple[str, ...] = ()  # what the trainer does that the figures do not show
-    max_steps: Fact = Fact(None, "")  # a run of this many steps by default (mistral-finetune), None: the epochs decide
-    tokenizers: Fact = Fact(None, "")  # the catalog tokenizers of the models it trains (mistral-finetune's), None: any
+    max_steps: Fact = Fact(None, "")  # a run of this many steps by default, None: the epochs decide
+    tokenizers: Fact = Fact(None, "")  # the catalog tokenizers of the models it trains (some trainers' own), None: any
 
     def trains(self, tokenizer: str) -> bool:
         """Whether a model of this tokenizer is one the trainer trains."""
@@ -86,3 +81,29 @@ class Profile:
                 ("past the max length", self.past_max), ("loss", self.loss), ("renderer", self.renderer),
                 ("special-token text", self.control_tokens), ("packing", self.packing), ("billing", self.billing),
                 *([("max steps", self.max_steps)] if self.max_steps.value is not None else [])]
+
+
+def load(name: str, package: str, file: str = "profile") -> Profile:
+    """The profile of the trainer `name` in the TOML file `file` of its package: each fact a table
+    of its value (absent: None) and its source; `inherits` names a file of the same package that
+    it completes. Read the first time a run asks for it (ftlint/trainers/base.py Trainer.profile)."""
+    fields: dict[str, Any] = {key: _fact(value) if isinstance(value, dict) else _frozen(value)
+                              for key, value in _read(package, file).items()}
+    return Profile(name=name, **fields)
+
+
+def _read(package: str, file: str) -> dict:
+    import tomllib
+    from importlib import resources
+
+    data = tomllib.loads(resources.files(package).joinpath(f"{file}.toml").read_text(encoding="utf-8"))
+    base = data.pop("inherits", None)
+    return {**_read(package, base), **data} if base else data
+
+
+def _fact(table: dict) -> Fact:
+    return Fact(_frozen(table.get("value")), table["source"])
+
+
+def _frozen(value: object) -> object:
+    return tuple(value) if isinstance(value, list) else value

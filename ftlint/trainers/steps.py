@@ -1,5 +1,5 @@
-"""The trainers' step arithmetic: what a run does with N sequences (records, or packed rows). One
-strategy each; a trainer's profile (ftlint/trainers/) names the one its runs follow.
+"""The step arithmetic trainers share: what a run does with N sequences (records, or packed rows).
+A trainer's `steps` (ftlint/trainers/base.py) is one of these, or one of its own, in its package.
 
 Hosted (a provider's job, OpenAI's rules as documented):
     effective batch   = per-device batch x gradient accumulation x GPUs
@@ -36,6 +36,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Protocol
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +57,31 @@ class Schedule:
     refusal: str | None = None  # why the trainer would not start, or trains nothing
 
 
+class Steps(Protocol):
+    """A trainer's step arithmetic: its defaults, its warmup rounding and its schedule."""
+
+    name: str
+    title: str
+    charges_per_token: bool
+
+    def default_epochs(self, records: int) -> tuple[int, str]: ...
+
+    def default_batch(self, records: int) -> tuple[int, str]: ...
+
+    def warmup(self, schedule_steps: int, ratio: Fraction | None, steps: int | None) -> int: ...
+
+    def warmup_words(self, ratio: float | None, total: int, steps: int, given: bool) -> str:
+        """How the warmup steps were found, in words (`given`: --warmup-steps, not the rule)."""
+        ...
+
+    def per_epoch_words(self, sequences: int, unit: str, batch: int, gpus: int, grad_accum: int, drop_last: bool) -> str:
+        """How the steps of an epoch follow from the `sequences` (records or rows: `unit`), in words."""
+        ...
+
+    def schedule(self, n: int, epochs: int, batch: int, grad_accum: int, gpus: int, drop_last: bool,
+                 max_steps: int | None) -> Schedule: ...
+
+
 class Hosted:
     name = "hosted"
     title = "a provider's job"
@@ -73,13 +99,25 @@ class Hosted:
             return steps
         return math.ceil(ratio * schedule_steps) if ratio is not None else 0
 
+    def warmup_words(self, ratio: float | None, total: int, steps: int, given: bool) -> str:
+        if ratio is not None:
+            return f"= ceil({ratio:g} x {total:,})"
+        return "--warmup-steps" if steps else "no warmup (--warmup-ratio or --warmup-steps)"
+
+    def per_epoch_words(self, sequences: int, unit: str, batch: int, gpus: int, grad_accum: int, drop_last: bool) -> str:
+        return f"= {'floor' if drop_last else 'ceil'}({sequences:,} / {batch * grad_accum * gpus})"
+
+    def per_epoch_rule(self, drop_last: bool) -> str:
+        """How steps per epoch are computed, in words."""
+        return f"steps per epoch = {'floor' if drop_last else 'ceil'}(records / effective batch)"
+
     def schedule(self, n: int, epochs: int, batch: int, grad_accum: int, gpus: int, drop_last: bool,
                  max_steps: int | None) -> Schedule:
         effective = batch * grad_accum * gpus
         full, last = divmod(n, effective)
         per_epoch = full if drop_last else full + (1 if last else 0)
         fed_per_epoch = full * effective if drop_last else n
-        rule = f"steps per epoch = {'floor' if drop_last else 'ceil'}(records / effective batch)"
+        rule = self.per_epoch_rule(drop_last)
         if per_epoch == 0:
             why = (f"--drop-last: {n:,} records make no full batch of {effective:,}: nothing trains" if n else None)
             return Schedule(n, effective, full, last, 0, 0, max_steps or 0, 0, 0.0, 0, rule, why)
@@ -117,6 +155,14 @@ class HuggingFace:
         if ratio:
             return math.ceil(schedule_steps * float(ratio))  # floats, as transformers does
         return 0
+
+    def warmup_words(self, ratio: float | None, total: int, steps: int, given: bool) -> str:
+        if ratio is not None and not (steps and ratio == 0):
+            return f"= ceil({ratio:g} x {total:,}) in floating point, as transformers does"
+        return "--warmup-steps" if steps else "no warmup (--warmup-ratio or --warmup-steps)"
+
+    def per_epoch_words(self, sequences: int, unit: str, batch: int, gpus: int, grad_accum: int, drop_last: bool) -> str:
+        return f"from {sequences:,} {unit}, batches of {batch} on {gpus} device{'s' if gpus != 1 else ''}, accumulating {grad_accum}"
 
     def schedule(self, n: int, epochs: int, batch: int, grad_accum: int, gpus: int, drop_last: bool,
                  max_steps: int | None) -> Schedule:
@@ -175,57 +221,6 @@ class HuggingFace:
         if gpus > 1:
             return batches_per_process * gpus * batch  # even_batches: every batch is full
         return batches_per_process * batch if drop_last else min(batches_per_process * batch, n)
-
-
-class Axolotl(Hosted):
-    """axolotl's own count, passed to the Trainer as max_steps (src/axolotl/utils/trainer.py
-    calculate_total_num_steps, without packing): total = ceil(sequences x epochs / (micro batch x
-    accumulation x devices)), so a last epoch can end early; warmup = warmup_steps, else
-    floor(ratio x total), else min(floor(0.03 x total), 100), a computed 1 made 2
-    (core/builders/base.py _configure_warmup_and_logging)."""
-
-    name = "axolotl"
-    title = "axolotl"
-    charges_per_token = False
-
-    def default_epochs(self, records: int) -> tuple[int, str]:
-        return 1, "axolotl's default (num_epochs=1.0)"
-
-    def default_batch(self, records: int) -> tuple[int, str]:
-        return 1, "axolotl's default (micro_batch_size=1)"
-
-    def warmup(self, schedule_steps: int, ratio: Fraction | None, steps: int | None) -> int:
-        if steps is not None:
-            return steps
-        found = math.floor(ratio * schedule_steps) if ratio is not None else min(math.floor(Fraction(3, 100) * schedule_steps), 100)
-        return 2 if found == 1 else found
-
-    def schedule(self, n: int, epochs: int, batch: int, grad_accum: int, gpus: int, drop_last: bool,
-                 max_steps: int | None) -> Schedule:
-        effective = batch * grad_accum * gpus
-        full, last = divmod(n, effective)
-        per_epoch = -(-n // effective)
-        rule = "total = ceil(records x epochs / effective batch), axolotl's max_steps"
-        if not n:
-            return Schedule(n, effective, full, last, 0, 0, max_steps or 0, 0, 0.0, 0, rule)
-        total = max_steps or -(-(n * epochs) // effective)
-        fed = min(total * effective, n * epochs) if not max_steps else total * effective
-        return Schedule(n, effective, full, last, per_epoch, total, total, -(-total // per_epoch), round(total / per_epoch, 4),
-                        fed, rule)
-
-
-Strategy = Hosted | HuggingFace
-
-
-def trainer(steps: str, legacy: bool = False) -> Strategy:
-    """The step arithmetic of a profile's `steps` (ftlint/trainers/profile.py)."""
-    if steps == "hf":
-        return HuggingFace(legacy)
-    if steps == "axolotl":
-        return Axolotl()
-    if steps == "hosted":
-        return Hosted()
-    raise KeyError(f"unknown step arithmetic {steps!r}")
 
 
 # OpenAI cookbook heuristic for n_epochs="auto" (Chat_finetuning_data_prep.ipynb); OpenAI does

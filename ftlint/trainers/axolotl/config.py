@@ -6,8 +6,8 @@ message_property_mappings, roles_to_train, train_on_eos, split), over its pydant
 
 from __future__ import annotations
 
-from .base import DatasetRef, Keys, RunConfig, Setting
-from .common import count, dataset, epochs, learning_rate, model, warmup
+from ..configs.base import DatasetRef, Keys, RunConfig, Setting
+from ..configs.common import count, dataset, epochs, learning_rate, model, warmup
 
 SOURCE = "src/axolotl/utils/schemas"
 UNSET = {
@@ -30,7 +30,7 @@ def read(keys: Keys) -> RunConfig:
         run["max_seq_len"] = plan["max_seq_len"] = Setting(512, UNSET["max_seq_len"])
     strategy = keys.get("excess_length_strategy", "str")
     if strategy not in (None, "drop", "truncate", "raise"):
-        from .base import RunConfigError
+        from ..configs.base import RunConfigError
 
         raise RunConfigError(f"{keys.path}: excess_length_strategy = {strategy!r}: expected drop, truncate or raise")
     if strategy in ("truncate", "raise"):
@@ -62,15 +62,13 @@ def read(keys: Keys) -> RunConfig:
 
 
 def _template(keys: Keys) -> None:
-    from ..chat import CHAT_TEMPLATES
-
     name = keys.get("chat_template", "str")
     if keys.get("chat_template_jinja", "str") is not None:
         keys.note("chat_template_jinja: axolotl renders with that template; ftlint renders with the model's (give "
                   "--chat-template FILE for that one)")
     elif name not in (None, "tokenizer_default"):
         same = str(name).replace("qwen_25", "qwen2.5")
-        known = f"ftlint's {same} template is the model's when --model names one of its family" if same in CHAT_TEMPLATES else \
+        known = f"ftlint's {same} template is the model's when --model names one of its family" if same in keys.templates else \
             "not one of ftlint's templates: the model's own is used (give --chat-template FILE for axolotl's)"
         keys.note(f"chat_template {name}: axolotl's own template (src/axolotl/utils/chat_templates/templates/); {known}")
 
@@ -79,7 +77,7 @@ def _datasets(keys: Keys, key: str) -> list[DatasetRef]:
     out = []
     for i, entry in enumerate(keys.items(key)):
         if not isinstance(entry, dict):
-            from .base import RunConfigError
+            from ..configs.base import RunConfigError
 
             raise RunConfigError(f"{keys.path}: {key}[{i}] = {entry!r}: expected a mapping (path, type, ...)")
         path = keys.get("path", "str", entry, f"{key}[{i}].path")

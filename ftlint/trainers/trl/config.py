@@ -8,8 +8,8 @@ max_steps, warmup_ratio, warmup_steps, learning_rate (SFTConfig's default 2e-5).
 
 from __future__ import annotations
 
-from .base import DatasetRef, Keys, RunConfig, Setting
-from .common import TRAINING_ARGUMENTS_UNSET, dataset, model, training_arguments
+from ..configs.base import DatasetRef, Keys, RunConfig, Setting
+from ..configs.common import TRAINING_ARGUMENTS_UNSET, dataset, model, training_arguments
 
 UNSET = {
     **TRAINING_ARGUMENTS_UNSET,

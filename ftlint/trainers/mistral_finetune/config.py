@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from .base import DatasetRef, Keys, RunConfig, Setting
-from .common import count, dataset, learning_rate
+from ..configs.base import DatasetRef, Keys, RunConfig, Setting
+from ..configs.common import count, dataset, learning_rate
 
 UNSET = {
     "max_steps": "max_steps 100: mistral-finetune's default (finetune/args.py TrainArgs.max_steps=100)",

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .base import DatasetRef, Keys, RunConfig, RunConfigError, Setting
-from .common import TRAINING_ARGUMENTS_UNSET, dataset, model, training_arguments
+from ..configs.base import DatasetRef, Keys, RunConfig, RunConfigError, Setting
+from ..configs.common import TRAINING_ARGUMENTS_UNSET, dataset, model, training_arguments
 
 STAGES = ("pt", "sft", "rm", "ppo", "dpo", "kto")
 UNSET = {
@@ -72,8 +72,8 @@ def _names(keys: Keys, key: str) -> list[str]:
 
 
 def _info(keys: Keys, folder: Path) -> dict:
-    from ..documents import parse_json
-    from ..trust import MAX_FILE_BYTES, Refused, inside, read_text
+    from ...documents import parse_json
+    from ...trust import MAX_FILE_BYTES, Refused, inside, read_text
 
     file = folder / "dataset_info.json"
     if not _names(keys, "dataset"):

@@ -6,12 +6,12 @@ from __future__ import annotations
 from fractions import Fraction
 from pathlib import Path
 
-from ..trust import inside
+from ...trust import inside
 from .base import DatasetRef, Keys, Setting, number
 
 
 def epochs(keys: Keys, key: str, plan: dict[str, Setting]) -> None:
-    """A trainer's epochs (a float to axolotl and transformers) as ftlint's whole epochs; a
+    """A trainer's epochs (a float to most trainers) as ftlint's whole epochs; a
     fraction is said, and left to the trainer's default (give --max-steps)."""
     found = keys.setting(key, "number")
     if found is None:
@@ -57,8 +57,8 @@ def learning_rate(keys: Keys, key: str, plan: dict[str, Setting], where: dict | 
 
 def model(keys: Keys, key: str, run: dict[str, Setting], prefix: str = "") -> None:
     """The model the config names, as the catalog's entry (a provider's models are named with
-    the provider's prefix there: together/...), or a note that the catalog has none."""
-    from ..models import UnknownModel, get_model
+    the provider's prefix there: PROVIDER/...), or a note that the catalog has none."""
+    from ...models import UnknownModel, get_model
 
     name = keys.get(key, "str")
     if name is None:
@@ -90,7 +90,7 @@ def dataset(keys: Keys, path: str, kind: str = "", mapping: str | None = None) -
     return DatasetRef(path, kind, None, mapping)
 
 
-# transformers' TrainingArguments defaults, for a config both TRL and LLaMA-Factory hand to it
+# transformers' TrainingArguments defaults, for a config that hands its keys to transformers' Trainer
 TRAINING_ARGUMENTS_UNSET = {
     "epochs": "num_train_epochs 3: transformers' default (TrainingArguments.num_train_epochs=3.0)",
     "batch_size": "per_device_train_batch_size 8: transformers' default (TrainingArguments)",
@@ -98,8 +98,8 @@ TRAINING_ARGUMENTS_UNSET = {
 
 
 def training_arguments(keys: Keys, plan: dict[str, Setting]) -> None:
-    """The keys of transformers' TrainingArguments that decide the figures (TRL's SFTConfig and
-    LLaMA-Factory's training YAML both take them: transformers/training_args.py TrainingArguments)."""
+    """The keys of transformers' TrainingArguments that decide the figures (the configs of the
+    trainers that run transformers' Trainer take them: transformers/training_args.py TrainingArguments)."""
     count(keys, "per_device_train_batch_size", "batch_size", plan)
     count(keys, "gradient_accumulation_steps", "grad_accum", plan)
     epochs(keys, "num_train_epochs", plan)

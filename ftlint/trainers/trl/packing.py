@@ -9,21 +9,11 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Iterable
-from dataclasses import dataclass
+
+from ..base import Packing
 
 PACKING_RULE = "TRL SFTTrainer packing_strategy='bfd': best-fit decreasing per 1,000-record map batch, overflow truncated"
 MAP_BATCH = 1000
-
-
-@dataclass(frozen=True, slots=True)
-class Packing:
-    max_seq_len: int
-    rows: int  # packed sequences: the N the trainer sees
-    lower_bound_rows: int  # ceil(sum of kept tokens / max_seq_len): perfect packing
-    kept_tokens: int
-    truncated_records: int
-    truncated_tokens: int
-    algorithm: str = PACKING_RULE
 
 
 def pack(lengths: Iterable[int], max_seq_len: int) -> Packing:
@@ -41,7 +31,7 @@ def pack(lengths: Iterable[int], max_seq_len: int) -> Packing:
             chunk = []
     if chunk:
         rows += _best_fit_decreasing(chunk, max_seq_len)
-    return Packing(max_seq_len, rows, -(-kept // max_seq_len), kept, truncated_records, truncated_tokens)
+    return Packing(max_seq_len, rows, -(-kept // max_seq_len), kept, truncated_records, truncated_tokens, PACKING_RULE)
 
 
 def _best_fit_decreasing(lengths: list[int], capacity: int) -> int:

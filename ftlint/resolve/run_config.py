@@ -6,13 +6,27 @@ source (PlanOptions.sources), and what the config says that ftlint does not mode
 from __future__ import annotations
 
 import dataclasses
-from pathlib import Path
 
+from ..errors import UsageError
 from ..options import PlanOptions, RunOptions
-from .base import DatasetRef, RunConfig, RunConfigError
+from ..trainers.configs.base import DatasetRef, RunConfig, RunConfigError
 
 # what the reference batch needs to turn a learning rate into a figure (PlanOptions: both or neither)
 PAIRED = {"learning_rate": "reference_batch_size"}
+
+
+def configured(run: RunOptions, plan: PlanOptions | None, given: dict[str, str]) -> tuple[RunOptions, PlanOptions | None]:
+    """The options with the values of the run config `run.run` names (read as its trainer reads
+    it: ftlint/trainers/configs/) where `given` gives none; a config that cannot be used is a
+    UsageError, one line."""
+    from ..chat import CHAT_TEMPLATES
+    from ..trainers.configs import read_run
+
+    assert run.run is not None
+    try:
+        return applied(read_run(run.run, limit=run.limits.max_file_bytes, templates=frozenset(CHAT_TEMPLATES)), run, plan, given)
+    except RunConfigError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def applied(config: RunConfig, run: RunOptions, plan: PlanOptions | None, given: dict[str, str]) -> tuple[RunOptions, PlanOptions | None]:
@@ -25,7 +39,9 @@ def applied(config: RunConfig, run: RunOptions, plan: PlanOptions | None, given:
     paths = run.paths or _paths(config)
     values["paths"] = paths
     if "mapping" not in given and run.mapping is None:
-        mapping = _mapping(config, paths)
+        from ..trainers import named
+
+        mapping = named(config.trainer).config_mapping(config, paths)
         if mapping is not None:
             values["mapping"] = mapping
     if "validation" not in given and run.validation is None and config.validation is not None:
@@ -69,20 +85,6 @@ def _local(config: RunConfig, ref: DatasetRef, what: str) -> str:
         raise RunConfigError(f"--run {config.path}: {what} {ref.path!r} is not a file in the config's folder (a Hub "
                              "dataset?): download it and give it as PATH")
     return _from_here(ref.local)
-
-
-def _mapping(config: RunConfig, paths: tuple[str, ...]) -> str | None:
-    """The --mapping that reads the training files as the trainer does: axolotl's entry (by the
-    file's name, or the only one), LLaMA-Factory's dataset_info.json entry for the file."""
-    if config.kind == "axolotl":
-        return config.path if config.datasets else None
-    names = {Path(p).name for p in paths}
-    chosen = [d for d in config.datasets if d.mapping and Path(d.path).name in names]
-    if len(chosen) == 1 and len(paths) == 1:
-        return chosen[0].mapping
-    if len(config.datasets) == 1 and len(paths) == 1:
-        return config.datasets[0].mapping
-    return None
 
 
 def _from_here(resolved: str) -> str:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from .base import Keys, RunConfig, RunConfigError, Setting
-from .common import dataset, learning_rate, model
+from ..configs.base import Keys, RunConfig, RunConfigError, Setting
+from ..configs.common import dataset, learning_rate, model
 
 CREATE = "together/resources/finetune.py FineTuning.create"
 UNSET = {

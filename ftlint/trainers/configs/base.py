@@ -4,6 +4,7 @@ that ftlint reads but does not model. One module per kind of file reads it into 
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,14 +22,14 @@ class Setting:
 @dataclass(frozen=True, slots=True)
 class DatasetRef:
     path: str  # as the config names it (a local file, relative to the config's folder, or a Hub id)
-    kind: str = ""  # the trainer's type for it (axolotl `type:`, LLaMA-Factory `formatting`)
+    kind: str = ""  # the trainer's type for it (a dataset entry's `type:` or `formatting`)
     local: str | None = None  # the file, resolved inside the config's folder, when it is one there
     mapping: str | None = None  # the --mapping value that reads it as the trainer does (FILE[:NAME])
 
 
 @dataclass(frozen=True)
 class RunConfig:
-    kind: str  # axolotl, llama-factory, trl, mistral-finetune, together
+    kind: str  # the trainer whose config it is (its name: ftlint/trainers CONFIGS)
     path: str
     trainer: str  # the profile's name (ftlint/trainers)
     run: dict[str, Setting] = field(default_factory=dict)  # RunOptions fields: model_name, max_seq_len, ...
@@ -48,8 +49,9 @@ class Keys:
     """A config's top-level mapping, read key by key with its type checked: a value of another
     type is a RunConfigError naming the file, the key and what it takes."""
 
-    def __init__(self, doc: dict, path: str) -> None:
+    def __init__(self, doc: dict, path: str, templates: Collection[str] = ()) -> None:
         self.doc, self.path, self.name = doc, path, Path(path).name
+        self.templates = templates  # the chat templates ftlint renders, by name: what a config's named one is compared with
         self.notes: list[str] = []
 
     def get(self, key: str, kind: str, where: dict | None = None, shown: str | None = None) -> object:

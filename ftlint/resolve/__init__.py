@@ -1,0 +1,86 @@
+"""A run resolved once: the options of `check`, `estimate`, `plan` and `diff` (ftlint/options.py,
+with a run config's values applied: run_config.py) made into the one value every later layer
+reads. The model the run names, its trainer and why, its tokenizer, chat template, mapping, max
+length (and where it comes from), what the trainer does past it, and the judging settings the
+engine runs with: each decided here, in this order, once; nothing below resolves them again.
+
+    cli / api (typed options) -> resolve_run(options) -> Run -> app.analyse_data(run) -> engine
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ..engine import Settings
+from ..errors import UsageError
+from ..models import Model, today_from
+from ..options import Loss, RunOptions
+from .settings import loss_for, mapping_of, resolve_model, template_file, template_for, tokenizer_for, trainer_of
+
+if TYPE_CHECKING:
+    from ..mapping import Mapping
+    from ..trainers import Trainer
+
+
+@dataclass(frozen=True)
+class Run:
+    """A run's options and what they resolve to."""
+
+    options: RunOptions  # as given (flags, configuration, a run config's values)
+    model: Model | None  # the model named (None: none was; the data's format's provider's default applies later)
+    trainer: Trainer | None  # named, or implied by the mapping or the model (None: the format's may imply one later)
+    trainer_source: str  # why it is the run's
+    settings: Settings  # what the engine judges with: tokenizer, template, limits, mapping, loss
+    today: dt.date  # model lifecycles (and dated templates) as of this day
+
+    @property
+    def loss(self) -> Loss:
+        """What the trainer trains, where it cuts (the run's one max length, and its source) and what it does past it."""
+        return self.settings.loss
+
+    @property
+    def mapping(self) -> Mapping | None:
+        return self.settings.mapping
+
+
+def resolve_run(options: RunOptions) -> Run:
+    """The run the options make. A model, trainer, tokenizer, template or mapping that cannot be
+    had is a UsageError (exit 2), raised here before any file is read."""
+    from ..trainers.profile import TARGETS
+
+    model = resolve_model(options.model_name)
+    try:
+        today = today_from(options.today)
+    except ValueError:
+        raise UsageError(f"--today {options.today}: not a date (YYYY-MM-DD)") from None
+    if options.format_name != "auto":
+        from ..formats.registry import FORMATS
+
+        if options.format_name not in FORMATS:
+            raise UsageError(f"format: {options.format_name!r} is not a format; `ftlint formats` lists them")
+    trainer, why = trainer_of(options, model)
+    template = template_for(options, model, trainer)
+    mapping = mapping_of(options)
+    template_read = template_file(options, template, model) if template.startswith("file:") else None
+    if options.assistant_only_loss and template == "openai":
+        raise UsageError("--assistant-only-loss needs the model's chat template: name a self-hosted model with --model, "
+                         "or give --chat-template FILE")
+    settings = Settings(
+        encoding=tokenizer_for(options, model), model_name=model.name if model else "", template=template,
+        model_limit=int(model.context.value) if model and model.context else None, context=options.context,
+        today=today.isoformat(), format_name=mapping.formatting if mapping else options.format_name, limits=options.limits,
+        selection=options.selection,
+        content_fingerprints=options.dataset_rules or options.prompt_fingerprints or bool(options.validation_files),
+        prompt_fingerprints=options.prompt_fingerprints, labels=options.labels,
+        loss=loss_for(options, trainer, mapping), bound_tokens=options.bound_tokens,
+        mapping=mapping, keep_order=options.keep_order, template_file=template_read, template_budget=options.template_budget,
+        trainer=trainer.name if trainer else "", trainer_formats=trainer.profile.format_names if trainer else (),
+        control_tokens=bool(trainer.profile.control_tokens.value) if trainer else True,
+        trains_targets=trainer is not None and trainer.profile.loss.value == TARGETS,
+    )
+    return Run(options, model, trainer, why, settings, today)
+
+
+__all__ = ["Run", "resolve_run"]

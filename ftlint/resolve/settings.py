@@ -1,0 +1,165 @@
+"""The parts of a run resolved from its options (ftlint/resolve/__init__.py makes them one value, once):
+the model it names, its trainer, its tokenizer (checked here, in the main process, before any
+worker starts), its chat template (a user's read and compiled once), the mapping, the loss.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..errors import UsageError
+from ..models import Model, get_model
+from ..options import Loss, RunOptions
+
+if TYPE_CHECKING:
+    from ..chat.source import TemplateFile
+    from ..mapping import Mapping
+    from ..trainers import Trainer
+
+
+def tokenizer_for(run: RunOptions, model: Model | None) -> str:
+    """The tokenizer the counts use: --tokenizer (a family or a file), the named model's (from this
+    package, an installed one, or the model's snapshot in the local Hugging Face cache), or
+    o200k_base (an estimate) for a model whose tokenizer is not public."""
+    from ..tokens import FAMILIES, missing
+
+    if run.tokenizer:
+        if run.tokenizer in FAMILIES:
+            return run.tokenizer
+        import os
+
+        return _checked("path:" + os.path.abspath(run.tokenizer), run, None)
+    if model is None:
+        return "o200k_base"
+    reason = missing(model.encoding)
+    if reason is None:
+        return model.encoding
+    from ..tokens.files import hf_cache_snapshot
+
+    snapshot = hf_cache_snapshot(model.name)
+    if snapshot is not None:
+        return _checked(f"path:{snapshot}", run, model)
+    raise UsageError(f"--model {model.name}: {reason}")
+
+
+def _checked(name: str, run: RunOptions, model: Model | None) -> str:
+    """A tokenizer file, loaded and checked here, in the main process before any worker starts
+    (they share it, or load the same): a bad one is one line and exit 2, not a worker's failure."""
+    from ..tokens import TokenizerError, token_length
+
+    try:
+        token_length(name, run.limits.max_file_bytes)  # the encoding, and its probes (tiktoken could panic on them)
+    except TokenizerError as exc:
+        message = str(exc)
+        if model is not None:  # the user named the model, not the file
+            message = f"--model {model.name}: its tokenizer in the Hugging Face cache, {message.removeprefix('--tokenizer ')}"
+        raise UsageError(message) from None
+    return name
+
+
+def template_for(run: RunOptions, model: Model | None, trainer: Trainer | None = None) -> str:
+    """How a record becomes tokens: --chat-template, a renderer of the trainer's own for the model
+    (mistral-finetune's mistral-common for a Tekken model), the named model's template family, or
+    ftlint's token convention ("openai")."""
+    if run.chat_template:
+        import os
+
+        return "file:" + os.path.abspath(run.chat_template)
+    if model is not None and model.template not in ("openai",) and model.tokens_exact:
+        from ..chat import CHAT_TEMPLATES
+
+        own = trainer.template(model) if trainer is not None else None
+        if own is not None:
+            return own
+        if model.template in CHAT_TEMPLATES:
+            return model.template
+    return "openai"
+
+
+def loss_for(run: RunOptions, trainer: Trainer | None, mapping: Mapping | None = None) -> Loss:
+    """What the run's trainer trains, and where it cuts: --max-seq-len (or the run config's), else
+    the one the --mapping file sets (a config's own), else the trainer's own default max
+    length (its profile's), else none (a hosted job cuts at the model's limit, which the judge
+    knows per format); with what it does past it."""
+    from ..trainers.cut import KEEP_START
+
+    past = (trainer.cut if trainer is not None else KEEP_START).name
+    length, source = run.max_seq_len, run.max_seq_len_source or "--max-seq-len"
+    if length is None and mapping is not None and mapping.max_length is not None:
+        length, source = mapping.max_length
+    default = trainer.profile.max_length if trainer is not None else None
+    if length is None and default is not None and isinstance(default.value, int):
+        length, source = default.value, f"{trainer.name}'s default ({default.source})"  # type: ignore[union-attr]
+    return Loss(run.assistant_only_loss, run.completion_only_loss, length, past, source)
+
+
+def trainer_of(run: RunOptions, model: Model | None) -> tuple[Trainer | None, str]:
+    """The trainer a run names (--trainer), or the one whose column mapping --mapping is, or the one
+    its named model's provider implies (ftlint/trainers `of_provider`), and why; (None, "") when none does (the file's format's provider may, once it is known:
+    app.analyse_data)."""
+    from ..trainers import UnknownTrainer, chosen
+
+    if run.trainer is None and run.mapping is not None:  # a trainer's own mapping names its trainer
+        from ..mapping import split_spec
+        from ..trainers import mapping_owner
+
+        file = split_spec(run.mapping)[0]
+        return mapping_owner(file), f"implied by --mapping {file}"
+    try:
+        found, why = chosen(run.trainer, model.provider if model is not None else None)
+    except UnknownTrainer as exc:
+        raise UsageError(f"--trainer: {exc}") from None
+    if found is not None and run.trainer is None and model is not None:
+        why = f"implied by --model {model.name}"
+    elif found is not None and run.trainer is not None and run.trainer_source:
+        why = run.trainer_source
+    return found, why
+
+
+def mapping_of(run: RunOptions) -> Mapping | None:
+    """--mapping FILE[:NAME], read by the trainer whose mapping FILE is."""
+    if run.mapping is None:
+        return None
+    from ..mapping import MappingError, split_spec
+    from ..trainers import mapping_owner
+
+    file, name = split_spec(run.mapping)
+    try:
+        found = mapping_owner(file).mapping(file, name, run.paths, run.limits.max_file_bytes)
+    except MappingError as exc:
+        raise UsageError(str(exc)) from None
+    if run.format_name not in ("auto", found.formatting):
+        raise UsageError(f"--mapping {run.mapping} reads the data as {found.formatting}, not as --format {run.format_name}")
+    return found
+
+
+def template_file(run: RunOptions, template: str, model: Model | None) -> TemplateFile:
+    """A user's template, read once (the workers get its text) and compiled once here: one that
+    cannot be read or compiled is one line, exit 2. Without added tokens of its own (a bare .jinja
+    file), the named model's template family's are the ones its text is cut at."""
+    from ..chat.render import JinjaTemplate, TemplateFailure
+    from ..chat.source import read_template
+    from ..trust import Refused
+
+    try:
+        found = read_template(template.removeprefix("file:"), run.limits.max_file_bytes)
+        JinjaTemplate(found.source, budget=run.template_budget)
+    except (TemplateFailure, Refused) as exc:
+        message = str(exc)
+        raise UsageError(message if message.startswith("--chat-template") else f"--chat-template {run.chat_template}: {message}") from None
+    if model is not None and tokenizer_for(run, model) == model.tokenizer:
+        import dataclasses
+
+        found = dataclasses.replace(found, tokens_of=model.template)
+    return found
+
+
+def resolve_model(name: str | None) -> Model | None:
+    from ..models import UnknownModel
+
+    if name is None:
+        return None
+    try:
+        return get_model(name)
+    except UnknownModel as exc:
+        raise UsageError(str(exc)) from None

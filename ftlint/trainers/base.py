@@ -1,0 +1,190 @@
+"""What a trainer is to the rest of ftlint: its profile (the facts, each with its source) and the
+few things the generic code asks of it instead of asking its name. One package per trainer
+(ftlint/trainers/<name>/) subclasses Trainer and overrides what it does otherwise than the
+defaults here; the registry (ftlint/trainers/__init__.py) lists one instance of each.
+
+    reading     reads_config / read_config / config_mapping (--run FILE), reads_mapping / mapping (--mapping FILE)
+    judging     cut (past its max length), template (a renderer of its own), checks_as (severities)
+    planning    steps (its step arithmetic), default (epochs, batch), plan_options and refuses
+                (the options it takes), pack (--packing), rows (what it batches), bill, validation_billing,
+                counts_note (why its counts are an estimate)
+
+A trainer never sees the options' classes (they sit above it): what it reads of a plan is `Plan`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING, ClassVar, Protocol
+
+from .cut import KEEP_START, Cut
+from .profile import HF_STEPS, Profile, load
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from ..mapping import Mapping
+    from ..models import Model, Sourced
+    from .billing import Bill, Usage
+    from .configs.base import Keys, RunConfig
+    from .steps import Steps
+
+
+class Plan(Protocol):
+    """What a trainer reads of the plan options (ftlint/options.py PlanOptions)."""
+
+    @property
+    def max_seq_len(self) -> int | None: ...
+
+    @property
+    def n_evals(self) -> int | None: ...
+
+    @property
+    def full(self) -> bool: ...
+
+    @property
+    def no_packing(self) -> bool: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Packing:
+    """--packing's rows: the records packed into rows of max_seq_len, as the trainer packs them."""
+
+    max_seq_len: int
+    rows: int  # packed sequences: the N the trainer sees
+    lower_bound_rows: int  # ceil(sum of kept tokens / max_seq_len): perfect packing
+    kept_tokens: int
+    truncated_records: int
+    truncated_tokens: int
+    algorithm: str  # the trainer's, in words
+
+
+@dataclass(frozen=True, slots=True)
+class Rows:
+    """What a trainer batches when it is not the records: rows, and how they were counted."""
+
+    sequences: int | None  # None: the records (or --packing's rows) as they are
+    rule: str  # in words, for the estimate (rows_rule)
+    length: int | None = None  # a row's length in tokens, where the bill needs it
+
+
+class Trainer:
+    """A trainer with the defaults most trainers share: a hosted job billed per token, or a
+    self-hosted run of the Trainer's arithmetic its profile names."""
+
+    cut: Cut = KEEP_START  # what it does past its max length (its profile's past_max names it)
+    aliases: tuple[str, ...] = ()  # other names a user may give it
+    auto_documented = False  # its "auto" epochs and batch are the step arithmetic's own rules (ftlint/trainers/steps.py)
+    checks_as: ClassVar[dict[str, str]] = {}  # a format it shares -> its own format, whose severities its checker applies to it
+
+    def __init__(self, name: str, package: str, file: str = "profile") -> None:
+        self.name = name
+        self.package, self.file = package, file  # where its profile is: FILE.toml of the package
+
+    @cached_property
+    def profile(self) -> Profile:
+        """Its facts, each with its source (read once, when a run first asks)."""
+        return load(self.name, self.package, self.file)
+
+    @property
+    def title(self) -> str:
+        return self.profile.title
+
+    @property
+    def hosted(self) -> bool:
+        return self.profile.hosted
+
+    def __repr__(self) -> str:
+        return f"<trainer {self.name}>"
+
+    # reading the user's files
+    def reads_config(self, doc: dict) -> bool:
+        """Whether a run config of these keys is this trainer's."""
+        return False
+
+    def read_config(self, keys: Keys) -> RunConfig:
+        raise NotImplementedError(f"{self.name} has no run config")
+
+    def config_mapping(self, config: RunConfig, paths: tuple[str, ...]) -> str | None:
+        """The --mapping that reads the training files `paths` as the trainer does, from its run
+        config (None: none): the config's dataset entry for the one file, or its only one."""
+        from pathlib import Path
+
+        names = {Path(p).name for p in paths}
+        found = [d for d in config.datasets if d.mapping and Path(d.path).name in names]
+        if len(found) == 1 and len(paths) == 1:
+            return found[0].mapping
+        if len(config.datasets) == 1 and len(paths) == 1:
+            return config.datasets[0].mapping
+        return None
+
+    def reads_mapping(self, file: str) -> bool:
+        """Whether a --mapping FILE is this trainer's column mapping."""
+        return False
+
+    def mapping(self, file: str, name: str, paths: tuple[str, ...], limit: int) -> Mapping:
+        raise NotImplementedError(f"{self.name} has no column mapping")
+
+    # judging
+    def template(self, model: Model) -> str | None:
+        """A renderer of its own for the model's records (None: the model's chat template)."""
+        return None
+
+    # planning
+    @property
+    def plan_options(self) -> frozenset[str]:
+        """The plan options only some trainers take (ftlint/trainers/__init__.py REFUSED) that this one does."""
+        if self.hosted:
+            return frozenset()
+        return frozenset({"max_seq_len", "packing"} if self.profile.steps == HF_STEPS else {"max_seq_len"})
+
+    def refuses(self, plan: Plan, validation: bool) -> str | None:
+        """Why the plan cannot be this trainer's run (None: it can); `validation`: a validation file was given."""
+        return None
+
+    def steps(self, legacy: bool = False) -> Steps:
+        """Its step arithmetic; `legacy`: transformers <=4.51's, where it runs the Trainer's."""
+        from .steps import Hosted, HuggingFace
+
+        return HuggingFace(legacy) if self.profile.steps == HF_STEPS else Hosted()
+
+    def default(self, name: str, records: int, steps: Steps, largest: Sourced | None = None) -> tuple[int, str]:
+        """Its default epochs or batch (`name`): its profile's number, said with its source; a
+        rule ("auto") is the step arithmetic's own; "max", the model's largest batch."""
+        fact = getattr(self.profile, name)
+        if isinstance(fact.value, int) and not isinstance(fact.value, bool):
+            return fact.value, f"{self.name}'s default ({fact.source})"
+        if fact.value == "max" and largest is not None:
+            return int(largest.value), f"{self.name}'s default 'max': the model's largest ({largest.remark}; {largest.note})"
+        if fact.value == "max":
+            return 8, f"{self.name}'s default is the model's largest batch, not known here: 8 assumed; give --batch-size"
+        value, rule = steps.default_epochs(records) if name == "epochs" else steps.default_batch(records)
+        if name == "batch" and fact.value == "auto" and not self.auto_documented:
+            rule = f"{self.name}: {fact.source}; assumed as {rule}"  # another provider's rule, said as such
+        return value, rule
+
+    def pack(self, lengths: Iterable[int], max_seq_len: int) -> Packing:
+        """--packing: the records (their tokens, in order) packed into rows of `max_seq_len`, as it
+        packs them; only a trainer whose plan_options have "packing" is asked."""
+        raise NotImplementedError(f"{self.name} does not pack")
+
+    def rows(self, records: int, tokens: int, plan: Plan, model: Model | None, method: str) -> Rows | None:
+        """What it batches, when not the records (None)."""
+        return None
+
+    def bill(self, usage: Usage, rows: Rows | None, plan: Plan) -> Bill:
+        from .billing import per_token
+
+        return per_token(str(self.profile.billing.value), usage)
+
+    def validation_billing(self, evals: int) -> tuple[bool, str] | None:
+        """Whether the validation file is billed, and the note that says so (None: the default note)."""
+        return None
+
+    def counts_note(self) -> str:
+        """Why its counts are an estimate whatever the model ("": they are the model's)."""
+        return ""
+
+
+__all__ = ["Packing", "Plan", "Rows", "Trainer"]

@@ -1,0 +1,48 @@
+"""LLaMA-Factory's cut past cutoff_len (src/llamafactory/data/processor/supervised.py
+SupervisedDatasetProcessor._encode_data_example): the sample's (prompt, answer) pairs in order,
+each cut by processor_utils.py infer_seqlen to what the earlier ones left, and none once they
+have used it all. No row is dropped."""
+
+from __future__ import annotations
+
+from ..cut import Cut, Pairs
+
+PROPORTIONAL = "proportional"  # each turn's prompt and answer cut in proportion
+
+
+def infer_seqlen(source: int, target: int, cutoff: int) -> tuple[int, int]:
+    """LLaMA-Factory's share of `cutoff` tokens between a turn's source and its target: a short
+    target keeps whole, else a short source does, else they share in proportion (rounded down
+    for the target); the source has what the target leaves."""
+    if 2 * target < cutoff:
+        most = cutoff
+    elif 2 * source < cutoff:
+        most = cutoff - source
+    else:
+        most = int(cutoff * (target / (source + target)))
+    new_target = min(most, target)
+    new_source = min(max(cutoff - new_target, 0), source)
+    return new_source, new_target
+
+
+def proportional(pairs: Pairs, cutoff: int) -> tuple[int, int]:
+    """(tokens kept, trained tokens kept) under LLaMA-Factory's rule, pair by pair."""
+    total = trained_kept = 0
+    for source, target in pairs:
+        if total >= cutoff:
+            break
+        kept_source, kept_target = infer_seqlen(source, target, cutoff - total)
+        total += kept_source + kept_target
+        trained_kept += kept_target
+    return total, trained_kept
+
+
+class Proportional(Cut):
+    name = PROPORTIONAL
+    words = "each turn's prompt and answer cut in proportion (LLaMA-Factory infer_seqlen), later turns dropped"
+
+    def kept(self, pairs: Pairs, cut: int) -> tuple[int, int] | None:
+        return proportional(pairs, cut)
+
+
+PROPORTIONAL_CUT = Proportional()

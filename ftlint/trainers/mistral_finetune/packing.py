@@ -1,0 +1,30 @@
+"""mistral-finetune's packing (finetune/data/dataset.py sequence_iterator): samples are always
+concatenated into sequences of seq_len tokens, a long one continuing into the next, so nothing is
+cut or dropped, and what the run batches is those sequences."""
+
+from __future__ import annotations
+
+import math
+
+from ..cut import Cut, Pairs
+
+SPLIT = "split"  # nothing is cut: samples are packed across sequences
+
+
+class Split(Cut):
+    name = SPLIT
+    words = "packed across sequences: nothing cut"
+
+    def past(self, tokens: int, cut: int) -> bool:
+        return False  # a long sample continues into the next sequence
+
+    def kept(self, pairs: Pairs, cut: int) -> tuple[int, int] | None:
+        return sum(u + t for u, t in pairs), sum(t for _, t in pairs)
+
+
+SPLIT_CUT = Split()
+
+
+def packed_rows(tokens: int, length: int) -> int:
+    """The sequences of `length` tokens that `tokens` fill, end to end."""
+    return math.ceil(tokens / length)
