@@ -57,7 +57,7 @@ def record(trainer: str, case: dict[str, Any], checked: set[tuple[str, str]]) ->
     for data in case["data"]:
         if (model, data) not in checked:
             texts = sorted({t for rec in read_records(str(folder / data)) for t in texts_of(rec)})
-            check_ids(tiny, texts)
+            check_ids(model, tiny, texts)
             checked.add((model, data))
     job = {"config": str(config), "model_dir": str(tiny), "case": case}
     with tempfile.TemporaryDirectory() as tmp:

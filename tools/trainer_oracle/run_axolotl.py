@@ -52,6 +52,19 @@ def force_attention() -> None:
     modeling_utils.PreTrainedModel.from_pretrained = from_pretrained
 
 
+def fix_random_state() -> None:
+    """A config without `seed` leaves axolotl's shuffles unseeded (utils/data/shared.py
+    merge_datasets: dataset.shuffle(seed=None) draws from numpy's global state; the multipack
+    sampler's RandomSampler from torch's), so which records a run holds out, and how the bins
+    fall, change from run to run. The recorder fixes both global states so that a rerun records
+    the same draw; the recording says so."""
+    import numpy
+    import torch
+
+    numpy.random.seed(0)
+    torch.manual_seed(0)
+
+
 def install_hooks() -> None:
     from axolotl.utils.data import sft
 
@@ -126,6 +139,9 @@ def main(job_path: str, out_path: str) -> None:
         job = json.load(fh)
     with open(job["config"], encoding="utf-8") as fh:
         cfg = yaml.safe_load(fh)
+    unseeded = cfg.get("seed") is None
+    if unseeded:  # see fix_random_state
+        fix_random_state()
     install_stop()
     force_attention()
     install_hooks()
@@ -159,6 +175,10 @@ def main(job_path: str, out_path: str) -> None:
     sampler = multipack(Capture.dataloader)
     packed = sum(len(batch) for batch in sampler) if sampler is not None else None
     notes = []
+    if unseeded and (cfg.get("val_set_size") or sampler is not None):
+        notes.append("the config sets no seed: axolotl's shuffle before the split and its packing sampler are "
+                     "unseeded, so a run holds out other records and may pack other bins; the recorder fixed "
+                     "numpy's and torch's global seeds to 0 (the counts of records and of held-out rows do not change)")
     if sampler is not None:
         notes.append("packed_rows: the bins of one pass of axolotl's MultipackBatchSampler over a random order "
                      f"(batch_max_len {sampler.batch_max_len}, {sampler.batch_size} bin(s) a batch); another "

@@ -68,10 +68,12 @@ def install_hooks() -> None:
     for cls, kind in ((supervised.SupervisedDatasetProcessor, "supervised"),
                       (feedback.FeedbackDatasetProcessor, "feedback"), (pairwise.PairwiseDatasetProcessor, "pairwise")):
         wrap_processor(cls, kind)
+    # the packing processor has its own preprocess_dataset and inherits the wrapped encoder
+    wrap_processor(supervised.PackedSupervisedDatasetProcessor, "supervised", encoder=False)
     wrap_pretrain(pretrain.PretrainDatasetProcessor)
 
 
-def wrap_processor(cls: Any, kind: str) -> None:
+def wrap_processor(cls: Any, kind: str, encoder: bool = True) -> None:
     pre, enc = cls.preprocess_dataset, cls._encode_data_example
 
     def preprocess(self: Any, examples: dict[str, list[Any]]) -> Any:
@@ -104,7 +106,9 @@ def wrap_processor(cls: Any, kind: str) -> None:
             Hook.log[index].update(kept=False, split="dropped", reason="too_long")  # the packer drops it
         return out
 
-    cls.preprocess_dataset, cls._encode_data_example = preprocess, encode
+    cls.preprocess_dataset = preprocess
+    if encoder:
+        cls._encode_data_example = encode
 
 
 def wrap_pretrain(cls: Any) -> None:
@@ -190,7 +194,8 @@ def main(job_path: str, out_path: str) -> None:
     figures = {
         "records_in": sum(n for _, _, n in Hook.files),
         "records_kept": len(kept),
-        "validation_rows": len(eval_ds) if eval_ds is not None else 0,
+        # held-out records (packed, they are fewer rows: trainer_settings.validation_packed_rows)
+        "validation_rows": sum(1 for r in records if r["split"] == "validation"),
         "tokens": tokens,
         "trained_tokens": labels_trained,
         "packed_rows": packed_rows,
@@ -202,6 +207,7 @@ def main(job_path: str, out_path: str) -> None:
     args = trainer.args
     settings = {k: Capture.figures[k] for k in ("dataloader_batches", "scheduler_warmup_steps", "num_train_epochs_arg")}
     settings.update({"stage": stage, "packing": packing, "padded_tokens": padded, "datasets": names,
+                     "validation_packed_rows": len(eval_ds) if packing and eval_ds is not None else None,
                      "warmup_ratio_arg": getattr(args, "warmup_ratio", "no such argument"),
                      "warmup_steps_arg": args.warmup_steps})
     emit(out_path, {"versions": versions("llamafactory"), "figures": figures, "trainer_settings": settings,

@@ -39,6 +39,9 @@ case "$which" in
     "${pip[@]}" transformers==5.8.0 datasets==4.0.0 accelerate==1.11.0 peft==0.18.1 trl==0.24.0 \
       'torchdata>=0.10,<=0.11' 'tyro<0.9.0' einops numpy pandas scipy sentencepiece tiktoken \
       safetensors fire omegaconf packaging protobuf pyyaml pydantic matplotlib
+    # Meta's Llama 3 rank file, for the tiny Llama folder of the llama3 template's case (not
+    # committed: Meta's licence)
+    "${pip[@]}" --no-deps llama-models==0.3.0
     trainer llamafactory==0.9.5 ;;  # ff6d4d1 is v0.9.5 plus 54 commits
   axolotl)
     # axolotl's core pins (pyproject.toml at 067b021); torch is outside its range (2.11-2.12.1)
