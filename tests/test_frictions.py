@@ -58,3 +58,23 @@ def test_markdown_says_the_model_was_assumed() -> None:
     assert "> model assumed: gpt-4.1-mini-2025-04-14: the default of openai for openai-chat; name yours with --model" in out.stdout
     named = run("estimate", str(FIXTURES / "good" / "drone_training.jsonl"), "--model", "gpt-4o-mini-2024-07-18", "-o", "markdown")
     assert "assumed" not in named.stdout
+
+
+def test_a_chat_template_counted_with_a_vocabulary_of_no_added_token_has_no_control_token(tmp_path: Path) -> None:
+    """On main a --chat-template counted with o200k_base (no model named: no added token known) split
+    its text between every two characters: FT302 said each record "spells the model's control token"
+    (an empty one) and the counts were of single characters."""
+    import tiktoken
+    from conftest import tiktoken_offline
+
+    tiktoken_offline()
+    template = tmp_path / "chatml.jinja"
+    template.write_text("{% for m in messages %}{{ '<|im_start|>' + m.role + '\\n' + m.content + '<|im_end|>\\n' }}{% endfor %}")
+    record = {"messages": [{"role": "user", "content": "hi there"}, {"role": "assistant", "content": "hello, friend"}]}
+    data = tmp_path / "train.jsonl"
+    data.write_text(json.dumps(record) + "\n")
+    out = run("check", str(data), "--trainer", "trl", "--chat-template", str(template))
+    assert "FT302" not in out.stdout, out.stdout
+    e = json.loads(run("estimate", str(data), "--trainer", "trl", "--chat-template", str(template), "-o", "json").stdout)
+    text = "".join(f"<|im_start|>{m['role']}\n{m['content']}<|im_end|>\n" for m in record["messages"])
+    assert e["tokens"] == len(tiktoken.get_encoding("o200k_base").encode_ordinary(text))

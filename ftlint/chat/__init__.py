@@ -121,7 +121,9 @@ def _splitter(specials: tuple[str, ...], extra: str) -> re.Pattern[str]:
     alternatives = [re.escape(s) for s in sorted(specials, key=len, reverse=True)]
     if extra:
         alternatives.insert(0, extra)
-    return re.compile("(" + "|".join(alternatives) + ")")
+    # no added token at all (a --chat-template counted with o200k_base): a group that never matches,
+    # not an empty one, which would match between every two characters
+    return re.compile("(" + ("|".join(alternatives) or "(?!)") + ")")
 
 
 @cache
