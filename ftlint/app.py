@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -24,7 +24,7 @@ from .models import Model, Sourced, default_model, user_value
 from .options import ConvertOptions, PlanOptions, RunOptions, StudyOptions
 from .redact import redact
 from .resolve import Run, resolve_run
-from .trainers import Trainer, chosen
+from .trainers import Row, Trainer, chosen
 
 if TYPE_CHECKING:
     from .convert import Tally
@@ -224,14 +224,13 @@ def estimate_data(data: Data, plan: PlanOptions) -> EstimateRun:
     info = DatasetInfo(paths=tuple(train.paths), model=data.model.name, encoding=data.settings.encoding,
                        context_limit=limit, format=fmt.name, format_reason=reason, record_rule=fmt.record_rule,
                        min_examples=fmt.min_examples, validation=_validation_figures(data, limit), model_entry=data.model,
-                       preference=fmt.preference,
-                       today=data.today, trainer=data.trainer, trainer_source=data.trainer_source,
-                       run_config=run.run or "", run_notes=run.run_notes,
+                       preference=fmt.preference, today=data.today, trainer=data.trainer, trainer_source=data.trainer_source,
+                       run_config=run.run or "", run_notes=run.run_notes, counts_note=run.counts_note,
                        max_length=loss.max_seq_len, past_max=loss.past_max,
                        max_length_source=loss.max_len_source if loss.max_seq_len else f"the limit of {data.settings.limit_for(fmt)[1]}")
     price: Sourced | None = user_value(plan.price, "usd_per_1m_tokens") if plan.price is not None else data.model.price
     path = train.paths[0] if train.paths else None
-    result = planned(figures, plan, info, price=price, lengths=train.record_tokens() if plan.packing else None,
+    result = planned(figures, plan, info, price=price, record_rows=train.record_rows() if train.ordered is not None else None,
                      allows=lambda code: run.selection.allows(code, path), severities=fmt.severities)
     if data.refused:  # a file the trainer does not take: its figures are not the run's, and the estimate fails
         result = dataclasses.replace(result, findings=(*data.refused, *result.findings))
@@ -262,17 +261,17 @@ def _fitted(plan: PlanOptions, data: Data) -> PlanOptions:
 
 
 def planned(figures: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, price: Sourced | None,
-            lengths: Iterable[int] | None = None, allows: Callable[[str], bool] = lambda code: True,
-            severities: Mapping[str, str] | None = None) -> Estimate:
+            lengths: Iterable[int] | None = None, record_rows: Sequence[Row] | None = None,
+            allows: Callable[[str], bool] = lambda code: True, severities: Mapping[str, str] | None = None) -> Estimate:
     """The estimate of a dataset's figures under a plan, with the plan rules' findings (the
     registry's severities, or the format's: `severities`) for the codes `allows` lets through."""
-    import dataclasses
-
     from .engine.judge import plan_findings
     from .plan.estimate import estimate
     from .rules.context import PlanContext
 
-    e = estimate(figures, plan, info, price=price, lengths=lengths)
+    if lengths is None and plan.packing and record_rows is not None:
+        lengths = [r.tokens for r in record_rows if not r.dropped]
+    e = estimate(figures, plan, info, price=price, lengths=lengths, record_rows=record_rows)
     ctx = PlanContext(plan, info.min_examples, info.model_entry, info.today)
     return dataclasses.replace(e, findings=plan_findings(e, ctx, allows, severities, redact(info.paths[0]) if info.paths else ""))
 

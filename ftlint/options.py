@@ -60,6 +60,8 @@ class Loss:
     max_seq_len: int | None = None  # the trainer's max length: --max-seq-len, else its profile's default (None: the limit only)
     past_max: str = TRUNCATE  # what the trainer does with a sample past it: its Cut's name (ftlint/trainers CUTS)
     max_len_source: str = "--max-seq-len"  # where max_seq_len comes from, as the findings and the estimate say it
+    mask: str = ""  # the trainer's own loss mask, by name (ftlint/chat MASKS; "": TRL's)
+    keys: tuple[tuple[str, object], ...] = ()  # the run config's keys that decide what that mask trains
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +96,8 @@ class RunOptions:
     template_budget: TemplateBudget = field(default_factory=TemplateBudget)  # the chat template's, per record
     run: str | None = None  # --run FILE: the run config whose values fill the options not given (ftlint/resolve/run_config.py)
     run_notes: tuple[str, ...] = ()  # what the run config says that ftlint reads but does not model, and its defaults
+    past_max: str | None = None  # what the trainer does past its max length when its run config chooses (a Cut's name)
+    counts_note: str = ""  # why this run's counts are an estimate (a run config's key ftlint applies only in part)
 
     RULES: ClassVar[dict[str, Rule]] = {
         "validation": Text(path=True), "model_name": Text(), "context": Count(1), "today": Text(), "tokenizer": Text(path=True),
@@ -101,7 +105,7 @@ class RunOptions:
         "prompt_fingerprints": Flag(), "assistant_only_loss": Flag(), "completion_only_loss": Flag(), "max_seq_len": Count(1),
         "bound_tokens": Flag(), "mapping": Text(path=True), "keep_order": Flag(), "engine": OneOf(("local", "ray")), "trainer": OneOf(TRAINER_CHOICES),
         "trainer_source": Text(), "max_seq_len_source": Text(),
-        "run": Text(path=True),
+        "run": Text(path=True), "counts_note": Text(),
     }
 
     @property
@@ -183,6 +187,9 @@ class PlanOptions:
     # where a value came from when not ftlint's default: ("epochs", "--epochs"), ("epochs", "num_epochs 3 from
     # lora-1b.yml"); the estimate says each figure's source from these, or the trainer's default
     sources: tuple[tuple[str, str], ...] = ()
+    # the run config's keys that decide what its trainer makes of the records before it batches them: the
+    # share it holds out, its packing (Trainer.prepare reads them)
+    trainer_keys: tuple[tuple[str, object], ...] = ()
 
     RULES: ClassVar[dict[str, Rule]] = {
         "epochs": Count(1), "batch_size": Count(1), "grad_accum": Count(1), "gpus": Count(1), "warmup_ratio": Ratio(),

@@ -65,6 +65,7 @@ def test_a_chat_template_counted_with_a_vocabulary_of_no_added_token_has_no_cont
     its text between every two characters: FT302 said each record "spells the model's control token"
     (an empty one) and the counts were of single characters."""
     import tiktoken
+
     from conftest import tiktoken_offline
 
     tiktoken_offline()

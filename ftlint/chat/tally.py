@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from time import monotonic
+from typing import TYPE_CHECKING
 
 from ..options import Loss, TemplateBudget
 from ..tokens import TokenCounter
@@ -16,6 +17,9 @@ from .mistral_common import Piece, pieces
 from .render import JinjaTemplate, Rendered
 from .source import TemplateFile, read_template
 
+if TYPE_CHECKING:
+    from .axolotl import AxolotlMasker
+
 
 class Tally:
     """Renders conversations with one template and counts their tokens with one tokenizer.
@@ -25,6 +29,7 @@ class Tally:
                  budget: TemplateBudget | None = None, file: TemplateFile | None = None) -> None:
         self.counter, self.today = counter, today
         self.loss = loss or Loss()
+        self.masker = masker_for(self.loss)  # the run's trainer's own loss mask (Loss.mask), else TRL's, below
         self.budget = budget or TemplateBudget()
         self._tokenizer: Tokenizer | None = None
         self._deadline: float | None = None
@@ -67,7 +72,9 @@ class Tally:
         """Whether the template marks the assistant's output ({% generation %} blocks)."""
         return self.jinja is not None and self.jinja.has_generation
 
-    def render(self, messages: Sequence[dict], tools: object = None, add_generation_prompt: bool = False) -> Rendered:
+    def render(self, messages: Sequence[dict], tools: object = None, add_generation_prompt: bool = False,
+               extra: Mapping[str, object] | None = None) -> Rendered:
+        """`extra`: more variables for a Jinja template (a trainer's chat_template_kwargs)."""
         if self.own_mask:
             return _joined(pieces(messages, tools))
         if self.jinja is None:
@@ -76,7 +83,8 @@ class Tally:
             if self.name == "llama4":
                 return llama4.render(messages, tools, add_generation_prompt)
             return llama3.render(messages, tools, llama3.dated(self.name, self.today), add_generation_prompt)
-        return self.jinja.render(messages, tools, self.spec.bos, self.spec.eos, add_generation_prompt, self._deadline)
+        return self.jinja.render(messages, tools, self.spec.bos, self.spec.eos, add_generation_prompt, self._deadline,
+                                 **(extra or {}))
 
     @property
     def tokenizer(self) -> Tokenizer:
@@ -89,6 +97,8 @@ class Tally:
         as mistral-finetune does (`only_last`: only the last message trains, as in its tool samples)."""
         if self.own_mask:
             return self._pieces(pieces(messages, tools, only_last))
+        if self.masker is not None:
+            return self.masker(self, messages, tools)
         rendered = self.render(messages, tools)
         self.seen.append(rendered.text)
         if not self.loss.assistant_only:
@@ -148,6 +158,15 @@ class Tally:
         trained = sum(n for n, p in zip(sizes, made, strict=True) if p.trained)
         # nothing is cut: mistral-finetune packs a long sample across sequences (its profile's past_max)
         return Masked(sum(sizes), trained, rendered.text, rendered.spans, False, self.spec.eos)
+
+
+def masker_for(loss: Loss) -> AxolotlMasker | None:
+    """The trainer's own loss mask its profile names (Loss.mask), with its run config's keys."""
+    if not loss.mask:
+        return None
+    from .axolotl import MASKS
+
+    return MASKS[loss.mask](loss.keys)
 
 
 def _joined(made: list[Piece]) -> Rendered:

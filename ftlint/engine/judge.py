@@ -263,6 +263,8 @@ class LineJudge:
         add, ordered = self.lengths.add, self.ordered
         kept = 0
         for record in records:
+            if ordered is not None:  # every record, as the trainer has it: result.py ROW
+                ordered.extend((record.tokens, record.trainable - record.cut_trainable, record.cut_tokens, record.dropped))
             if record.dropped:
                 count_dropped(summary, line.number, record)
                 continue
@@ -273,8 +275,6 @@ class LineJudge:
             summary.trainable += record.trainable - record.cut_trainable
             if record.cut_tokens:
                 count_cut(summary, line.number, record)
-            if ordered is not None:
-                ordered.append(record.tokens)
         summary.records += kept
         if records and (settings.content_fingerprints or settings.prompt_fingerprints):
             exact = near = prompt = 0

@@ -27,7 +27,7 @@ class ChunkResult:
     columns: dict[str, array]  # the fingerprint rows (empty when none are kept)
     summary: FileSummary  # this chunk's counts; the file's are their sum
     lengths: dict[int, int]  # records per token count
-    ordered: array | None  # each record's tokens, when the order is kept
+    ordered: array | None  # each record's figures (result.py ROW), when the order is kept
     # (line, the record's compact JSON, its fingerprint) of records whose byte bound reached the
     # limit: the main process counts them exactly (Recounter) and adds their findings
     deferred: list[tuple[int, bytes, str]] = field(default_factory=list)

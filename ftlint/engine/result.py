@@ -13,8 +13,9 @@ analysis of the concatenated files figure by figure:
   fingerprints one row per valid line (file, line, records, exact, near, prompt): duplicates and
                leakage across shards are found exactly, as in one run; 32-40 bytes a line, and
                only when dataset rules, a validation file or `diff` need them
-  ordered      each record's tokens in order (8 bytes a record), only for --packing, whose
-               best-fit batches follow the records' order
+  ordered      each record's figures in order (ROW: 32 bytes a record, dropped ones too), only for
+               a run whose trainer follows the records' order (--packing's best-fit batches, a
+               run config's held-out share or packing: Trainer.prepare)
 """
 
 from __future__ import annotations
@@ -32,8 +33,10 @@ if TYPE_CHECKING:
     import polars as pl
 
     from ..plan.figures import DatasetFigures
+    from ..trainers.base import Row
 
 CHUNK_ROWS = 65536
+ROW = 4  # `ordered` holds, for each record: its tokens, trained tokens after the cut, tokens cut, dropped (0 or 1)
 
 
 class Lengths:
@@ -141,7 +144,7 @@ class Analysis:
     lengths: Lengths = field(default_factory=Lengths)
     chunks: list[pl.DataFrame] = field(default_factory=list)  # the fingerprint rows, as frames
     rows: dict[str, array] | None = None  # ... or, while fewer than CHUNK_ROWS, as machine-integer columns (no polars)
-    ordered: array | None = None  # each record's tokens in order, when kept (--packing)
+    ordered: array | None = None  # each record's figures in order (ROW), when kept
     io_errors: list[str] = field(default_factory=list)  # paths that could not be read at all
 
     @property
@@ -187,10 +190,21 @@ class Analysis:
         return self.rows if self.rows is not None else {c: array("q") for c in PRINT_COLUMNS}
 
     def record_tokens(self) -> list[int]:
-        """Each record's tokens in file and line order (kept only for --packing)."""
+        """Each record's tokens in file and line order, those the trainer drops left out (kept
+        only with Settings(keep_order=True))."""
+        return [r.tokens for r in self.record_rows() if not r.dropped]
+
+    def record_rows(self) -> list[Row]:
+        """Every record in file and line order, as the judge found it (a trainer's drop marked,
+        not left out), each with the index of its file (kept only with Settings(keep_order=True))."""
+        from ..trainers.base import Row
+
         if self.ordered is None:
             raise ValueError("record order was not kept: analyse with Settings(keep_order=True)")
-        return self.ordered.tolist()
+        values = self.ordered.tolist()
+        files = [i for i, f in enumerate(self.files) for _ in range(f.records + f.dropped)]
+        return [Row(values[k], values[k + 1], values[k + 2], bool(values[k + 3]), files[k // ROW] if k // ROW < len(files) else 0)
+                for k in range(0, len(values), ROW)]
 
     def figures(self, *, context_limit: int | None) -> DatasetFigures:
         """The figures a plan is made from. Every figure is exact: the distribution keeps each distinct

@@ -22,7 +22,8 @@ class Severities:
 
         self.fmt, self.allowed = fmt, allowed
         shared = TRAINERS[trainer].checks_as.get(fmt.name) if trainer else None
-        self.overrides = severities_for(fmt, shared)  # the format's own, and the trainer's on a format it shares
+        # the format's own, the trainer's on a format it shares, and the trainer's own
+        self.overrides = {**severities_for(fmt, shared), **(TRAINERS[trainer].severities if trainer else {})}
         self.known: dict[str, str | None] = {}
 
     def __call__(self, code: str) -> str | None:

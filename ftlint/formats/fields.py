@@ -118,6 +118,16 @@ class Alpaca(FieldsFormat):
     def figures(self, record: dict, counter: TokenCounter, tally: Tally | None = None) -> LineFigures:
         from .chat import AS_MESSAGES
 
+        if tally is not None and tally.masker is not None:  # a trainer that renders Alpaca rows itself (axolotl)
+            from ..chat.render import TemplateFailure
+
+            try:
+                with tally.record():
+                    masked = tally.masker.fields(tally, record, self.shape)
+            except TemplateFailure:
+                masked = None
+            if masked is not None:
+                return LineFigures([RecordFigures(2, 1, masked.tokens, masked.trained)], 2, rendered=masked)
         return AS_MESSAGES.figures({"messages": self._messages(record)}, counter, tally)
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -28,21 +28,13 @@ from ..diagnostics import Diagnostic
 from ..models import Model, Sourced
 from ..options import PlanOptions
 from ..trainers import Trainer
+from ..trainers.base import Row
 from ..trainers.billing import Bill, Usage, max_batch, method_of, per_token, rate_of
 from ..trainers.profile import HOSTED_STEPS
 from ..trainers.steps import Hosted, Schedule
-from .figures import DatasetFigures, ValidationFigures
+from .figures import DatasetFigures, PackingFigures, ValidationFigures
+from .prepared import applied, drawn
 from .sources import sources_of, trainer_default
-
-
-@dataclass(frozen=True, slots=True)
-class PackingFigures:
-    algorithm: str
-    max_seq_len: int
-    rows: int  # packed sequences: what the trainer batches
-    lower_bound_rows: int  # perfect packing
-    truncated_records: int
-    truncated_tokens: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +103,7 @@ class DatasetInfo:
     trainer_source: str = ""  # why it is the run's: --trainer, the model's provider, ...
     run_config: str = ""  # --run FILE: the run config the plan's values came from
     run_notes: tuple[str, ...] = ()  # what it says that the figures do not model, and its defaults
+    counts_note: str = ""  # why the run's counts are an estimate (its run config's, RunOptions.counts_note)
     max_length: int | None = None  # where the trainer cuts (the judge's Loss.max_seq_len), None: the limit
     max_length_source: str = ""
     past_max: str = "truncate"
@@ -186,6 +179,11 @@ class Estimate:
     run_config: str = ""
     run_notes: tuple[str, ...] = ()
     trainable_tokens_in_file: int = 0  # the targets' tokens before the trainer's cut and drop (trainable_tokens: after)
+    # figures the trainer draws at random (a shuffled held-out share, packing in a random order): the lowest and
+    # highest ftlint finds possible or draws; the figure itself is then an estimate within them
+    ranges: dict[str, tuple[int, int]] = dataclasses.field(default_factory=dict)
+    prepared: str = ""  # what the trainer makes of the records before it batches them, in words (Trainer.prepare)
+    step_words: dict[str, str] = dataclasses.field(default_factory=dict)  # how steps per epoch ("per_epoch") and warmup were found
 
     @property
     def warnings(self) -> list[dict[str, str]]:
@@ -199,22 +197,27 @@ class Estimate:
         return figures_table("ftlint estimate", self, ESTIMATE_FIGURES) + findings_table(findings)
 
     def to_dict(self) -> dict[str, object]:
-        data = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "findings"}
+        data = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name not in ("findings", "step_words")}
         out = {k: (dataclasses.asdict(v) if dataclasses.is_dataclass(v) and not isinstance(v, type) else v) for k, v in data.items()}
         out["warnings"] = self.warnings
         return out
 
 
 def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, price: Sourced | None,
-             lengths: Iterable[int] | None = None) -> Estimate:
+             lengths: Iterable[int] | None = None, record_rows: Sequence[Row] | None = None) -> Estimate:
     """The run's figures, without findings. `lengths` (tokens per record, in file order) is
-    needed only for packing."""
+    needed only for packing; `record_rows` (every record in order) for a trainer that prepares them."""
     trainer = info.trainer
     strategy = trainer.steps(plan.hf_legacy) if trainer else Hosted()
+    packing = truncation = None
+    prepared = trainer.prepare(record_rows, plan) if trainer is not None and record_rows is not None else None
+    if prepared is not None:
+        data, held, packing = applied(data, prepared)
+        info = dataclasses.replace(info, validation=held or info.validation)
+        strategy = prepared.steps or strategy
     records = data.records
     tokens_per_epoch = data.tokens_capped
-    packing = truncation = None
-    sequences = records
+    sequences = packing.rows if packing is not None else records
     if plan.packing and plan.max_seq_len and lengths is not None and trainer is not None:
         packed = trainer.pack(lengths, plan.max_seq_len)
         sequences, tokens_per_epoch = packed.rows, packed.kept_tokens
@@ -245,6 +248,11 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
         epochs_source += f"; the run ends in epoch {s.epochs_run}, when its {s.total_steps:,} planned steps are done"
         epochs = s.epochs_run
     warmup = strategy.warmup(s.schedule_steps, plan.warmup_ratio, plan.warmup_steps)
+    ranges = drawn(prepared, s, strategy, plan)
+    step_words = {"per_epoch": strategy.per_epoch_words(sequences, "rows" if packing or rows_rule else "records", batch, plan.gpus,
+                                                        plan.grad_accum, plan.drop_last),
+                  "warmup": strategy.warmup_words(float(plan.warmup_ratio) if plan.warmup_ratio is not None else None,
+                                                  s.total_steps, warmup, plan.warmup_steps is not None)}
     tokens_processed, processed_rule = _tokens_processed(tokens_per_epoch, s, epochs)
     charged, price_note = _price(price, trainer.hosted if trainer else strategy.charges_per_token, info, method)
     usage = Usage(method, tokens_per_epoch, records, epochs, tokens_processed, processed_rule,
@@ -266,17 +274,18 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
         format_reason=info.format_reason, record_rule=info.record_rule, sequences=sequences,
         sequences_processed=s.sequences_processed, trainer=profile.name if profile else "", trainer_rule=s.rule, max_steps=max_steps,
         epochs_covered=s.epochs_covered, packing=packing, truncation=truncation, budget=None, self_hosted=None,
-        learning_rate=None, refusal=s.refusal, provider=model.provider if model else "",
+        learning_rate=None, refusal=(prepared.refusal if prepared else None) or s.refusal, provider=model.provider if model else "",
         model_assumed=model.assumed if model else False, tokenizer=info.encoding,
-        tokens_exact=(model.tokens_exact if model else True) and not (trainer and trainer.counts_note()),
-        tokens_note=_tokens_note(model) or (trainer.counts_note() if trainer else ""),
+        tokens_exact=(model.tokens_exact if model else True) and not (trainer and trainer.counts_note()) and not info.counts_note,
+        tokens_note=_tokens_note(model) or (trainer.counts_note() if trainer else "") or info.counts_note,
         price_unit=price.unit if price is not None else "", price_note=price_note,
         trainer_title=profile.title if profile else "", trainer_source=info.trainer_source,
         trainer_steps=profile.steps if profile else HOSTED_STEPS, warmup_steps_given=plan.warmup_steps is not None,
         bill=billed if profile is None or profile.hosted or charged is not None else None, rows_rule=rows_rule,
         sources={**sources_of(plan, profile, epochs_source, batch_source, info.max_length_source),
-                 **({"max_steps": steps_source} if max_steps else {})}, run_config=info.run_config, run_notes=info.run_notes,
-        trainable_tokens_in_file=data.trainable_tokens_in_file,
+                 **({"max_steps": steps_source} if max_steps else {}), **dict(prepared.sources if prepared else ())}, run_config=info.run_config, run_notes=info.run_notes,
+        trainable_tokens_in_file=data.trainable_tokens_in_file, ranges=ranges, step_words=step_words,
+        prepared=prepared.rule if prepared else "",
     )
     return dataclasses.replace(e, budget=_budget(e, plan, price_value), self_hosted=_self_hosted(e, plan),
                                learning_rate=_scaled_rates(e, plan))

@@ -39,3 +39,13 @@ class ValidationFigures:
     records_in_training: int
     billed: bool = False
     billing_note: str = "not added to cost: OpenAI bills training tokens only [unverified]"
+
+
+@dataclass(frozen=True, slots=True)
+class PackingFigures:
+    algorithm: str
+    max_seq_len: int
+    rows: int  # packed sequences: what the trainer batches
+    lower_bound_rows: int  # perfect packing
+    truncated_records: int
+    truncated_tokens: int

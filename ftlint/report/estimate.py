@@ -62,7 +62,7 @@ def run_block(e: Estimate) -> list[str]:
     names = {"epochs": "epochs", "batch_size": "batch size", "grad_accum": "grad accum", "gpus": "GPUs",
              "max_seq_len": "max length", "packing": "packing", "warmup": "warmup", "learning_rate": "learning rate",
              "max_steps": "max steps", "assistant_only_loss": "assistant-only loss", "completion_only_loss": "completion-only loss",
-             "model_name": "model", "context": "context"}
+             "model_name": "model", "context": "context", "validation": "validation"}
     rows = [(names.get(k, k), v) for k, v in e.sources.items() if k in names]
     width = max(len(label) for label, _ in rows)
     lines = ["", f"run: {path_text(e.run_config)}", *(f"  {label:<{width}}  {terminal_safe(how)}" for label, how in rows)]
@@ -89,8 +89,10 @@ def _dataset_rows(e: Estimate) -> list[Row]:
             ("records", _n(e.records), why),
             ("messages", _n(e.messages), ""),
             ("targets", _n(e.targets), "spans that carry the loss (assistant turns without weight 0, completions, outputs)"),
-            ("tokens per epoch", _n(e.tokens), f"formatting overhead included{over}{exactness}"),
-            ("trainable tokens", _n(e.trainable_tokens), trainable_how(e))]
+            ("tokens per epoch", _n(e.tokens), _ranged(e, "tokens", f"formatting overhead included{over}{exactness}")),
+            ("trainable tokens", _n(e.trainable_tokens), _ranged(e, "trainable_tokens", trainable_how(e)))]
+    if e.prepared:
+        rows.append(("trainer's data", "", terminal_safe(e.prepared)))
     rows += [row for row in (max_length_row(e),) if row is not None]
     if e.token_stats:
         s = e.token_stats
@@ -99,7 +101,8 @@ def _dataset_rows(e: Estimate) -> list[Row]:
     if e.validation:
         v = e.validation
         leaks = f", {_n(v.records_in_training)} also in training (FT404)" if v.records_in_training else ""
-        rows.append(("validation", _n(v.records), f"records, {_n(v.tokens)} tokens{leaks}; {v.billing_note}"))
+        rows.append(("validation", _n(v.records), _ranged(e, "validation.tokens", f"records, {_n(v.tokens)} tokens{leaks}; "
+                                                                                   f"{terminal_safe(v.billing_note)}")))
     return rows
 
 
@@ -129,17 +132,28 @@ def _step_rows(e: Estimate) -> list[Row]:
         rows.append(("rows", _n(e.sequences), e.rows_rule))
     if e.packing:
         p = e.packing
-        rows.append(("packed rows", _n(p.rows), f"{_n(e.records)} records packed into rows of {_n(p.max_seq_len)} tokens "
-                     f"(perfect packing: {_n(p.lower_bound_rows)}); {p.algorithm}"))
-    rows += [("steps per epoch", _n(e.steps_per_epoch), _steps_per_epoch_how(e)),
-             ("total steps", _n(e.total_steps), _total_steps_how(e)),
-             ("warmup steps", _n(e.warmup_steps), _warmup_how(e))]
+        rows.append(("packed rows", _n(p.rows), _ranged(e, "packing.rows", f"{_n(e.records)} records packed into rows of "
+                                                        f"{_n(p.max_seq_len)} tokens (perfect packing: {_n(p.lower_bound_rows)}); "
+                                                        f"{p.algorithm}")))
+    rows += [("steps per epoch", _n(e.steps_per_epoch), _ranged(e, "steps_per_epoch", _steps_per_epoch_how(e))),
+             ("total steps", _n(e.total_steps), _ranged(e, "total_steps", _total_steps_how(e))),
+             ("warmup steps", _n(e.warmup_steps), _ranged(e, "warmup_steps", _warmup_how(e)))]
     return rows
+
+
+def _ranged(e: Estimate, name: str, how: str) -> str:
+    """How a figure was found, and, for one the trainer draws at random, its range."""
+    if name not in e.ranges:
+        return how
+    low, high = e.ranges[name]
+    return f"{how}; an estimate, {_n(low)} to {_n(high)}: the trainer draws it at random" if low != high else \
+        f"{how}; an estimate: the trainer draws it at random (every one of ftlint's draws gave {_n(low)})"
 
 
 def _steps_per_epoch_how(e: Estimate) -> str:
     unit = "rows" if e.packing or e.rows_rule else "records"
-    how = _steps(e).per_epoch_words(e.sequences, unit, e.batch_size, e.gpus, e.grad_accum, e.drop_last)
+    how = e.step_words.get("per_epoch") or _steps(e).per_epoch_words(e.sequences, unit, e.batch_size, e.gpus, e.grad_accum,
+                                                                     e.drop_last)
     if e.last_batch:
         tail = "dropped each epoch (--drop-last)" if e.drop_last else "a partial last batch"
         how += f": {_n(e.full_batches)} full batch{'es' if e.full_batches != 1 else ''} and one of {e.last_batch} ({tail})"
@@ -157,7 +171,7 @@ def _total_steps_how(e: Estimate) -> str:
 
 
 def _warmup_how(e: Estimate) -> str:
-    return _steps(e).warmup_words(e.warmup_ratio, e.total_steps, e.warmup_steps, e.warmup_steps_given)
+    return e.step_words.get("warmup") or _steps(e).warmup_words(e.warmup_ratio, e.total_steps, e.warmup_steps, e.warmup_steps_given)
 
 
 def _steps(e: Estimate) -> Steps:
@@ -241,9 +255,10 @@ def render_markdown(run: EstimateRun) -> str:
     cost = _money(e.cost_usd) if e.cost_usd is not None else "n/a (no price)"
     rows = [
         ("lines", _n(e.lines)), ("records", _n(e.records)), ("messages", _n(e.messages)), ("targets", _n(e.targets)),
-        ("tokens per epoch", _n(e.tokens)), ("trainable tokens", _n(e.trainable_tokens)),
+        ("tokens per epoch", _md_ranged(e, "tokens", e.tokens)), ("trainable tokens", _md_ranged(e, "trainable_tokens", e.trainable_tokens)),
         ("epochs", f"{e.epochs}"), ("effective batch", _n(e.effective_batch_size)),
-        ("steps per epoch", _n(e.steps_per_epoch)), ("total steps", _n(e.total_steps)),
+        ("steps per epoch", _md_ranged(e, "steps_per_epoch", e.steps_per_epoch)),
+        ("total steps", _md_ranged(e, "total_steps", e.total_steps)),
         ("tokens processed", _n(e.tokens_processed)), *_md_bill(e), ("cost", cost),
     ]
     lines = [f"### ftlint estimate {'❌' if failing else '✅'} {md_code(e.model)}: {cost} for {_n(e.tokens_processed)} tokens",
@@ -257,6 +272,14 @@ def render_markdown(run: EstimateRun) -> str:
         lines += ["", "| code | severity | finding |", "|---|---|---|"]
         lines += [f"| {d.code} | {d.severity} | {md_text(d.message)} |" for d in e.findings]
     return "\n".join(lines) + "\n"
+
+
+def _md_ranged(e: Estimate, name: str, value: int) -> str:
+    """A figure, and the range of one the trainer draws at random."""
+    if name not in e.ranges:
+        return _n(value)
+    low, high = e.ranges[name]
+    return f"~{_n(value)} ({_n(low)}-{_n(high)})" if low != high else f"~{_n(value)}"
 
 
 def _md_bill(e: Estimate) -> list[tuple[str, str]]:

@@ -83,14 +83,15 @@ def loss_for(run: RunOptions, trainer: Trainer | None, mapping: Mapping | None =
     knows per format); with what it does past it."""
     from ..trainers.cut import KEEP_START
 
-    past = (trainer.cut if trainer is not None else KEEP_START).name
+    past = run.past_max or (trainer.cut if trainer is not None else KEEP_START).name
     length, source = run.max_seq_len, run.max_seq_len_source or "--max-seq-len"
     if length is None and mapping is not None and mapping.max_length is not None:
         length, source = mapping.max_length
     default = trainer.profile.max_length if trainer is not None else None
     if length is None and default is not None and isinstance(default.value, int):
         length, source = default.value, f"{trainer.name}'s default ({default.source})"  # type: ignore[union-attr]
-    return Loss(run.assistant_only_loss, run.completion_only_loss, length, past, source)
+    return Loss(run.assistant_only_loss, run.completion_only_loss, length, past, source, trainer.mask if trainer else "",
+                mapping.loss if mapping else ())
 
 
 def trainer_of(run: RunOptions, model: Model | None) -> tuple[Trainer | None, str]:

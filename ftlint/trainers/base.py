@@ -4,9 +4,11 @@ few things the generic code asks of it instead of asking its name. One package p
 defaults here; the registry (ftlint/trainers/__init__.py) lists one instance of each.
 
     reading     reads_config / read_config / config_mapping (--run FILE), reads_mapping / mapping (--mapping FILE)
-    judging     cut (past its max length), template (a renderer of its own), checks_as (severities)
+    judging     cut (past its max length), template (a renderer of its own), mask (a loss mask of its own,
+                by name: ftlint/chat MASKS), checks_as and severities
     planning    steps (its step arithmetic), default (epochs, batch), plan_options and refuses
-                (the options it takes), pack (--packing), rows (what it batches), bill, validation_billing,
+                (the options it takes), prepare (what it makes of the records: a part read, a share held
+                out, packed rows), pack (--packing), rows (what it batches), bill, validation_billing,
                 counts_note (why its counts are an estimate)
 
 A trainer never sees the options' classes (they sit above it): what it reads of a plan is `Plan`.
@@ -22,7 +24,7 @@ from .cut import KEEP_START, Cut
 from .profile import HF_STEPS, Profile, load
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Sequence
 
     from ..mapping import Mapping
     from ..models import Model, Sourced
@@ -45,6 +47,15 @@ class Plan(Protocol):
 
     @property
     def no_packing(self) -> bool: ...
+
+    @property
+    def trainer_keys(self) -> tuple[tuple[str, object], ...]: ...
+
+    @property
+    def batch_size(self) -> int | None: ...
+
+    @property
+    def gpus(self) -> int: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +80,42 @@ class Rows:
     length: int | None = None  # a row's length in tokens, where the bill needs it
 
 
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One record as the judge found it, in file and line order (the engine's `record_rows`)."""
+
+    tokens: int  # as rendered, before the cut
+    trained: int  # trained tokens, after the cut
+    cut: int  # tokens the cut takes off
+    dropped: bool  # left out by the trainer's cut (its drop)
+    file: int = 0  # index of the file it is read from
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """What a trainer makes of the records before it batches them (Trainer.prepare): the part of
+    a dataset it reads, what its filters leave out, the share it holds out for validation, the rows
+    it packs. Its figures replace the judge's sums in the estimate."""
+
+    records: int  # the records it trains
+    tokens: int  # their tokens, as trained (after the cut)
+    trained: int  # their trained tokens
+    dropped: int = 0  # records its length filter leaves out (of those it reads)
+    dropped_tokens: int = 0
+    dropped_trained: int = 0
+    truncated: int = 0  # records it trains cut at its max length
+    truncated_tokens: int = 0
+    left_out: int = 0  # records it reads and leaves out for another reason (`rule` says which)
+    validation: int = 0  # records it holds out for validation
+    validation_tokens: int = 0
+    packing: Packing | None = None  # its packed rows, when it packs
+    steps: Steps | None = None  # the step arithmetic for what it batches, when it is not its usual one
+    ranges: tuple[tuple[str, int, int], ...] = ()  # figures it draws at random: (Estimate field, lowest, highest)
+    rule: str = ""  # what it did, in words
+    refusal: str | None = None  # why the run stops before it starts
+    sources: tuple[tuple[str, str], ...] = ()  # where a plan figure it decides came from: ("packing", "sample_packing true from x.yml")
+
+
 class Trainer:
     """A trainer with the defaults most trainers share: a hosted job billed per token, or a
     self-hosted run of the Trainer's arithmetic its profile names."""
@@ -77,6 +124,8 @@ class Trainer:
     aliases: tuple[str, ...] = ()  # other names a user may give it
     auto_documented = False  # its "auto" epochs and batch are the step arithmetic's own rules (ftlint/trainers/steps.py)
     checks_as: ClassVar[dict[str, str]] = {}  # a format it shares -> its own format, whose severities its checker applies to it
+    severities: ClassVar[dict[str, str]] = {}  # codes it judges otherwise than the registry does, whatever the format
+    mask = ""  # its own loss mask on a rendered record, by name (ftlint/chat MASKS; "": TRL's, ftlint/chat/tally.py)
 
     def __init__(self, name: str, package: str, file: str = "profile") -> None:
         self.name = name
@@ -169,6 +218,11 @@ class Trainer:
         packs them; only a trainer whose plan_options have "packing" is asked."""
         raise NotImplementedError(f"{self.name} does not pack")
 
+    def prepare(self, rows: Sequence[Row], plan: Plan) -> Prepared | None:
+        """What it makes of the records (every one, in order, with what its cut did) before it
+        batches them, from its run config's keys (plan.trainer_keys); None: the records as judged."""
+        return None
+
     def rows(self, records: int, tokens: int, plan: Plan, model: Model | None, method: str) -> Rows | None:
         """What it batches, when not the records (None)."""
         return None
@@ -187,4 +241,4 @@ class Trainer:
         return ""
 
 
-__all__ = ["Packing", "Plan", "Rows", "Trainer"]
+__all__ = ["Packing", "Plan", "Prepared", "Row", "Rows", "Trainer"]

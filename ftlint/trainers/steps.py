@@ -55,6 +55,7 @@ class Schedule:
     sequences_processed: int  # sequences fed over the run: repeats counted, dropped ones not
     rule: str  # how steps per epoch were computed
     refusal: str | None = None  # why the trainer would not start, or trains nothing
+    ranges: tuple[tuple[str, int, int], ...] = ()  # figures drawn at random: (Estimate field, lowest, highest)
 
 
 class Steps(Protocol):

@@ -3,18 +3,26 @@ src/axolotl/utils/schemas/), the chat_template prompt strategy, and its own step
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
+from ...diagnostics import WARNING
 from ..base import Trainer
 from .cut import DROP_CUT
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from ...mapping import Mapping
+    from ..base import Plan, Prepared, Row
     from ..configs.base import Keys, RunConfig
     from ..steps import Steps
 
 class Axolotl(Trainer):
     cut = DROP_CUT
+    # a record that trains no token is kept and trains nothing (src/axolotl/prompt_strategies/chat_template.py
+    # raises no error), or, with sample_packing, is dropped (utils/trainer.py drop_no_trainable_tokens): not refused
+    severities: ClassVar[dict[str, str]] = {"FT231": WARNING}
+    mask = "axolotl"  # its chat_template strategy's labels and its own Alpaca prompt (ftlint/chat/axolotl.py)
 
     def reads_config(self, doc: dict) -> bool:
         return "base_model" in doc or "sequence_len" in doc or "micro_batch_size" in doc
@@ -35,6 +43,14 @@ class Axolotl(Trainer):
         from .mapping import mapping_of
 
         return mapping_of(file, name, paths, limit)
+
+    def prepare(self, rows: Sequence[Row], plan: Plan) -> Prepared | None:
+        """Its split of each dataset, its length filter, its held-out share and its packing (prepare.py)."""
+        if not plan.trainer_keys:
+            return None
+        from .prepare import prepare
+
+        return prepare(rows, plan)
 
     def steps(self, legacy: bool = False) -> Steps:
         from .steps import AxolotlSteps

@@ -38,8 +38,9 @@ def axolotl_mapping(file: str, index: str, paths: tuple[str, ...], limit: int) -
     and content under `message_property_mappings` (or the older message_field_role /
     message_field_content), the role names under `roles`. The messages, their keys and roles
     renamed, go to the model's chat template as they are (tool calls, thinking, tools with them),
-    so they are checked as OpenAI-style messages (trl-messages), whose targets are the assistant's
-    turns: axolotl's default roles_to_train. `type: sharegpt` is refused, as axolotl refuses it. The entries' types are axolotl's
+    so they are checked as OpenAI-style messages (trl-messages); what trains is axolotl's own mask
+    (roles_to_train, train_on_eos and the config's train_on_inputs: `loss_keys`, applied by
+    mask.py). `type: sharegpt` is refused, as axolotl refuses it. The entries' types are axolotl's
     (src/axolotl/utils/schemas/datasets.py, SFTDataset), in schemas/axolotl-datasets.schema.json;
     a key set to null is its default, as there."""
     config = document(file, limit, parse_yaml)
@@ -63,16 +64,15 @@ def axolotl_mapping(file: str, index: str, paths: tuple[str, ...], limit: int) -
     if not isinstance(kind, str):
         raise MappingError(f"--mapping {file}: a user-defined prompt type (an object as `type`) is not read yet "
                            "(alpaca and chat_template are)")
+    loss = loss_keys(file, config, entry)
     if kind == "alpaca":
-        return Mapping(label, "alpaca", {"instruction": "instruction", "input": "input", "output": "output"}, ("instruction", "output"))
+        return Mapping(label, "alpaca", {"instruction": "instruction", "input": "input", "output": "output"}, ("instruction", "output"),
+                       loss=loss)
     if kind.startswith("sharegpt"):
         raise MappingError(f"--mapping {file}: type {kind!r}: axolotl refuses it (\"`type: sharegpt.*` is deprecated. Please use "
                            "`type: chat_template`\": src/axolotl/utils/schemas/validation.py deprecate_sharegpt_datasets)")
     if kind != "chat_template":
         raise MappingError(f"--mapping {file}: dataset type {kind!r} is not read yet (alpaca and chat_template are)")
-    trained = _given(entry, "roles_to_train", ["assistant"])
-    if trained not in (["assistant"], ["gpt"]):
-        raise MappingError(f"--mapping {file}: roles_to_train {trained} is not modelled yet (only the assistant's turns)")
     props = entry.get("message_property_mappings") or {}
     # the legacy keys fill in what the mappings leave out (utils.py, handle_legacy_message_fields_logic)
     role_key = props.get("role") or entry.get("message_field_role") or "role"
@@ -83,7 +83,51 @@ def axolotl_mapping(file: str, index: str, paths: tuple[str, ...], limit: int) -
     speakers = {name: role for role, names in roles.items() for name in names}
     messages = _given(entry, "field_messages", "messages")
     return Mapping(label, "trl-messages", {"messages": messages}, ("messages",),
-                   {**SHAREGPT_TAGS, "role_tag": role_key, "content_tag": content_key}, speakers, ("role", "content"))
+                   {**SHAREGPT_TAGS, "role_tag": role_key, "content_tag": content_key}, speakers, ("role", "content"), loss=loss)
+
+
+# the dataset entry's keys that change what trains, and ftlint does not model: refused rather than counted as if applied
+NOT_MODELLED = {
+    "message_field_training_detail": "per-token training details",
+    "split_thinking": "reasoning split out of the content",
+    "shards": "a shard of the dataset",
+}
+
+
+def loss_keys(file: str, config: dict, entry: dict) -> tuple[tuple[str, object], ...]:
+    """The keys of the config that decide what its chat_template and alpaca strategies train
+    (prompt_strategies/chat_template.py StrategyLoader: the entry's roles_to_train, train_on_eos,
+    train_on_eot, message_field_training, drop_system_message; the config's train_on_inputs,
+    eot_tokens, chat_template_kwargs, sequence_len), as pairs for Loss.keys."""
+    for key, what in NOT_MODELLED.items():
+        if entry.get(key):
+            raise MappingError(f"--mapping {file}: {key} {entry[key]!r}: {what} is not modelled by ftlint, and it changes "
+                               "what trains: its figures would not be the run's")
+    out: list[tuple[str, object]] = []
+    for key in ("roles_to_train", "train_on_eos", "train_on_eot", "message_field_training", "drop_system_message"):
+        value = entry.get(key)
+        if value is not None:
+            out.append((key, tuple(value) if isinstance(value, list) else value))
+    inputs = config.get("train_on_inputs")
+    if inputs is not None:
+        if not isinstance(inputs, bool):
+            raise MappingError(f"--mapping {file}: train_on_inputs = {inputs!r}: expected true or false")
+        out.append(("train_on_inputs", inputs))
+    eot = config.get("eot_tokens")
+    if eot is not None:
+        if not isinstance(eot, list) or not all(isinstance(t, str) for t in eot):
+            raise MappingError(f"--mapping {file}: eot_tokens = {eot!r}: expected a list of tokens")
+        out.append(("eot_tokens", tuple(eot)))
+    kwargs = config.get("chat_template_kwargs")
+    if kwargs is not None:
+        if not isinstance(kwargs, dict) or not all((isinstance(k, str) and isinstance(v, (str, int, float, bool))) or v is None
+                                                   for k, v in kwargs.items()):
+            raise MappingError(f"--mapping {file}: chat_template_kwargs = {kwargs!r}: expected a mapping of names to values")
+        out.append(("chat_template_kwargs", tuple(sorted(kwargs.items()))))
+    length = config.get("sequence_len")
+    if isinstance(length, int) and not isinstance(length, bool) and length >= 1:
+        out.append(("sequence_len", length))
+    return tuple(out)
 
 
 def _json_typed(file: str, datasets: object) -> None:

@@ -1,4 +1,6 @@
-"""axolotl's own step count, which it passes to the Trainer as max_steps."""
+"""axolotl's own step count, which it passes to the Trainer as max_steps (src/axolotl/utils/data/sft.py
+_prepare_standard_dataset: min(calculate_total_num_steps, max_steps) when max_steps is set), and
+the Trainer's steps per epoch over the dataloader it builds."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ class AxolotlSteps(Hosted):
     """axolotl's own count, passed to the Trainer as max_steps (src/axolotl/utils/trainer.py
     calculate_total_num_steps, without packing): total = ceil(sequences x epochs / (micro batch x
     accumulation x devices)), so a last epoch can end early; warmup = warmup_steps, else
-    floor(ratio x total), else min(floor(0.03 x total), 100), a computed 1 made 2
+    int(ratio x total) in floating point, else min(int(0.03 x total), 100), a 1 made 2
     (core/builders/base.py _configure_warmup_and_logging)."""
 
     name = "axolotl"
@@ -27,16 +29,19 @@ class AxolotlSteps(Hosted):
 
     def warmup(self, schedule_steps: int, ratio: Fraction | None, steps: int | None) -> int:
         if steps is not None:
-            return steps
-        found = math.floor(ratio * schedule_steps) if ratio is not None else min(math.floor(Fraction(3, 100) * schedule_steps), 100)
+            found = steps
+        elif ratio is not None:
+            found = max(int(float(ratio) * schedule_steps), 0)  # floats, as axolotl multiplies them
+        else:
+            found = min(int(0.03 * schedule_steps), 100)
         return 2 if found == 1 else found
 
     def warmup_words(self, ratio: float | None, total: int, steps: int, given: bool) -> str:
+        if given:
+            return "--warmup-steps" + (", 1 made 2 as axolotl does" if steps == 2 else "")
         if ratio is not None:
-            return f"= floor({ratio:g} x {total:,}), as axolotl does"
-        if not given:
-            return f"axolotl's default: min(floor(0.03 x {total:,}), 100), 1 made 2"
-        return super().warmup_words(ratio, total, steps, given)
+            return f"= int({ratio:g} x {total:,}){', 1 made 2' if steps == 2 else ''}, as axolotl does"
+        return f"axolotl's default: min(int(0.03 x {total:,}), 100), 1 made 2"
 
     def schedule(self, n: int, epochs: int, batch: int, grad_accum: int, gpus: int, drop_last: bool,
                  max_steps: int | None) -> Schedule:
@@ -46,7 +51,69 @@ class AxolotlSteps(Hosted):
         rule = "total = ceil(records x epochs / effective batch), axolotl's max_steps"
         if not n:
             return Schedule(n, effective, full, last, 0, 0, max_steps or 0, 0, 0.0, 0, rule)
-        total = max_steps or -(-(n * epochs) // effective)
+        total = -(-(n * epochs) // effective)
+        if max_steps:
+            total, rule = min(total, max_steps), rule + f", at most max_steps {max_steps}"
         fed = min(total * effective, n * epochs) if not max_steps else total * effective
         return Schedule(n, effective, full, last, per_epoch, total, total, -(-total // per_epoch), round(total / per_epoch, 4),
                         fed, rule)
+
+
+class PackedSteps(AxolotlSteps):
+    """With sample_packing (utils/trainer.py calculate_total_num_steps): the dataloader of its
+    multipack sampler yields `batches` batches of `per_batch` bins; axolotl's total is
+    floor(max(1, batches x micro batch // (micro batch x accumulation x devices)) x epochs) (less
+    one step an epoch with dataloader_drop_last), or with sample_packing_eff_est given,
+    (floor(0.99 x tokens / eff_est / sequence_len // batch) - 1) x epochs; the Trainer's steps
+    per epoch are ceil(its batches per device / accumulation) (transformers'
+    set_initial_training_values); the epochs run, ceil(total / steps per epoch).
+    `n` (schedule's) is the bins; `low`, `high`: the fewest and most bins ftlint drew."""
+
+    def __init__(self, per_batch: int, low: int, high: int, tokens: int, sequence_len: int,
+                 eff_est: float | None = None, drop_last: bool = False) -> None:
+        self.per_batch, self.low, self.high = per_batch, low, high
+        self.tokens, self.sequence_len, self.eff_est, self.drop_last = tokens, sequence_len, eff_est, drop_last
+
+    def schedule(self, n: int, epochs: int, batch: int, grad_accum: int, gpus: int, drop_last: bool,
+                 max_steps: int | None) -> Schedule:
+        effective = batch * grad_accum * gpus
+        batches = n // self.per_batch
+        per_epoch, total = self._per_epoch(batches, grad_accum, gpus), self._total(batches, epochs, batch, effective, max_steps)
+        epochs_run = -(-total // per_epoch) if per_epoch else 0
+        ranges: tuple[tuple[str, int, int], ...] = ()
+        if self.low != self.high:
+            lows = (self._per_epoch(self.low // self.per_batch, grad_accum, gpus), self._total(self.low // self.per_batch, epochs,
+                                                                                                 batch, effective, max_steps))
+            highs = (self._per_epoch(self.high // self.per_batch, grad_accum, gpus), self._total(self.high // self.per_batch, epochs,
+                                                                                                   batch, effective, max_steps))
+            ranges = (("steps_per_epoch", lows[0], highs[0]), ("total_steps", lows[1], highs[1]),
+                      ("epochs", -(-lows[1] // highs[0]) if highs[0] else 0, -(-highs[1] // lows[0]) if lows[0] else 0))
+        fed = min(total * grad_accum * gpus, batches * epochs_run) * self.per_batch
+        rule = (f"axolotl's max_steps from its packed batches (utils/trainer.py calculate_total_num_steps): "
+                f"{self._words(batches, epochs, batch, effective)}; steps per epoch from the Trainer's dataloader of "
+                f"{batches:,} batch{'es' if batches != 1 else ''} of {self.per_batch} bin{'s' if self.per_batch != 1 else ''}")
+        return Schedule(n, effective, *divmod(batches, grad_accum * gpus), per_epoch, total, total, epochs_run,
+                        round(total / per_epoch, 4) if per_epoch else 0.0, fed, rule, None, ranges)
+
+    def per_epoch_words(self, sequences: int, unit: str, batch: int, gpus: int, grad_accum: int, drop_last: bool) -> str:
+        batches = sequences // self.per_batch
+        return f"= ceil({-(-batches // gpus):,} packed batches / {grad_accum}), the Trainer's"
+
+    @staticmethod
+    def _per_epoch(batches: int, grad_accum: int, gpus: int) -> int:
+        per_device = -(-batches // gpus)
+        return max(-(-per_device // grad_accum), 1) if per_device else 0
+
+    def _total(self, batches: int, epochs: int, batch: int, effective: int, max_steps: int | None) -> int:
+        if self.eff_est:
+            total = int(math.floor(0.99 * self.tokens / self.eff_est / self.sequence_len // effective) - 1) * epochs
+        else:
+            total = math.floor(max(1, batches * batch // effective) * epochs) - (epochs if self.drop_last else 0)
+        return min(total, max_steps) if max_steps else total
+
+    def _words(self, batches: int, epochs: int, batch: int, effective: int) -> str:
+        if self.eff_est:
+            return (f"(floor(0.99 x {self.tokens:,} tokens / sample_packing_eff_est {self.eff_est:g} / {self.sequence_len:,} // "
+                    f"{effective}) - 1) x {epochs} epochs")
+        less = f" - {epochs} (dataloader_drop_last)" if self.drop_last else ""
+        return f"floor(max(1, {batches:,} x {batch} // {effective}) x {epochs} epochs){less}"
