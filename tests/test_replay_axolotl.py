@@ -1,0 +1,121 @@
+"""ftlint replays axolotl (issue 34): each recorded axolotl run of fixtures/trainer_runs/axolotl/
+(the real axolotl at the commit ftlint cites, its own config parser, data pipeline, sampler and
+Trainer on CPU: docs/oracles.md) is estimated as a user would, `ftlint estimate --run CASE.yml -o
+json`, and every figure the trainer recorded equals ftlint's, or lies within the range ftlint
+states for a figure the trainer draws at random (an unseeded shuffle's held-out records, the packing
+sampler's random orders).
+
+Per record: the case's config with nothing held out, nothing packed and no length filter, on the
+records the run read and did not cut, gives ftlint's tokens and trained tokens of those records as rendered
+and masked; their sums must be the recorded records' own. Where they differ, the records are split
+in halves and each half estimated again, down to the first record that differs, which the failure
+names. No torch: the recordings are the oracle.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from conftest import run_process
+
+RUNS = Path(__file__).parent.parent / "fixtures" / "trainer_runs"
+FOLDER = RUNS / "axolotl"
+CASES = sorted(p.name.removesuffix(".recorded.json") for p in FOLDER.glob("*.recorded.json"))
+# a recorded figure, and where ftlint's JSON says it (ranges: the name ftlint's `ranges` gives it)
+FIGURES = {"records_in": ("lines",), "records_kept": ("records",), "validation_rows": ("validation", "records"),
+           "tokens": ("tokens",), "trained_tokens": ("trainable_tokens",), "packed_rows": ("packing", "rows"),
+           "dropped_long": ("truncation", "records_dropped"), "truncated_long": ("truncation", "records"),
+           "steps_per_epoch": ("steps_per_epoch",), "total_steps": ("total_steps",), "warmup_steps": ("warmup_steps",),
+           "epochs": ("epochs",), "effective_batch": ("effective_batch_size",)}
+RANGES = {"tokens": "tokens", "trained_tokens": "trainable_tokens", "packed_rows": "packing.rows",
+          "steps_per_epoch": "steps_per_epoch", "total_steps": "total_steps", "warmup_steps": "warmup_steps", "epochs": "epochs"}
+ZERO_WHEN_ABSENT = {"validation_rows", "dropped_long", "truncated_long"}
+
+
+def recorded(case: str) -> dict[str, Any]:
+    return json.loads((FOLDER / f"{case}.recorded.json").read_text(encoding="utf-8"))
+
+
+def estimate(config: Path) -> dict[str, Any]:
+    out = run_process("estimate", "--run", str(config), "-o", "json")
+    assert out.exit_code in (0, 1), out.stderr
+    return json.loads(out.stdout)
+
+
+def figure(e: dict[str, Any], name: str) -> object:
+    value: Any = e
+    for key in FIGURES[name]:
+        value = value.get(key) if isinstance(value, dict) else None
+    return 0 if value is None and name in ZERO_WHEN_ABSENT else value
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_every_recorded_figure_is_ftlints(case: str) -> None:
+    want = recorded(case)["figures"]
+    e = estimate(FOLDER / f"{case}.yml")
+    ranges = e.get("ranges") or {}
+    wrong = []
+    for name in FIGURES:
+        got, expected = figure(e, name), want[name]
+        if name in RANGES and RANGES[name] in ranges:
+            low, high = ranges[RANGES[name]]
+            if not low <= expected <= high:
+                wrong.append(f"{name}: the trainer's {expected} is outside ftlint's range {low}-{high} (ftlint says {got})")
+        elif got != expected:
+            wrong.append(f"{name}: ftlint {got}, the trainer {expected}")
+    assert not wrong, f"{case}: " + "; ".join(wrong)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_each_record_renders_and_masks_as_axolotl_did(case: str, tmp_path: Path) -> None:
+    records = [r for r in recorded(case)["per_record"] if not r["cut"] and r.get("reason") != "outside_split"]
+    lines = _lines(case)
+    indices = [r["index"] for r in records]
+    got = _figures(case, lines, indices, tmp_path)
+    want = (sum(r["tokens"] for r in records), sum(r["trained"] for r in records))
+    if got != want:
+        first = _bisect(case, lines, records, tmp_path)
+        pytest.fail(f"{case}: ftlint's tokens and trained tokens {got}, axolotl's {want}; the first record that differs: {first}")
+
+
+def _lines(case: str) -> list[str]:
+    """The lines of the case's data files, in the order of its `datasets:` (per_record's index)."""
+    config = yaml.safe_load((FOLDER / f"{case}.yml").read_text(encoding="utf-8"))
+    out: list[str] = []
+    for entry in config["datasets"]:
+        out += [line for line in (FOLDER / entry["path"]).read_text(encoding="utf-8").splitlines() if line.strip()]
+    return out
+
+
+def _figures(case: str, lines: list[str], indices: list[int], folder: Path) -> tuple[int, int]:
+    """ftlint's tokens and trained tokens of the records `indices`, under the case's config with
+    nothing held out, packed, sliced or filtered by length."""
+    config = yaml.safe_load((FOLDER / f"{case}.yml").read_text(encoding="utf-8"))
+    config.update(val_set_size=0, sample_packing=False, sequence_len=1_000_000, excess_length_strategy="truncate")
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "data.jsonl").write_text("".join(lines[i] + "\n" for i in indices), encoding="utf-8")
+    entry = {k: v for k, v in config["datasets"][0].items() if k != "split"}
+    config["datasets"] = [{**entry, "path": "data.jsonl"}]
+    (folder / "case.yml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    e = estimate(folder / "case.yml")
+    return e["tokens"], e["trainable_tokens"]
+
+
+def _bisect(case: str, lines: list[str], records: list[dict], folder: Path) -> str:
+    """The first record whose figures differ, found by halving the records."""
+    while len(records) > 1:
+        half = records[: len(records) // 2]
+        got = _figures(case, lines, [r["index"] for r in half], folder / str(len(records)))
+        if got != (sum(r["tokens"] for r in half), sum(r["trained"] for r in half)):
+            records = half
+        else:
+            records = records[len(records) // 2 :]
+    r = records[0]
+    shutil.rmtree(folder / "one", ignore_errors=True)
+    got = _figures(case, lines, [r["index"]], folder / "one")
+    return f"record {r['index']}: ftlint (tokens, trained) {got}, axolotl {(r['tokens'], r['trained'])}: {lines[r['index']][:200]}"
