@@ -32,7 +32,7 @@ FIGURES = {"records_in": ("lines",), "records_kept": ("records",), "validation_r
            "dropped_long": ("truncation", "records_dropped"), "truncated_long": ("truncation", "records"),
            "steps_per_epoch": ("steps_per_epoch",), "total_steps": ("total_steps",), "warmup_steps": ("warmup_steps",),
            "epochs": ("epochs",), "effective_batch": ("effective_batch_size",)}
-RANGES = {"tokens": "tokens", "trained_tokens": "trainable_tokens", "packed_rows": "packing.rows",
+RANGES = {"tokens": "tokens", "trained_tokens": "trainable_tokens", "packed_rows": "packing.rows", "truncated_long": "truncation.records",
           "steps_per_epoch": "steps_per_epoch", "total_steps": "total_steps", "warmup_steps": "warmup_steps", "epochs": "epochs"}
 ZERO_WHEN_ABSENT = {"validation_rows", "dropped_long", "truncated_long"}
 

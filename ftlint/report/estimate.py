@@ -93,7 +93,9 @@ def _dataset_rows(e: Estimate) -> list[Row]:
             ("trainable tokens", _n(e.trainable_tokens), _ranged(e, "trainable_tokens", trainable_how(e)))]
     if e.prepared:
         rows.append(("trainer's data", "", terminal_safe(e.prepared)))
-    rows += [row for row in (max_length_row(e),) if row is not None]
+    cut = max_length_row(e)
+    if cut is not None:
+        rows.append((cut[0], cut[1], _ranged(e, "truncation.records", cut[2])))
     if e.token_stats:
         s = e.token_stats
         rows.append(("tokens per record", f"min {_n(int(s['min']))}",

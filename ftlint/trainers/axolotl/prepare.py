@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from ..base import Packing, Plan, Prepared, Row
-from ..configs.hf_datasets import SplitError, held_out, read_instruction
+from ..configs.hf_datasets import SplitError, held_out, permutation, read_instruction
 from . import multipack
 from .steps import PackedSteps
 
@@ -42,7 +42,8 @@ def prepare(rows: Sequence[Row], plan: Plan) -> Prepared:
     keys = dict(plan.trainer_keys)
     sequence_len = plan.max_seq_len or 512
     words: list[str] = []
-    read, refusal = _read(rows, keys, words)
+    parts, refusal = _read(rows, keys, words)
+    read, random_order = _merged(parts, keys)
     minimum = int(keys.get("min_sample_len") or 2)  # type: ignore[call-overload]
     long = [r for r in read if r.dropped and r.tokens > sequence_len]
     if keys.get("excess_length_strategy") == "raise" and long:
@@ -56,37 +57,38 @@ def prepare(rows: Sequence[Row], plan: Plan) -> Prepared:
     if untrained:
         kept = [r for r in kept if r.trained]
         words.append(f"{len(untrained):,} sample(s) with no trained token left out (sample_packing: drop_no_trainable_tokens)")
-    n_test, shuffled, refusal = _held_out(len(kept), keys, refusal)
+    n_test, refusal = _held_out(len(kept), keys, refusal)
+    random_split = bool(n_test) and random_order
     if n_test:
-        words.append(f"val_set_size {keys['val_set_size']:g}: {n_test:,} of {len(kept):,} held out "
-                     + ("after a shuffle" + ("" if keys.get("seed") is not None else " (unseeded: which ones is random)")
-                        if shuffled else "(the last ones: no shuffle)"))
-    train = kept if not n_test or shuffled else kept[: len(kept) - n_test]
+        how = ("the last after an unseeded shuffle: which ones is random" if random_order else
+               f"the last after the shuffle of seed {keys['seed']}" if keys.get("seed") is not None else "the last ones (no shuffle)")
+        words.append(f"val_set_size {keys['val_set_size']:g}: {n_test:,} of {len(kept):,} held out, {how}")
     config = keys.get("config", "the run config")
     sources = ((("validation", f"val_set_size {keys['val_set_size']:g} from {config}: {n_test:,} of the {len(kept):,} records held out"),)
                if n_test else ())
-    figures, ranges = _figures(kept, n_test, shuffled)
+    figures, ranges = _figures(kept, n_test, random_split)
     out = Prepared(
         records=len(kept) - n_test, tokens=figures["tokens"], trained=figures["trainable_tokens"], dropped=len(dropped),
         dropped_tokens=sum(r.tokens for r in dropped), dropped_trained=sum(r.trained for r in dropped),
-        truncated=figures["truncated"], truncated_tokens=figures["truncated_tokens"], left_out=len(untrained), validation=n_test,
+        truncated=figures["truncation.records"], truncated_tokens=figures["truncation.tokens"], left_out=len(untrained), validation=n_test,
         validation_tokens=figures["validation.tokens"], ranges=ranges, rule="; ".join(words), refusal=refusal, sources=sources)
     if not packing or not out.records:
         return out
-    return _packed(out, train, n_test if shuffled else 0, keys, plan, sequence_len)
+    train = kept if random_split else kept[: len(kept) - n_test]
+    return _packed(out, train, n_test if random_split else 0, keys, plan, sequence_len)
 
 
-def _read(rows: Sequence[Row], keys: dict[str, object], words: list[str]) -> tuple[list[Row], str | None]:
-    """The records each dataset entry's `split` reads (all of them when it names none)."""
+def _read(rows: Sequence[Row], keys: dict[str, object], words: list[str]) -> tuple[list[list[Row]], str | None]:
+    """The records each dataset entry's `split` reads (all of them when it names none), per entry."""
     splits = keys.get("splits") or ()
     per_file: dict[int, list[Row]] = {}
     for r in rows:
         per_file.setdefault(r.file, []).append(r)
-    out: list[Row] = []
+    out: list[list[Row]] = []
     for file, found in sorted(per_file.items()):
         spec = splits[file] if isinstance(splits, tuple) and file < len(splits) else None
         if not spec or spec == "train":
-            out += found
+            out.append(found)
             continue
         try:
             parts = read_instruction(str(spec), {"train": len(found)})
@@ -94,30 +96,48 @@ def _read(rows: Sequence[Row], keys: dict[str, object], words: list[str]) -> tup
             return out, f"split {spec}: datasets refuses it ({exc})"
         chosen = [r for _, start, stop in parts for r in found[start:stop]]
         words.append(f"split {spec}: {len(chosen):,} of {len(found):,} records read")
-        out += chosen
+        out.append(chosen)
     return out, None
 
 
-def _held_out(n: int, keys: dict[str, object], refusal: str | None) -> tuple[int, bool, str | None]:
-    """How many records val_set_size holds out, and whether they are chosen after a shuffle."""
+def _merged(parts: list[list[Row]], keys: dict[str, object]) -> tuple[list[Row], bool]:
+    """The datasets merged as utils/data/shared.py merge_datasets merges them, and whether their
+    order is random (shuffled without a seed): one dataset is shuffled with cfg.seed unless
+    curriculum_sampling or shuffle_merged_datasets false; several are each shuffled first with
+    shuffle_before_merging_datasets, joined, and shuffled unless shuffle_merged_datasets false.
+    A seeded shuffle is datasets' shuffle(seed): NumPy's default_rng(seed).permutation."""
+    seed = keys.get("seed")
+    shuffle_all = keys.get("shuffle_merged_datasets") is not False
+    if len(parts) == 1:
+        shuffle_all = shuffle_all and not keys.get("curriculum_sampling")
+    elif keys.get("shuffle_before_merging_datasets"):
+        if not isinstance(seed, int):
+            return [r for part in parts for r in part], True
+        parts = [[part[i] for i in permutation(len(part), seed)] for part in parts]
+    merged = [r for part in parts for r in part]
+    if not shuffle_all:
+        return merged, False
+    if not isinstance(seed, int):
+        return merged, True
+    return [merged[i] for i in permutation(len(merged), seed)], False
+
+
+def _held_out(n: int, keys: dict[str, object], refusal: str | None) -> tuple[int, str | None]:
+    """How many records val_set_size holds out (_handle_train_dataset_split: a size over 1 a count)."""
     size = keys.get("val_set_size")
     if not isinstance(size, (int, float)) or not size:
-        return 0, False, refusal
-    given: int | float = int(size) if size > 1 else float(size)  # _handle_train_dataset_split
+        return 0, refusal
     try:
-        count = held_out(n, given)
+        return held_out(n, int(size) if size > 1 else float(size)), refusal
     except SplitError as exc:
-        return 0, False, refusal or f"val_set_size {size:g}: axolotl stops ({exc})"
-    splits = keys.get("splits")
-    several = isinstance(splits, tuple) and len(splits) > 1
-    shuffled = keys.get("shuffle_merged_datasets") is not False and (several or not keys.get("curriculum_sampling"))
-    return count, shuffled, refusal
+        return 0, refusal or f"val_set_size {size:g}: axolotl stops ({exc})"
 
 
-def _figures(kept: list[Row], n_test: int, shuffled: bool) -> tuple[dict[str, int], tuple[tuple[str, int, int], ...]]:
-    """The training part's figures; held out at random, the expected share with the least and most."""
+def _figures(kept: list[Row], n_test: int, random_split: bool) -> tuple[dict[str, int], tuple[tuple[str, int, int], ...]]:
+    """The training part's figures (the first of `kept`, the rest held out); held out at random,
+    the expected share, with the least and most the held-out records can take."""
     columns = {"tokens": [r.tokens - r.cut for r in kept], "trainable_tokens": [r.trained for r in kept],
-               "truncated": [1 if r.cut else 0 for r in kept], "truncated_tokens": [r.cut for r in kept]}
+               "truncation.records": [1 if r.cut else 0 for r in kept], "truncation.tokens": [r.cut for r in kept]}
     n = len(kept)
     out: dict[str, int] = {}
     ranges: list[tuple[str, int, int]] = []
@@ -125,7 +145,7 @@ def _figures(kept: list[Row], n_test: int, shuffled: bool) -> tuple[dict[str, in
         total = sum(values)
         if not n_test:
             out[name] = total
-        elif not shuffled:
+        elif not random_split:
             out[name] = sum(values[: n - n_test])
         else:
             ordered = sorted(values)
