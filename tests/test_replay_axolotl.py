@@ -119,3 +119,44 @@ def _bisect(case: str, lines: list[str], records: list[dict], folder: Path) -> s
     shutil.rmtree(folder / "one", ignore_errors=True)
     got = _figures(case, lines, [r["index"]], folder / "one")
     return f"record {r['index']}: ftlint (tokens, trained) {got}, axolotl {(r['tokens'], r['trained'])}: {lines[r['index']][:200]}"
+
+
+def test_ftlint_trainers_axolotl_lists_each_key_it_applies_and_each_it_refuses() -> None:
+    """Every axolotl key the recorded corpus exercises is listed with its source (cases.yaml's keys)."""
+    corpus = yaml.safe_load((RUNS / "cases.yaml").read_text(encoding="utf-8"))["axolotl"]
+    exercised = {k.removeprefix("axolotl.").split(".")[0] for case in corpus for k in case["keys"] if k.startswith("axolotl.")}
+    named = {"train_on_eos_turn": "datasets[].train_on_eos", "train_on_eos_all": "datasets[].train_on_eos",
+             "train_on_eos_last": "datasets[].train_on_eos", "excess_length_strategy_drop": "excess_length_strategy",
+             "excess_length_strategy_truncate": "excess_length_strategy", "split": "datasets[].split",
+             "type_alpaca": "datasets[].type", "roles_to_train": "datasets[].roles_to_train",
+             "message_property_mappings": "datasets[].message_property_mappings", "val_after_length_filter": "val_set_size"}
+    out = run_process("trainers", "axolotl", "-o", "json")
+    profile = json.loads(out.stdout)
+    assert {named.get(k, k) for k in exercised} <= set(profile["keys"]), exercised
+    assert all(source for source in profile["keys"].values())
+    text = run_process("trainers", "axolotl").stdout
+    assert "run config keys applied" in text and "val_set_size" in text and "batch_size" in text.split("refused")[1]
+
+
+@pytest.mark.parametrize(("key", "value"), [("batch_size", 16), ("dataset_exact_deduplication", True), ("num_epochs", 1.5),
+                                            ("pretraining_dataset", "c4")])
+def test_a_key_that_changes_the_figures_and_is_not_modelled_is_an_error(key: str, value: object, tmp_path: Path) -> None:
+    """Not a note: figures that do not apply the key are not printed (exit 2, one line naming the key)."""
+    config = yaml.safe_load((FOLDER / "a01_instruct_lora.yml").read_text(encoding="utf-8"))
+    config[key] = value
+    shutil.copytree(FOLDER / "data", tmp_path / "data")
+    (tmp_path / "case.yml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    out = run_process("estimate", "--run", str(tmp_path / "case.yml"))
+    assert out.exit_code == 2 and out.stdout == "", out.stdout
+    assert key in out.stderr and len(out.stderr.strip().splitlines()) == 1
+
+
+def test_a_chat_template_ftlint_does_not_ship_is_an_estimate_that_says_so(tmp_path: Path) -> None:
+    config = yaml.safe_load((FOLDER / "a16_chatml.yml").read_text(encoding="utf-8"))
+    config["chat_template"] = "gemma3"
+    shutil.copytree(FOLDER / "data", tmp_path / "data")
+    (tmp_path / "case.yml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    e = estimate(tmp_path / "case.yml")
+    assert e["tokens_exact"] is False and "gemma3" in e["tokens_note"] and "estimate" in e["tokens_note"]
+    shipped = estimate(FOLDER / "a16_chatml.yml")
+    assert shipped["tokens_exact"] is True

@@ -39,13 +39,19 @@ def render_profile(p: Profile) -> str:
         lines += textwrap.wrap(fact.source, 100, initial_indent=" " * 23 + "source: ", subsequent_indent=" " * 31)
     lines.append(f"  {'steps':<20} {p.steps} (ftlint/trainers/steps.py)")
     lines += [f"  note: {note}" for note in p.notes]
+    for title, table in (("run config keys applied (--run)", p.keys), ("run config keys refused (exit 2: they change the figures, "
+                                                                         "and ftlint does not model them)", p.refused)):
+        if table:
+            lines.append(f"{title}:")
+            for key, source in table:
+                lines += textwrap.wrap(source, 110, initial_indent=f"  {key:<38} ", subsequent_indent=" " * 41)
     return "\n".join(lines) + "\n"
 
 
 def render_profile_json(p: Profile) -> str:
     facts = {label: {"value": fact.value, "source": fact.source} for label, fact in p.facts()}
     out = {"name": p.name, "title": p.title, "hosted": p.hosted, "read": p.read, "steps": p.steps, "facts": facts,
-           "notes": list(p.notes)}
+           "notes": list(p.notes), "keys": dict(p.keys), "refused": dict(p.refused)}
     return orjson.dumps(out, option=orjson.OPT_INDENT_2).decode() + "\n"
 
 

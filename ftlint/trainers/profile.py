@@ -61,6 +61,8 @@ class Profile:
     notes: tuple[str, ...] = ()  # what the trainer does that the figures do not show
     max_steps: Fact = Fact(None, "")  # a run of this many steps by default, None: the epochs decide
     tokenizers: Fact = Fact(None, "")  # the catalog tokenizers of the models it trains (some trainers' own), None: any
+    keys: tuple[tuple[str, str], ...] = ()  # its run config's keys ftlint applies, each with where the trainer reads it
+    refused: tuple[tuple[str, str], ...] = ()  # keys that change the figures and that ftlint does not model: an error
 
     def trains(self, tokenizer: str) -> bool:
         """Whether a model of this tokenizer is one the trainer trains."""
@@ -87,8 +89,9 @@ def load(name: str, package: str, file: str = "profile") -> Profile:
     """The profile of the trainer `name` in the TOML file `file` of its package: each fact a table
     of its value (absent: None) and its source; `inherits` names a file of the same package that
     it completes. Read the first time a run asks for it (ftlint/trainers/base.py Trainer.profile)."""
-    fields: dict[str, Any] = {key: _fact(value) if isinstance(value, dict) else _frozen(value)
-                              for key, value in _read(package, file).items()}
+    data = _read(package, file)
+    fields: dict[str, Any] = {key: tuple(value.items()) if key in ("keys", "refused") else  # a key -> its source, not facts
+                              _fact(value) if isinstance(value, dict) else _frozen(value) for key, value in data.items()}
     return Profile(name=name, **fields)
 
 

@@ -87,17 +87,17 @@ def read(keys: Keys) -> RunConfig:
 
 
 def _batch(keys: Keys, plan: dict[str, Setting]) -> None:
-    """micro_batch_size and gradient_accumulation_steps, or batch_size for the two together
-    (utils/config/__init__.py normalize_config: accumulation = batch_size // micro_batch_size)."""
+    """micro_batch_size and gradient_accumulation_steps (schemas/training.py: both default to 1)."""
     count(keys, "micro_batch_size", "batch_size", plan)
     count(keys, "gradient_accumulation_steps", "grad_accum", plan)
-    total = keys.setting("batch_size", "int")
-    if "grad_accum" not in plan and total is not None:
-        micro = int(plan["batch_size"].value) if "batch_size" in plan else 1  # type: ignore[call-overload]
-        steps = int(total.value) // micro  # type: ignore[call-overload]
-        if steps < 1:
-            raise RunConfigError(f"{keys.path}: batch_size {total.value} is smaller than micro_batch_size {micro}")
-        plan["grad_accum"] = Setting(steps, f"batch_size {total.value} // micro_batch_size {micro} from {keys.name}")
+    if keys.get("batch_size", "int") is not None:  # normalize_config keeps it as the divisor of calculate_total_num_steps
+        raise RunConfigError(f"{keys.path}: batch_size: axolotl divides its step count by it while its Trainer steps on "
+                             "micro_batch_size x gradient_accumulation_steps; ftlint does not model the two apart (give "
+                             "gradient_accumulation_steps instead, as axolotl recommends)")
+    given = keys.get("num_epochs", "number")
+    if given is not None and not float(given).is_integer():  # type: ignore[arg-type]
+        raise RunConfigError(f"{keys.path}: num_epochs {given}: axolotl counts ceil(records x {given} / batch) steps, ftlint "
+                             "plans whole epochs: its steps would not be the run's (give --max-steps)")
 
 
 def _template(keys: Keys, run: dict[str, Setting], entries: list[dict]) -> None:
