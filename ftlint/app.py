@@ -19,7 +19,7 @@ from .dataset import DatasetView
 from .diagnostics import Diagnostic
 from .engine import Analysis, Settings, analyse, dataset_findings, view_of
 from .errors import UsageError
-from .formats import Format, get_format, trained_as
+from .formats import Format, get_format, rule_of, trained_as
 from .models import Model, Sourced, default_model, user_value
 from .options import ConvertOptions, PlanOptions, RunOptions, StudyOptions
 from .redact import redact
@@ -222,7 +222,7 @@ def estimate_data(data: Data, plan: PlanOptions) -> EstimateRun:
     if len({f.format for f in train.files}) > 1:
         reason += "; files differ in format: " + ", ".join(f"{f.path}: {f.format}" for f in train.files)
     info = DatasetInfo(paths=tuple(train.paths), model=data.model.name, encoding=data.settings.encoding,
-                       context_limit=limit, format=fmt.name, format_reason=reason, record_rule=fmt.record_rule,
+                       context_limit=limit, format=fmt.name, format_reason=reason, record_rule=rule_of(fmt, loss),
                        min_examples=fmt.min_examples, validation=_validation_figures(data, limit), model_entry=data.model,
                        preference=fmt.preference, today=data.today, trainer=data.trainer, trainer_source=data.trainer_source,
                        run_config=run.run or "", run_notes=run.run_notes, counts_note=run.counts_note,

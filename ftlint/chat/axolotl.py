@@ -156,6 +156,19 @@ class AxolotlMasker:
             return -1, -1
         return start, end
 
+    def rule(self, shape: str) -> str:
+        """What trains, in words (the estimate's record rule)."""
+        loss = self.loss
+        if shape == "alpaca":
+            inputs = " and the prompt too (train_on_inputs)" if loss.train_on_inputs else ""
+            return (f"1 row = 1 sequence; axolotl's Alpaca prompt (prompters.py AlpacaPrompter): the output and its eos "
+                    f"train{inputs}")
+        who = "every turn (train_on_inputs)" if loss.train_on_inputs else f"the turns of {', '.join(loss.roles_to_train) or 'no role'}"
+        eos = {"turn": "each with the end-of-turn token after it", "all": "and every end-of-turn token",
+               "last": "and the last end-of-turn token", "none": "without their end-of-turn token"}.get(loss.eot, "")
+        return (f"1 row = 1 sequence; axolotl's chat_template strategy: {who} train, {eos} (roles_to_train, "
+                f"train_on_eos {loss.train_on_eos}{f', train_on_eot {loss.eot}' if loss.train_on_eot else ''})")
+
     def fields(self, tally: Tally, record: dict, shape: str) -> Masked | None:
         """An Alpaca row (None: another shape, read as a conversation)."""
         return self.alpaca(tally, record) if shape == "alpaca" else None

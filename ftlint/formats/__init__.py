@@ -9,9 +9,14 @@ schema in schemas/ and its fixtures in fixtures/formats/NAME/.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .base import Format, LineFigures, RecordFigures
 
-__all__ = ["Format", "LineFigures", "RecordFigures", "get_format", "trained_as"]
+if TYPE_CHECKING:
+    from ..options import Loss
+
+__all__ = ["Format", "LineFigures", "RecordFigures", "get_format", "rule_of", "trained_as"]
 
 
 def get_format(name: str) -> Format:
@@ -45,3 +50,13 @@ def trained_as(fmt: Format, trains_targets: bool, assistant_only: bool = False) 
     if assistant_only:
         return dataclasses.replace(fmt, record_rule=ASSISTANT_ONLY_RULE)
     return fmt
+
+
+def rule_of(fmt: Format, loss: Loss) -> str:
+    """The record rule as the run's trainer's own loss mask trains the format (Loss.mask), else the format's own."""
+    if not loss.mask:
+        return fmt.record_rule
+    from ..chat.tally import masker_for
+
+    masker = masker_for(loss)
+    return masker.rule(fmt.shape) if masker is not None else fmt.record_rule

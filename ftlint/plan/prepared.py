@@ -22,7 +22,7 @@ def applied(data: DatasetFigures, p: Prepared) -> tuple[DatasetFigures, Validati
     data = dataclasses.replace(data, records=p.records, tokens_capped=p.tokens, trainable_tokens=p.trained, records_dropped=p.dropped,
                                tokens_dropped=p.dropped_tokens, trainable_dropped=p.dropped_trained, truncated_records=p.truncated,
                                truncated_tokens=p.truncated_tokens)
-    held = ValidationFigures([], 0, p.validation, p.validation_tokens, 0, billing_note=f"held out of the training data: {p.rule}") \
+    held = ValidationFigures([], 0, p.validation, p.validation_tokens, 0, billing_note="held out of the training data by the trainer (its data: above)") \
         if p.validation else None
     packed = p.packing
     if packed is None:

@@ -18,6 +18,8 @@ def trainable_how(e: Estimate) -> str:
         return "in the targets"
     parts = [f"{t.trainable_cut:,} past the max length"] if t.trainable_cut else []
     parts += [f"{t.trainable_dropped:,} in dropped records"] if t.trainable_dropped else []
+    held = lost - t.trainable_cut - t.trainable_dropped  # records the trainer holds out or leaves out (Trainer.prepare)
+    parts += [f"{held:,} in records it holds out or leaves out"] if held > 0 else []
     return f"in the targets, as the run trains them: {e.trainable_tokens_in_file:,} in the file, {' and '.join(parts)}"
 
 

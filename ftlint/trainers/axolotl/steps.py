@@ -38,10 +38,12 @@ class AxolotlSteps(Hosted):
 
     def warmup_words(self, ratio: float | None, total: int, steps: int, given: bool) -> str:
         if given:
-            return "--warmup-steps" + (", 1 made 2 as axolotl does" if steps == 2 else "")
+            return "--warmup-steps"
         if ratio is not None:
-            return f"= int({ratio:g} x {total:,}){', 1 made 2' if steps == 2 else ''}, as axolotl does"
-        return f"axolotl's default: min(int(0.03 x {total:,}), 100), 1 made 2"
+            made = ", 1 made 2" if max(int(ratio * total), 0) == 1 else ""
+            return f"= int({ratio:g} x {total:,}){made}, as axolotl does"
+        made = ", 1 made 2" if min(int(0.03 * total), 100) == 1 else ""
+        return f"axolotl's default: min(int(0.03 x {total:,}), 100){made}"
 
     def schedule(self, n: int, epochs: int, batch: int, grad_accum: int, gpus: int, drop_last: bool,
                  max_steps: int | None) -> Schedule:
