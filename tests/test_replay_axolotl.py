@@ -139,7 +139,7 @@ def test_ftlint_trainers_axolotl_lists_each_key_it_applies_and_each_it_refuses()
 
 
 @pytest.mark.parametrize(("key", "value"), [("batch_size", 16), ("dataset_exact_deduplication", True), ("num_epochs", 1.5),
-                                            ("pretraining_dataset", "c4")])
+                                            ("pretraining_dataset", "c4"), ("added_tokens_overrides", {151646: "<|mine|>"})])
 def test_a_key_that_changes_the_figures_and_is_not_modelled_is_an_error(key: str, value: object, tmp_path: Path) -> None:
     """Not a note: figures that do not apply the key are not printed (exit 2, one line naming the key)."""
     config = yaml.safe_load((FOLDER / "a01_instruct_lora.yml").read_text(encoding="utf-8"))
@@ -160,3 +160,73 @@ def test_a_chat_template_ftlint_does_not_ship_is_an_estimate_that_says_so(tmp_pa
     assert e["tokens_exact"] is False and "gemma3" in e["tokens_note"] and "estimate" in e["tokens_note"]
     shipped = estimate(FOLDER / "a16_chatml.yml")
     assert shipped["tokens_exact"] is True
+
+
+def test_special_tokens_eos_is_the_end_of_turn_axolotl_looks_for(tmp_path: Path) -> None:
+    """special_tokens: {eos_token: ...} is set on the tokenizer (loaders/tokenizer.py load_tokenizer), and
+    the chat_template strategy trains the eos after each turn: with <|endoftext|>, which Qwen's template
+    never writes, no end of turn trains. The recorded run (eos <|im_end|>) trained one after each of the 60
+    answers; the same config with the other eos trains 60 tokens fewer."""
+    config = yaml.safe_load((FOLDER / "a04_packing_512_mbs1.yml").read_text(encoding="utf-8"))
+    config["special_tokens"] = {"eos_token": "<|endoftext|>"}
+    shutil.copytree(FOLDER / "data", tmp_path / "data")
+    (tmp_path / "case.yml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    want = recorded("a04_packing_512_mbs1")
+    answers = sum(1 for line in _lines("a04_packing_512_mbs1") for m in json.loads(line)["messages"] if m["role"] == "assistant")
+    assert estimate(tmp_path / "case.yml")["trainable_tokens"] == want["figures"]["trained_tokens"] - answers == 9_621 - 60
+
+
+def _case(tmp_path: Path, case: str, **keys: object) -> Path:
+    """The recorded case's config with `keys` set, beside a copy of its data."""
+    config = yaml.safe_load((FOLDER / f"{case}.yml").read_text(encoding="utf-8"))
+    config.update(keys)
+    if not (tmp_path / "data").exists():
+        shutil.copytree(FOLDER / "data", tmp_path / "data")
+    path = tmp_path / f"{len(list(tmp_path.glob('*.yml')))}.yml"
+    path.write_text(yaml.safe_dump(config), encoding="utf-8")
+    return path
+
+
+def test_a_token_of_tokens_is_a_word_and_one_of_special_tokens_a_control_token(tmp_path: Path) -> None:
+    """a20 (recorded: {{name}} and {{author}} each one token, as add_tokens makes them) says nothing of the
+    data spelling them; the same tokens as additional_special_tokens are control tokens, and FT302 names
+    them in each record that spells them (the counts are the same: each is one token either way)."""
+    plain = _case(tmp_path, "a20_tokens_alpaca_template")
+    words = run_process("check", "--run", str(plain), "-o", "json")
+    special = _case(tmp_path, "a20_tokens_alpaca_template", tokens=None,
+                    special_tokens={"bos_token": "<s>", "eos_token": "</s>", "additional_special_tokens": ["{{name}}", "{{author}}"]})
+    controls = run_process("check", "--run", str(special), "-o", "json")
+    spelling = sum(1 for line in _lines("a20_tokens_alpaca_template") if "{{name}}" in line or "{{author}}" in line)
+    assert words.exit_code == 0 and json.loads(words.stdout) == []
+    found = [d for d in json.loads(controls.stdout) if d["code"] == "FT302"]
+    assert len({d["line"] for d in found}) == spelling == 85
+    assert "{{name}}" in found[0]["message"]
+    assert estimate(special)["tokens"] == estimate(plain)["tokens"]
+
+
+def test_a_bos_token_of_another_name_leaves_the_model_s_own_before_the_alpaca_output(tmp_path: Path) -> None:
+    """The tokenizer's post-processor puts the model's own bos before each text it encodes, by id: a new
+    bos_token does not change it (transformers 5.14.1, axolotl's), and the Alpaca strategy strips the first
+    token of the output only when it is the tokenizer's bos_token (prompt_tokenizers.py _tokenize
+    strip_bos_token). With Mistral Nemo (<s> first) and bos_token <unk>, each of the 60 outputs keeps its
+    <s>, which trains with it: one token more, and one trained token more, per record."""
+    nemo = {"base_model": "mistralai/Mistral-Nemo-Instruct-2407", "val_set_size": 0, "train_on_inputs": False}
+    plain = estimate(_case(tmp_path, "a15_alpaca_train_on_inputs", **nemo))
+    same = estimate(_case(tmp_path, "a15_alpaca_train_on_inputs", **nemo, special_tokens={"bos_token": "<s>"}))
+    other = estimate(_case(tmp_path, "a15_alpaca_train_on_inputs", **nemo, special_tokens={"bos_token": "<unk>"}))
+    rows = len(_lines("a15_alpaca_train_on_inputs"))
+    assert (same["tokens"], same["trainable_tokens"]) == (plain["tokens"], plain["trainable_tokens"])
+    assert (other["tokens"], other["trainable_tokens"]) == (plain["tokens"] + rows, plain["trainable_tokens"] + rows)
+    assert rows == 60 and plain["tokens_exact"] is True
+
+
+@pytest.mark.parametrize(("key", "value", "said"), [
+    ("special_tokens", ["</s>"], "special_tokens"),
+    ("special_tokens", {"eos_token": 5}, "special_tokens.eos_token"),
+    ("special_tokens", {"additional_special_tokens": "<x>"}, "special_tokens.additional_special_tokens"),
+    ("tokens", "<x>", "tokens"),
+])
+def test_a_token_key_of_the_wrong_type_is_one_line_naming_it(key: str, value: object, said: str, tmp_path: Path) -> None:
+    out = run_process("estimate", "--run", str(_case(tmp_path, "a16_chatml", **{key: value})))
+    assert out.exit_code == 2 and out.stdout == ""
+    assert said in out.stderr and len(out.stderr.strip().splitlines()) == 1

@@ -19,7 +19,7 @@ Every index is taken from the partial renderings and applied to the whole one, a
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol
 
 from ..trainers.cut import pairs_of_mask
@@ -66,6 +66,10 @@ class TurnLoss:
     drop_system_message: bool = False
     template_kwargs: tuple[tuple[str, object], ...] = ()  # chat_template_kwargs
     sequence_len: int = 512  # the alpaca strategy's tokenizer truncates each part at it
+    eos_token: str | None = None  # special_tokens' eos_token and bos_token, over the tokenizer's own
+    bos_token: str | None = None
+    special_tokens: tuple[str, ...] = ()  # the tokens load_tokenizer adds: special_tokens' (control tokens) ...
+    tokens: tuple[str, ...] = ()  # ... and the config's tokens (plain words of the vocabulary)
 
     @property
     def eot(self) -> str:
@@ -76,7 +80,7 @@ class TurnLoss:
         """From the (key, value) pairs its config reader kept (Loss.keys: trainers/axolotl/mapping.py `loss_keys`)."""
         given = dict(keys)
         kwargs, eot, field = given.get("chat_template_kwargs"), given.get("train_on_eot"), given.get("message_field_training")
-        length = given.get("sequence_len")
+        length, eos, bos = given.get("sequence_len"), given.get("eos_token"), given.get("bos_token")
         return cls(
             roles_to_train=_strings(given.get("roles_to_train", ("assistant",))),
             train_on_eos=str(given.get("train_on_eos", "turn")),
@@ -87,6 +91,10 @@ class TurnLoss:
             drop_system_message=bool(given.get("drop_system_message", False)),
             template_kwargs=tuple(kwargs) if isinstance(kwargs, tuple) else (),
             sequence_len=length if isinstance(length, int) else 512,
+            eos_token=eos if isinstance(eos, str) else None,
+            bos_token=bos if isinstance(bos, str) else None,
+            special_tokens=_strings(given.get("special_tokens")),
+            tokens=_strings(given.get("tokens")),
         )
 
 
@@ -100,6 +108,23 @@ class AxolotlMasker:
 
     def __init__(self, loss: TurnLoss) -> None:
         self.loss = loss
+        self.first = ""  # the bos the tokenizer puts before a text (the model's own: `tokenizer`)
+
+    def tokenizer(self, own: ChatTemplate, words: bool = True) -> ChatTemplate:
+        """The model's tokenizer as axolotl's load_tokenizer leaves it (loaders/tokenizer.py): each
+        token of special_tokens (and with `words`, of tokens) an added token, matched whole in any
+        text (as add_special_tokens and add_tokens make it, even one new to the vocabulary), and the
+        eos and bos those of special_tokens: the template's eos_token and bos_token, the eos looked
+        for after a turn and appended to an Alpaca output. The bos the tokenizer puts before a text
+        stays the model's own: its post-processor holds it by id (so on Qwen's and Llama 3's
+        tokenizers under transformers 5.14.1, axolotl's environment)."""
+        self.first = own.bos
+        loss = self.loss
+        added = (*loss.special_tokens, *(loss.tokens if words else ()))
+        new = tuple(dict.fromkeys(t for t in added if t and t not in own.specials))
+        if not new and not loss.eos_token and not loss.bos_token:
+            return own
+        return replace(own, specials=own.specials + new, eos=loss.eos_token or own.eos, bos=loss.bos_token or own.bos)
 
     def __call__(self, tally: Tally, messages: Sequence[dict], tools: object = None) -> Masked:
         loss = self.loss
@@ -135,7 +160,7 @@ class AxolotlMasker:
         for kind, option in (("eot", loss.eot), ("eos", loss.train_on_eos)):
             if option == "last" and last[kind] != -1:
                 labels[last[kind]] = True
-        return _masked(tally, whole.text, encoded, labels)
+        return _masked(whole.text, encoded, labels, eos)
 
     def find_turn(self, tally: Tally, turns: list[dict], index: int, tools: object, extra: dict[str, object]) -> tuple[int, int]:
         """The tokens of turn `index`'s content (ChatTemplateStrategy.find_turn): where the
@@ -185,13 +210,14 @@ class AxolotlMasker:
         prompt = alpaca_prompt(instruction, given)
         tally.seen.append(prompt + output)
         limit = self.loss.sequence_len
-        spec = tally.spec
-        head = _tokens(tally, prompt, limit, bos=spec.bos)
-        tail = _tokens(tally, output, limit, bos=spec.bos, strip_bos=True, eos=spec.eos)
+        first, eos = self.first, tally.spec.eos
+        head = _tokens(tally, prompt, limit, bos=first)
+        # strip_bos drops the first token when it is the tokenizer's bos_token: not the model's own after a new one
+        tail = _tokens(tally, output, limit, bos=first, strip_bos=first == tally.spec.bos, eos=eos)
         labels = [self.loss.train_on_inputs] * head + [True] * tail
-        text = prompt + output + (spec.eos if tail and spec.eos else "")
+        text = prompt + output + (eos if tail and eos else "")
         spans = [(0 if self.loss.train_on_inputs else len(prompt), len(text))] if tail else []
-        return Masked(len(labels), sum(labels), text, spans, False, spec.eos, False, pairs_of_mask(labels))
+        return Masked(len(labels), sum(labels), text, spans, False, eos, False, pairs_of_mask(labels))
 
 
 # prompters.py AlpacaPrompter (instruct style: match_prompt_style)
@@ -243,7 +269,7 @@ def _first(positions: list[int], start: int, n: int) -> int:
     return next((p for p in positions if p >= max(start, 0)), -1)
 
 
-def _masked(tally: Tally, text: str, encoded: Encoded, labels: list[bool]) -> Masked:
+def _masked(text: str, encoded: Encoded, labels: list[bool], eos: str) -> Masked:
     spans: list[tuple[int, int]] = []
     for i, on in enumerate(labels):
         if not on:
@@ -253,7 +279,7 @@ def _masked(tally: Tally, text: str, encoded: Encoded, labels: list[bool]) -> Ma
             spans[-1] = (spans[-1][0], max(end, spans[-1][1]))
         else:
             spans.append((start, end))
-    return Masked(len(labels), sum(labels), text, spans, False, tally.spec.eos, False, pairs_of_mask(labels))
+    return Masked(len(labels), sum(labels), text, spans, False, eos, False, pairs_of_mask(labels))
 
 
 MASKS = {"axolotl": lambda keys: AxolotlMasker(TurnLoss.of(keys))}  # Loss.mask -> the mask, made with Loss.keys

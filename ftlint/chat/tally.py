@@ -49,6 +49,11 @@ class Tally:
         else:
             self.spec = CHAT_TEMPLATES[template]
             self.jinja = JinjaTemplate(template_text(template), today, self.budget) if self.spec.source != "python" else None
+        # text spelling one of these is read as that token (FT302): the trainer's plain added words are not control tokens
+        self.controls = self.spec.splitter
+        if self.masker is not None:  # the trainer's tokenizer as it loads it (axolotl's special_tokens and tokens)
+            self.controls = self.masker.tokenizer(self.spec, words=False).splitter
+            self.spec = self.masker.tokenizer(self.spec)
         self.name = template
 
     @contextlib.contextmanager

@@ -151,7 +151,7 @@ class LineJudge:
         self.context = RecordContext(fmt, frozenset(), None, self.limit, owner, lambda code: level(code) is not None,  # chunk's
                                      settings.named_model())  # records (the deferred ones) alive until a full collection
         if tally is not None and settings.control_tokens:
-            self.context.control_tokens = tally.spec.splitter
+            self.context.control_tokens = tally.controls
         self.context.past_max = settings.loss.past_max
         if self.cut is not None and settings.loss.max_seq_len is not None:  # past a hosted limit alone: FT301 says it
             self.context.cut_label = cut_label(settings.loss, self.cut, self.limit, owner)

@@ -41,6 +41,7 @@ NOT_MODELLED = {
     "process_reward_model": "a process reward model's run",
     "use_pose": "PoSE position ids",
     "group_by_length": "length-grouped sampling",
+    "added_tokens_overrides": "the model's reserved added tokens renamed",
 }
 
 

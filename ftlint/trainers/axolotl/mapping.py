@@ -98,7 +98,7 @@ def loss_keys(file: str, config: dict, entry: dict) -> tuple[tuple[str, object],
     """The keys of the config that decide what its chat_template and alpaca strategies train
     (prompt_strategies/chat_template.py StrategyLoader: the entry's roles_to_train, train_on_eos,
     train_on_eot, message_field_training, drop_system_message; the config's train_on_inputs,
-    eot_tokens, chat_template_kwargs, sequence_len), as pairs for Loss.keys."""
+    eot_tokens, chat_template_kwargs, sequence_len; the tokens the tokenizer gains), as pairs for Loss.keys."""
     for key, what in NOT_MODELLED.items():
         if entry.get(key):
             raise MappingError(f"--mapping {file}: {key} {entry[key]!r}: {what} is not modelled by ftlint, and it changes "
@@ -124,10 +124,51 @@ def loss_keys(file: str, config: dict, entry: dict) -> tuple[tuple[str, object],
                                                    for k, v in kwargs.items()):
             raise MappingError(f"--mapping {file}: chat_template_kwargs = {kwargs!r}: expected a mapping of names to values")
         out.append(("chat_template_kwargs", tuple(sorted(kwargs.items()))))
+    out.extend(_added_tokens(file, config))
     length = config.get("sequence_len")
     if isinstance(length, int) and not isinstance(length, bool) and length >= 1:
         out.append(("sequence_len", length))
     return tuple(out)
+
+
+# loaders/tokenizer.py load_tokenizer: special_tokens (utils/schemas/model.py SpecialTokensConfig), each set on the
+# tokenizer with add_special_tokens, and the config's tokens, added with add_tokens
+SPECIAL_TOKENS = ("bos_token", "eos_token", "pad_token", "unk_token")
+
+
+def _added_tokens(file: str, config: dict) -> list[tuple[str, object]]:
+    """The tokenizer's eos and bos that special_tokens sets, and every token load_tokenizer adds."""
+    special = config.get("special_tokens")
+    if special is None:
+        special = {}
+    if not isinstance(special, dict):
+        raise MappingError(f"--mapping {file}: special_tokens = {special!r}: expected a mapping of token names to tokens")
+    out: list[tuple[str, object]] = []
+    added: list[str] = []  # the control tokens: a text spelling one is that token (FT302)
+    for name in SPECIAL_TOKENS:
+        value = special.get(name)
+        if value is None:
+            continue
+        if not isinstance(value, str) or not value:
+            raise MappingError(f"--mapping {file}: special_tokens.{name} = {value!r}: expected a token")
+        added.append(value)
+        if name in ("eos_token", "bos_token"):
+            out.append((name, value))
+    more = _token_list(file, "special_tokens.additional_special_tokens", special.get("additional_special_tokens"))
+    if added or more:
+        out.append(("special_tokens", (*added, *more)))
+    words = _token_list(file, "tokens", config.get("tokens"))  # plain added tokens: words of the vocabulary
+    if words:
+        out.append(("tokens", words))
+    return out
+
+
+def _token_list(file: str, key: str, value: object) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(t, str) and t for t in value):
+        raise MappingError(f"--mapping {file}: {key} = {value!r}: expected a list of tokens")
+    return tuple(value)
 
 
 def _json_typed(file: str, datasets: object) -> None:
