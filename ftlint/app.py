@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .dataset import DatasetView
 from .diagnostics import Diagnostic
 from .engine import Analysis, Settings, analyse, dataset_findings, view_of
+from .engine.rows import trainer_rows
 from .errors import UsageError
 from .formats import Format, get_format, trained_as
 from .models import Model, Sourced, default_model, user_value
@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from .plan.estimate import DatasetInfo, Estimate
     from .plan.figures import DatasetFigures, ValidationFigures
     from .plan.study import Study
+    from .trainers.base import RecordRow
 
 Emit = Callable[[Diagnostic], None]
 
@@ -96,7 +97,7 @@ def analyse_data(run: Run, emit: Emit, progress: Progress | None = None, train: 
     held_out = options.validation_files
     if held_out:
         validation = analyse_files(held_out, dataclasses.replace(run.settings, training=False), emit, options, progress)
-        views = (_view(train), _view(validation))
+        views = (view_of(train), view_of(validation))
         made, found = dataset_findings(views, "split", options.selection, _formats(train) + _formats(validation))
         _report(found, validation, emit)
         leaks = made["FT404"]
@@ -119,7 +120,7 @@ def analyse_files(paths: tuple[str, ...], settings: Settings, emit: Emit, run: R
     else:
         result = counted(lambda: analyse(paths, settings, emit, jobs=run.jobs, progress=progress))
     if run.dataset_rules:
-        _report(dataset_findings((_view(result),), "dataset", run.selection, _formats(result))[1], result, emit)
+        _report(dataset_findings((view_of(result),), "dataset", run.selection, _formats(result))[1], result, emit)
     return result
 
 
@@ -162,10 +163,6 @@ def model_findings(model: Model, today: dt.date, run: RunOptions, fmt: Format, p
             if level != OFF and run.selection.allows(code, path or None):
                 out.append(Diagnostic(redact(path), 0, 0, code, hit.message, level))
     return out
-
-
-def _view(result: Analysis) -> DatasetView:
-    return view_of(result)
 
 
 def _formats(result: Analysis) -> list[Format]:
@@ -217,21 +214,24 @@ def estimate_data(data: Data, plan: PlanOptions) -> EstimateRun:
     run = data.run.options
     plan = _fitted(plan, data)
     loss = data.settings.loss
-    figures = train.figures(context_limit=limit)
+    rows = trainer_rows(train, data.trainer, dict(run.trainer_keys), limit)  # the records that train, as the trainer splits them
+    figures = rows.figures
     reason = redact(train.files[0].format_reason) if train.files else ""  # it may name the data's keys
     if len({f.format for f in train.files}) > 1:
         reason += "; files differ in format: " + ", ".join(f"{f.path}: {f.format}" for f in train.files)
     info = DatasetInfo(paths=tuple(train.paths), model=data.model.name, encoding=data.settings.encoding,
                        context_limit=limit, format=fmt.name, format_reason=reason, record_rule=fmt.record_rule,
-                       min_examples=fmt.min_examples, validation=_validation_figures(data, limit), model_entry=data.model,
+                       min_examples=fmt.min_examples, model_entry=data.model,
+                       validation=rows.validation or _validation_figures(data, limit),
                        preference=fmt.preference,
                        today=data.today, trainer=data.trainer, trainer_source=data.trainer_source,
-                       run_config=run.run or "", run_notes=run.run_notes,
+                       run_config=run.run or "", run_notes=run.run_notes, trainer_keys=run.trainer_keys,
+                       rows_per_file=run.rows_per_file, template=data.settings.template,
                        max_length=loss.max_seq_len, past_max=loss.past_max,
                        max_length_source=loss.max_len_source if loss.max_seq_len else f"the limit of {data.settings.limit_for(fmt)[1]}")
     price: Sourced | None = user_value(plan.price, "usd_per_1m_tokens") if plan.price is not None else data.model.price
     path = train.paths[0] if train.paths else None
-    result = planned(figures, plan, info, price=price, lengths=train.record_tokens() if plan.packing else None,
+    result = planned(figures, plan, info, price=price, ordered=rows.records if plan.packing else None,
                      allows=lambda code: run.selection.allows(code, path), severities=fmt.severities)
     if data.refused:  # a file the trainer does not take: its figures are not the run's, and the estimate fails
         result = dataclasses.replace(result, findings=(*data.refused, *result.findings))
@@ -262,7 +262,7 @@ def _fitted(plan: PlanOptions, data: Data) -> PlanOptions:
 
 
 def planned(figures: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, price: Sourced | None,
-            lengths: Iterable[int] | None = None, allows: Callable[[str], bool] = lambda code: True,
+            ordered: Sequence[RecordRow] | None = None, allows: Callable[[str], bool] = lambda code: True,
             severities: Mapping[str, str] | None = None) -> Estimate:
     """The estimate of a dataset's figures under a plan, with the plan rules' findings (the
     registry's severities, or the format's: `severities`) for the codes `allows` lets through."""
@@ -272,7 +272,7 @@ def planned(figures: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pr
     from .plan.estimate import estimate
     from .rules.context import PlanContext
 
-    e = estimate(figures, plan, info, price=price, lengths=lengths)
+    e = estimate(figures, plan, info, price=price, ordered=ordered)
     ctx = PlanContext(plan, info.min_examples, info.model_entry, info.today)
     return dataclasses.replace(e, findings=plan_findings(e, ctx, allows, severities, redact(info.paths[0]) if info.paths else ""))
 

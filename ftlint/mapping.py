@@ -47,6 +47,10 @@ class Mapping:
         turns = "messages" if self.formatting == "trl-messages" else "conversations"
         if self.formatting in ("sharegpt", "trl-messages") and isinstance(out.get(turns), list):
             out[turns] = [self._turn(t) for t in out[turns]]
+        if self.formatting == "sharegpt":  # a preference row's answers are turns too
+            for key in ("chosen", "rejected"):
+                if isinstance(out.get(key), dict) and key in self.columns:
+                    out[key] = self._turn(out[key])
         return out
 
     def missing(self, record: dict) -> list[tuple[str, str]]:

@@ -74,6 +74,10 @@ class ChatTemplate:
     def splitter(self) -> re.Pattern[str]:
         return _splitter(self.specials, self.special_pattern)
 
+    def splitter_with(self, added: tuple[str, ...]) -> re.Pattern[str]:
+        """The splitter of a tokenizer that a trainer gave more added tokens (LLaMA-Factory's stop words)."""
+        return _splitter(tuple(dict.fromkeys((*self.specials, *added))), self.special_pattern)
+
 
 CHAT_TEMPLATES: dict[str, ChatTemplate] = {t.name: t for t in (
     ChatTemplate("llama3", "Llama 3.1 and 3.3 (Meta's prompt format; dated system block 26 Jul 2024)", LLAMA3_SPECIALS,

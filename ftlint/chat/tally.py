@@ -9,6 +9,7 @@ from time import monotonic
 
 from ..options import Loss, TemplateBudget
 from ..tokens import TokenCounter
+from ..trainers.base import Renderer, Sample, Vocab
 from ..trainers.cut import pairs_of_mask
 from . import CHAT_TEMPLATES, FAMILY_TEMPLATE_DEFAULTS, MISTRAL_COMMON, ChatTemplate, count_rendered, template_text
 from .mask import Masked, Tokenizer, common_prefix, span_mask
@@ -22,8 +23,10 @@ class Tally:
     `file`: a --chat-template already read (source.py); without it, "file:PATH" is read here."""
 
     def __init__(self, template: str, counter: TokenCounter, today: dt.date, loss: Loss | None = None,
-                 budget: TemplateBudget | None = None, file: TemplateFile | None = None) -> None:
+                 budget: TemplateBudget | None = None, file: TemplateFile | None = None,
+                 renderer: Renderer | None = None) -> None:
         self.counter, self.today = counter, today
+        self.renderer = renderer  # the trainer's own, for the formats it reads (Trainer.renderer)
         self.loss = loss or Loss()
         self.budget = budget or TemplateBudget()
         self._tokenizer: Tokenizer | None = None
@@ -61,6 +64,23 @@ class Tally:
         """Whether the renderer itself says which tokens train (mistral-common's per-message mask,
         mistral-finetune's loss), not a template under TRL's options."""
         return self.name == MISTRAL_COMMON
+
+    def renders(self, formatting: str) -> bool:
+        """Whether the trainer's own renderer makes the records of this format."""
+        return self.renderer is not None and self.renderer.reads(formatting)
+
+    def sample(self, record: dict, formatting: str) -> Sample:
+        """A record (in the format's canonical shape) as the trainer's own renderer makes it, cut at
+        the run's max length: each text it tokenizes counted with the model's tokenizer and the
+        added tokens the trainer gives it. Unrendered (ftlint/trainers/base.py) if it cannot."""
+        assert self.renderer is not None
+        splitter = self.spec.splitter_with(self.renderer.added)
+        count = self.counter.count
+        vocab = Vocab(lambda text: count_rendered(text, splitter, count), self.spec.bos, self.spec.eos,
+                      self.today.strftime("%d %b %Y"))
+        made = self.renderer.sample(record, formatting, vocab, self.loss.max_seq_len)
+        self.seen.append(made.text)
+        return made
 
     @property
     def has_generation(self) -> bool:

@@ -66,13 +66,15 @@ class Settings:
     loss: Loss = field(default_factory=Loss)  # what a self-hosted trainer trains on (with a chat template)
     bound_tokens: bool = False  # check: count by the byte bound, exactly only where it reaches a limit
     mapping: Mapping | None = None  # --mapping: records are read through a trainer's column mapping first
-    keep_order: bool = False  # keep each record's tokens in order (--packing's batches follow it)
+    keep_order: bool = False  # keep each record's figures in order (a trainer's split and packing follow it)
     template_file: TemplateFile | None = None  # a "file:PATH" template, read once in the main process
     template_budget: TemplateBudget = field(default_factory=TemplateBudget)
     trainer: str = ""  # the trainer named (or implied by the model named): a name of ftlint.trainers.TRAINERS
     trainer_formats: tuple[str, ...] = ()  # ... and the formats it takes: a file of another shape is read as its own
     control_tokens: bool = True  # text spelling an added token becomes it (the trainer's profile; transformers' default)
     trains_targets: bool = False  # the trainer's loss is the targets (its profile's), even of a format trained whole elsewhere
+    trainer_keys: tuple[tuple[str, object], ...] = ()  # its run config's keys it reads itself: its renderer's (Trainer.renderer)
+    rows_per_file: int | None = None  # only the first rows of each file are read (a trainer's max_samples)
     fused: bool = field(default_factory=lambda: os.environ.get("FTLINT_FUSED", "1") != "0")  # engine/fused.py; 0: full path
 
     @property
@@ -263,6 +265,9 @@ class LineJudge:
         add, ordered = self.lengths.add, self.ordered
         kept = 0
         for record in records:
+            if ordered is not None:  # each record in order, as the trainer's split and packing see it (result.py ROW)
+                ordered.extend((record.tokens, record.cut_tokens, record.trainable, record.cut_trainable, record.messages,
+                                record.targets, record.dropped, self.file_index))
             if record.dropped:
                 count_dropped(summary, line.number, record)
                 continue
@@ -273,8 +278,6 @@ class LineJudge:
             summary.trainable += record.trainable - record.cut_trainable
             if record.cut_tokens:
                 count_cut(summary, line.number, record)
-            if ordered is not None:
-                ordered.append(record.tokens)
         summary.records += kept
         if records and (settings.content_fingerprints or settings.prompt_fingerprints):
             exact = near = prompt = 0

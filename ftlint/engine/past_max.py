@@ -61,6 +61,27 @@ def past_max(fmt: Format, value: dict, figures: LineFigures, cut: int, rule: Cut
     return figures
 
 
+def trainer_figures(fmt: Format, value: dict, counter: TokenCounter, tally: Tally) -> LineFigures:
+    """A record as the trainer's own renderer makes it (Tally.sample), already cut as it cuts; one
+    it cannot make (the trainer fails on it, or ftlint does not model it) is a failure (FT230),
+    its figures the format's own."""
+    from ..chat.mask import Masked
+    from ..formats import LineFigures, RecordFigures
+    from ..trainers import Unrendered
+
+    try:
+        with tally.record():
+            made = tally.sample(value, fmt.name)
+    except Unrendered as exc:
+        figures = fmt.figures(value, counter, None)
+        figures.failure = str(exc)
+        return figures
+    record = RecordFigures(made.messages, made.targets, made.tokens, made.trained, made.tokens - made.kept,
+                           made.trained - made.kept_trained)
+    masked = Masked(made.tokens, made.trained, made.text, list(made.spans), False, tally.spec.eos)
+    return LineFigures([record], made.messages, rendered=masked)
+
+
 def count_cut(summary: FileSummary, number: int, record: RecordFigures) -> None:
     summary.cut += 1
     summary.tokens_cut += record.cut_tokens
@@ -85,6 +106,8 @@ def line_figures(fmt: Format, counter: TokenCounter, tally: Tally | None, cut: i
     """A line's figures as the judge makes them: the format's, then past the trainer's cut (if any).
     One function for the full path and the fused pass (engine/fused.py), so both make the same.
     It holds the parts, never the judge (a cycle through the judge would keep a chunk alive)."""
+    if tally is not None and tally.renders(fmt.name):  # the trainer's own renderer, which cuts as it encodes
+        return lambda value: trainer_figures(fmt, value, counter, tally)
     if cut is None:
         return lambda value: fmt.figures(value, counter, tally)
     found = cut_rule(rule)

@@ -24,7 +24,7 @@ from .. import interrupt
 from ..diagnostics import ERROR, Diagnostic
 from ..formats import get_format
 from ..parse import Line, parse_line
-from ..read import READ_BLOCK, InputError, LineBlock, display_name, read_runs
+from ..read import READ_BLOCK, InputError, LineBlock, display_name, first_rows, read_runs
 from ..tokens import ByteBound, TokenCounter, get_encoding
 from .judge import LineJudge, Settings
 from .merge import ChunkResult, Emit, Merger, Runs
@@ -72,10 +72,13 @@ class Worker:
             import datetime as dt
 
             from ..chat.tally import Tally
+            from ..trainers import named
 
             assert self._exact is not None
+            renderer = named(settings.trainer).renderer(dict(settings.trainer_keys)) if settings.trainer and settings.trainer_keys \
+                else None
             self.tally = Tally(settings.template, self._exact, dt.date.fromisoformat(settings.today), settings.loss,
-                               settings.template_budget, settings.template_file)
+                               settings.template_budget, settings.template_file, renderer)
 
     def exact(self) -> TokenCounter:
         """The tokenizer itself, loaded the first time a record's bound reaches its limit."""
@@ -187,8 +190,10 @@ def chunks(paths: Iterable[str], settings: Settings, io_errors: list[str],
     for file_index, path in enumerate(paths):
         shown = labels.get(path) or display_name(path)
         try:
-            yield from file_chunks(file_index, shown, read_runs(path, settings.limits.max_line_bytes, READ_BLOCK), settings,
-                                   progress=progress)
+            items = read_runs(path, settings.limits.max_line_bytes, READ_BLOCK)
+            if settings.rows_per_file is not None:
+                items = first_rows(items, settings.rows_per_file)
+            yield from file_chunks(file_index, shown, items, settings, progress=progress)
         except InputError as exc:
             io_errors.append(str(exc))
 

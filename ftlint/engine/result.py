@@ -13,8 +13,8 @@ analysis of the concatenated files figure by figure:
   fingerprints one row per valid line (file, line, records, exact, near, prompt): duplicates and
                leakage across shards are found exactly, as in one run; 32-40 bytes a line, and
                only when dataset rules, a validation file or `diff` need them
-  ordered      each record's tokens in order (8 bytes a record), only for --packing, whose
-               best-fit batches follow the records' order
+  ordered      each record's figures in order (ROW: 64 bytes a record), only where a trainer's
+               split or packing follows the records' order (--packing, a held-out share)
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 from ..dataset import PRINT_COLUMNS, DatasetView, frame_of
 from ..diagnostics import ERROR, WARNING
 from ..rules.context import FileSummary
+from ..trainers.base import RecordRow
 
 if TYPE_CHECKING:
     import polars as pl
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
     from ..plan.figures import DatasetFigures
 
 CHUNK_ROWS = 65536
+ROW = 8  # a record in `ordered`: tokens, cut, trainable, cut trainable, messages, targets, dropped, file (trainers/base.py RecordRow)
 
 
 class Lengths:
@@ -141,7 +143,7 @@ class Analysis:
     lengths: Lengths = field(default_factory=Lengths)
     chunks: list[pl.DataFrame] = field(default_factory=list)  # the fingerprint rows, as frames
     rows: dict[str, array] | None = None  # ... or, while fewer than CHUNK_ROWS, as machine-integer columns (no polars)
-    ordered: array | None = None  # each record's tokens in order, when kept (--packing)
+    ordered: array | None = None  # each record's figures in order (ROW), when kept
     io_errors: list[str] = field(default_factory=list)  # paths that could not be read at all
 
     @property
@@ -186,11 +188,18 @@ class Analysis:
             return None
         return self.rows if self.rows is not None else {c: array("q") for c in PRINT_COLUMNS}
 
-    def record_tokens(self) -> list[int]:
-        """Each record's tokens in file and line order (kept only for --packing)."""
+    def record_rows(self) -> list[RecordRow]:
+        """Each record as judged, in file and line order, those the trainer drops too (kept only
+        with Settings(keep_order=True))."""
         if self.ordered is None:
             raise ValueError("record order was not kept: analyse with Settings(keep_order=True)")
-        return self.ordered.tolist()
+        v = self.ordered.tolist()
+        return [RecordRow(v[i], v[i + 1], v[i + 2], v[i + 3], v[i + 4], v[i + 5], bool(v[i + 6]), v[i + 7])
+                for i in range(0, len(v), ROW)]
+
+    def record_tokens(self) -> list[int]:
+        """Each kept record's tokens in file and line order (kept only for --packing)."""
+        return [r.tokens for r in self.record_rows() if not r.dropped]
 
     def figures(self, *, context_limit: int | None) -> DatasetFigures:
         """The figures a plan is made from. Every figure is exact: the distribution keeps each distinct
@@ -249,7 +258,9 @@ class Analysis:
         if self.ordered is not None or other.ordered is not None:
             if self.ordered is None or other.ordered is None:
                 raise ValueError("cannot merge an analysis that kept record order with one that did not")
-            self.ordered.extend(other.ordered)
+            moved = array("q", other.ordered)
+            moved[ROW - 1::ROW] = array("q", (f + offset for f in other.ordered[ROW - 1::ROW]))
+            self.ordered.extend(moved)
         self.io_errors.extend(other.io_errors)
 
     @classmethod

@@ -63,6 +63,10 @@ class ChatFormat(Format):
             return bool(record.get("tools")) or record.get("available_tools") is not None or bool(record.get("only_last"))
         return False
 
+    def answers_apart(self, record: dict) -> bool:
+        """Whether the record's answers are outside its turns (a preference row's chosen and rejected)."""
+        return False
+
     def is_target(self, turn: dict) -> bool:
         """A turn that carries loss: a target role without weight 0."""
         role = turn.get("role")
@@ -285,6 +289,11 @@ class ShareGPT(ChatFormat):
                 message["weight"] = weight
             out.append((i, message))
         return out
+
+    def answers_apart(self, record: dict) -> bool:
+        """LLaMA-Factory's ranking rows (data/README.md, Preference Dataset): the conversation up to
+        the last prompt, and the chosen and the rejected answer as turns of their own."""
+        return isinstance(record.get("chosen"), dict) and isinstance(record.get("rejected"), dict)
 
     def _convention(self, record: dict, counter: TokenCounter) -> LineFigures:
         system = record.get("system")

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Iterable
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -28,10 +28,11 @@ from ..diagnostics import Diagnostic
 from ..models import Model, Sourced
 from ..options import PlanOptions
 from ..trainers import Trainer
+from ..trainers.base import RecordRow
 from ..trainers.billing import Bill, Usage, max_batch, method_of, per_token, rate_of
 from ..trainers.profile import HOSTED_STEPS
 from ..trainers.steps import Hosted, Schedule
-from .figures import DatasetFigures, ValidationFigures
+from .figures import DatasetFigures, ValidationFigures, in_rows
 from .sources import sources_of, trainer_default
 
 
@@ -115,6 +116,9 @@ class DatasetInfo:
     max_length_source: str = ""
     past_max: str = "truncate"
     preference: bool = False  # a preference format: a DPO job, at its rate
+    trainer_keys: tuple[tuple[str, object], ...] = ()  # the run config's keys its trainer reads itself
+    rows_per_file: int | None = None  # only the first rows of each file were read (a trainer's max_samples)
+    template: str = "openai"  # what the records were rendered with (Settings.template): "openai", none
 
 
 @dataclass(frozen=True)
@@ -186,6 +190,8 @@ class Estimate:
     run_config: str = ""
     run_notes: tuple[str, ...] = ()
     trainable_tokens_in_file: int = 0  # the targets' tokens before the trainer's cut and drop (trainable_tokens: after)
+    renderer: str = ""  # the trainer's own renderer that made the records, with its source ("": the model's template)
+    rows_per_file: int | None = None  # only the first rows of each file were read, as the trainer reads them
 
     @property
     def warnings(self) -> list[dict[str, str]]:
@@ -206,20 +212,22 @@ class Estimate:
 
 
 def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, price: Sourced | None,
-             lengths: Iterable[int] | None = None) -> Estimate:
-    """The run's figures, without findings. `lengths` (tokens per record, in file order) is
-    needed only for packing."""
+             ordered: Sequence[RecordRow] | None = None) -> Estimate:
+    """The run's figures, without findings. `ordered` (each training record, in the trainer's
+    order) is needed only for packing."""
     trainer = info.trainer
     strategy = trainer.steps(plan.hf_legacy) if trainer else Hosted()
     records = data.records
     tokens_per_epoch = data.tokens_capped
     packing = truncation = None
     sequences = records
-    if plan.packing and plan.max_seq_len and lengths is not None and trainer is not None:
-        packed = trainer.pack(lengths, plan.max_seq_len)
+    if plan.packing and plan.max_seq_len and ordered is not None and trainer is not None:
+        packed = trainer.pack(ordered, plan.max_seq_len, dict(info.trainer_keys))
         sequences, tokens_per_epoch = packed.rows, packed.kept_tokens
         packing = PackingFigures(packed.algorithm, packed.max_seq_len, packed.rows, packed.lower_bound_rows,
                                  packed.truncated_records, packed.truncated_tokens)
+        data = in_rows(data, packed)
+        records = data.records
     truncation = _truncation(data, info)
     model = info.model_entry
     method = method_of(info.preference, plan.full)
@@ -251,6 +259,7 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
                   info.validation.tokens if info.validation else 0, charged, model.minimum_charge if model else None,
                   str(model.storage.remark) if model and model.storage else "")
     billed = trainer.bill(usage, rows, plan) if trainer else per_token("tokens x epochs", usage)
+    counts_note = trainer.counts_note(dict(info.trainer_keys), info.format) if trainer and info.template != "openai" else ""
     price_value, cost = billed.rate, billed.cost_usd
     e = Estimate(
         lines=data.lines, invalid_lines=data.invalid_lines, records=records, messages=data.messages, targets=data.targets,
@@ -268,18 +277,26 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
         epochs_covered=s.epochs_covered, packing=packing, truncation=truncation, budget=None, self_hosted=None,
         learning_rate=None, refusal=s.refusal, provider=model.provider if model else "",
         model_assumed=model.assumed if model else False, tokenizer=info.encoding,
-        tokens_exact=(model.tokens_exact if model else True) and not (trainer and trainer.counts_note()),
-        tokens_note=_tokens_note(model) or (trainer.counts_note() if trainer else ""),
+        tokens_exact=(model.tokens_exact if model else True) and not (trainer and counts_note),
+        tokens_note=_tokens_note(model) or counts_note,
         price_unit=price.unit if price is not None else "", price_note=price_note,
         trainer_title=profile.title if profile else "", trainer_source=info.trainer_source,
         trainer_steps=profile.steps if profile else HOSTED_STEPS, warmup_steps_given=plan.warmup_steps is not None,
         bill=billed if profile is None or profile.hosted or charged is not None else None, rows_rule=rows_rule,
         sources={**sources_of(plan, profile, epochs_source, batch_source, info.max_length_source),
                  **({"max_steps": steps_source} if max_steps else {})}, run_config=info.run_config, run_notes=info.run_notes,
-        trainable_tokens_in_file=data.trainable_tokens_in_file,
+        trainable_tokens_in_file=data.trainable_tokens_in_file, renderer=_renderer(trainer, info),
+        rows_per_file=info.rows_per_file,
     )
     return dataclasses.replace(e, budget=_budget(e, plan, price_value), self_hosted=_self_hosted(e, plan),
                                learning_rate=_scaled_rates(e, plan))
+
+
+def _renderer(trainer: Trainer | None, info: DatasetInfo) -> str:
+    """The trainer's own renderer, when it made the records (Trainer.renderer)."""
+    rendered = trainer is not None and info.trainer_keys and info.template != "openai"
+    found = trainer.renderer(dict(info.trainer_keys)) if rendered else None  # type: ignore[union-attr]
+    return found.title if found is not None and found.reads(info.format) else ""
 
 
 def _truncation(data: DatasetFigures, info: DatasetInfo) -> TruncationFigures | None:

@@ -101,6 +101,33 @@ def read_runs(path: str, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
     yield from _items(path, max_line_bytes, block_bytes if max_line_bytes >= block_bytes else None)
 
 
+def first_rows(items: Iterator[tuple[int, bytes | Line | LineBlock]], rows: int) -> Iterator[tuple[int, bytes | Line | LineBlock]]:
+    """read_runs' items up to the `rows`-th line that is not blank (a trainer that reads the first
+    rows of a file: LLaMA-Factory's max_samples selects range(max_samples) of a dataset's rows);
+    nothing after it is read."""
+    seen = 0
+    for number, item in items:
+        if isinstance(item, LineBlock):
+            lines = item.lines()
+            full = sum(1 for line in lines if line.strip())
+            if seen + full <= rows:
+                seen += full
+                yield number, item
+            else:
+                for k, line in enumerate(lines):
+                    if seen >= rows:
+                        return
+                    seen += bool(line.strip())
+                    yield number + k, line
+        else:
+            if seen >= rows:
+                return
+            seen += not isinstance(item, bytes) or bool(item.strip())
+            yield number, item
+        if seen >= rows:
+            return
+
+
 def block_items(stream: BinaryIO, limit: int, block_bytes: int, number: int = 0,
                 first: bool = True) -> Iterator[tuple[int, bytes | Line | LineBlock]]:
     """read_runs' items of a stream whose first line is line `number + 1` (`first`: the file's

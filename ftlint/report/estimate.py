@@ -84,8 +84,11 @@ def _dataset_rows(e: Estimate) -> list[Row]:
     else:
         over = "; no per-example limit known (name the model, or give --context)"
     exactness = f"; {e.tokens_note}" if e.tokens_note else ""
-    rows = [("lines", _n(e.lines), f"{_n(e.invalid_lines)} with errors, not counted" if e.invalid_lines else ""),
+    first = f"at most the first {_n(e.rows_per_file)} rows of each file, as the trainer reads them" if e.rows_per_file else ""
+    errors = f"{_n(e.invalid_lines)} with errors, not counted" if e.invalid_lines else ""
+    rows = [("lines", _n(e.lines), "; ".join(t for t in (first, errors) if t)),
             ("format", e.format, terminal_safe(e.format_reason)),
+            *([("renderer", "trainer's", terminal_safe(e.renderer))] if e.renderer else []),
             ("records", _n(e.records), why),
             ("messages", _n(e.messages), ""),
             ("targets", _n(e.targets), "spans that carry the loss (assistant turns without weight 0, completions, outputs)"),

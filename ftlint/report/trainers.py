@@ -38,6 +38,10 @@ def render_profile(p: Profile) -> str:
         lines.append(f"  {label:<20} {_value(fact.value)}")
         lines += textwrap.wrap(fact.source, 100, initial_indent=" " * 23 + "source: ", subsequent_indent=" " * 31)
     lines.append(f"  {'steps':<20} {p.steps} (ftlint/trainers/steps.py)")
+    if p.config_keys:
+        lines.append("  its run config's keys, applied as it applies them (--run FILE):")
+        for key, source in p.config_keys:
+            lines += textwrap.wrap(source, 108, initial_indent=f"    {key:<28} ", subsequent_indent=" " * 33)
     lines += [f"  note: {note}" for note in p.notes]
     return "\n".join(lines) + "\n"
 
@@ -45,7 +49,7 @@ def render_profile(p: Profile) -> str:
 def render_profile_json(p: Profile) -> str:
     facts = {label: {"value": fact.value, "source": fact.source} for label, fact in p.facts()}
     out = {"name": p.name, "title": p.title, "hosted": p.hosted, "read": p.read, "steps": p.steps, "facts": facts,
-           "notes": list(p.notes)}
+           "config_keys": dict(p.config_keys), "notes": list(p.notes)}
     return orjson.dumps(out, option=orjson.OPT_INDENT_2).decode() + "\n"
 
 

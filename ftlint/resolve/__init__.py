@@ -64,6 +64,9 @@ def resolve_run(options: RunOptions) -> Run:
     template = template_for(options, model, trainer)
     mapping = mapping_of(options)
     template_read = template_file(options, template, model) if template.startswith("file:") else None
+    if options.rows_per_file is not None and options.engine == "ray":
+        raise UsageError(f"{options.run or 'the run'}: a trainer that reads the first {options.rows_per_file:,} rows of each "
+                         "file (max_samples) is not run on Ray, whose workers read byte ranges: use --engine local")
     if options.assistant_only_loss and template == "openai":
         raise UsageError("--assistant-only-loss needs the model's chat template: name a self-hosted model with --model, "
                          "or give --chat-template FILE")
@@ -78,7 +81,8 @@ def resolve_run(options: RunOptions) -> Run:
         mapping=mapping, keep_order=options.keep_order, template_file=template_read, template_budget=options.template_budget,
         trainer=trainer.name if trainer else "", trainer_formats=trainer.profile.format_names if trainer else (),
         control_tokens=bool(trainer.profile.control_tokens.value) if trainer else True,
-        trains_targets=trainer is not None and trainer.profile.loss.value == TARGETS,
+        trains_targets=trainer is not None and trainer.profile.loss.value == TARGETS, trainer_keys=options.trainer_keys,
+        rows_per_file=options.rows_per_file,
     )
     return Run(options, model, trainer, why, settings, today)
 

@@ -51,6 +51,7 @@ def applied(config: RunConfig, run: RunOptions, plan: PlanOptions | None, given:
     if "max_seq_len" in values and "max_seq_len" in config.run:
         values["max_seq_len_source"] = config.run["max_seq_len"].source
     notes = (*config.notes, *(f"{u} (not set in {config.name})" for u in config.unset))
+    values["trainer_keys"] = tuple(sorted(config.keys.items()))
     new_run = dataclasses.replace(run, **values, run=config.path, run_notes=notes)  # type: ignore[arg-type]
     if plan is None:
         return new_run, None

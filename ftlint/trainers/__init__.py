@@ -16,7 +16,7 @@ and no trainer named: no profile, and a provider's plain job arithmetic is assum
 from __future__ import annotations
 
 from . import axolotl, llama_factory, mistral_finetune, together, trl
-from .base import Plan, Rows, Trainer
+from .base import Plan, Rows, Trainer, Unrendered
 from .cut import KEEP_START, Cut
 from .hosted import azure, bedrock, fireworks, openai, vertex
 from .profile import Fact, Profile
@@ -85,4 +85,4 @@ def cut_rule(name: str) -> Cut:
 
 
 __all__ = ["ALIASES", "CHOICES", "CONFIGS", "HOSTED", "REFUSED", "TRAINERS", "Cut", "Fact", "Plan", "Profile", "Rows", "Trainer",
-           "UnknownTrainer", "chosen", "cut_rule", "mapping_owner", "named", "of_provider"]
+           "UnknownTrainer", "Unrendered", "chosen", "cut_rule", "mapping_owner", "named", "of_provider"]

@@ -16,13 +16,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, ClassVar, Protocol
+from typing import TYPE_CHECKING, ClassVar, NamedTuple, Protocol
 
 from .cut import KEEP_START, Cut
 from .profile import HF_STEPS, Profile, load
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Callable, Sequence
+    from collections.abc import Mapping as KeyMap
 
     from ..mapping import Mapping
     from ..models import Model, Sourced
@@ -58,6 +59,81 @@ class Packing:
     truncated_records: int
     truncated_tokens: int
     algorithm: str  # the trainer's, in words
+    records: int | None = None  # the records in the rows, when packing leaves some out (None: every record)
+    trained_tokens: int | None = None  # the trained tokens in the rows, when packing changes them (None: the records')
+
+
+class RecordRow(NamedTuple):
+    """One record as the judge made it, in the files' order (kept when a run's rows depend on the
+    order: Trainer.split and Trainer.pack)."""
+
+    tokens: int  # before the trainer's cut
+    cut: int  # tokens its cut takes off
+    trainable: int  # trained tokens before the cut
+    cut_trainable: int
+    messages: int
+    targets: int
+    dropped: bool  # the trainer leaves it out past its max length
+    file: int  # the index of its file among the run's
+
+
+@dataclass(frozen=True, slots=True)
+class Split:
+    """The records a trainer trains on and those it holds out for validation, each as positions in
+    the files' order, in the order the trainer has them (its packing follows that order)."""
+
+    train: tuple[int, ...]
+    validation: tuple[int, ...]
+    words: str  # how, with its source
+
+
+@dataclass(frozen=True, slots=True)
+class Vocab:
+    """What a trainer's own renderer needs of the model's tokenizer."""
+
+    count: Callable[[str], int]  # tokens of a text, the tokenizer's added tokens found in it
+    bos: str  # its bos token ("" when it has none)
+    eos: str  # its eos token
+    date: str  # today, for a prompt that writes the date
+
+
+@dataclass(frozen=True, slots=True)
+class Sample:
+    """A record as a trainer's own renderer makes it: its tokens, the trained ones, and what of
+    each its cut at the max length keeps (a renderer that cuts as it encodes)."""
+
+    tokens: int
+    trained: int
+    kept: int
+    kept_trained: int
+    text: str  # the sequence, as text (what the template rules read)
+    spans: tuple[tuple[int, int], ...]  # the trained characters of `text`
+    messages: int = 0
+    targets: int = 0
+
+
+class Unrendered(Exception):
+    """The trainer's renderer cannot make the record: the trainer fails on it, or (`not_modelled`)
+    ftlint does not model what it would do."""
+
+    def __init__(self, message: str, not_modelled: bool = False) -> None:
+        super().__init__(message)
+        self.not_modelled = not_modelled
+
+
+class Renderer(Protocol):
+    """A trainer's own way of making a record into its training sequence (Trainer.renderer)."""
+
+    title: str
+    added: tuple[str, ...]  # tokens it adds to the tokenizer
+
+    def reads(self, formatting: str) -> bool:
+        """Whether it makes the records of this format (else the model's chat template does)."""
+        ...
+
+    def sample(self, record: dict, formatting: str, vocab: Vocab, cutoff: int | None) -> Sample:
+        """The record (in the format's canonical shape) as it trains; Unrendered if it cannot."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +207,11 @@ class Trainer:
         """A renderer of its own for the model's records (None: the model's chat template)."""
         return None
 
+    def renderer(self, keys: KeyMap[str, object]) -> Renderer | None:
+        """Its own renderer for the run its config's keys (RunConfig.keys) describe (None: the
+        model's chat template renders, as for TRL)."""
+        return None
+
     # planning
     @property
     def plan_options(self) -> frozenset[str]:
@@ -164,9 +245,14 @@ class Trainer:
             rule = f"{self.name}: {fact.source}; assumed as {rule}"  # another provider's rule, said as such
         return value, rule
 
-    def pack(self, lengths: Iterable[int], max_seq_len: int) -> Packing:
-        """--packing: the records (their tokens, in order) packed into rows of `max_seq_len`, as it
-        packs them; only a trainer whose plan_options have "packing" is asked."""
+    def split(self, records: Sequence[RecordRow], keys: KeyMap[str, object]) -> Split | None:
+        """The records it holds out for validation from the training rows, as its config's `keys`
+        say (None: none; every record trains, in the files' order)."""
+        return None
+
+    def pack(self, records: Sequence[RecordRow], max_seq_len: int, keys: KeyMap[str, object]) -> Packing:
+        """--packing: the training records, in the order it has them, packed into rows of
+        `max_seq_len` as it packs them; only a trainer whose plan_options have "packing" is asked."""
         raise NotImplementedError(f"{self.name} does not pack")
 
     def rows(self, records: int, tokens: int, plan: Plan, model: Model | None, method: str) -> Rows | None:
@@ -182,9 +268,10 @@ class Trainer:
         """Whether the validation file is billed, and the note that says so (None: the default note)."""
         return None
 
-    def counts_note(self) -> str:
-        """Why its counts are an estimate whatever the model ("": they are the model's)."""
+    def counts_note(self, keys: KeyMap[str, object], formatting: str) -> str:
+        """Why its counts of a run (its config's `keys`, data of `formatting`) are an estimate
+        whatever the model ("": they are the model's)."""
         return ""
 
 
-__all__ = ["Packing", "Plan", "Rows", "Trainer"]
+__all__ = ["Packing", "Plan", "RecordRow", "Renderer", "Rows", "Sample", "Split", "Trainer", "Unrendered", "Vocab"]

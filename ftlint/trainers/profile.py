@@ -61,6 +61,7 @@ class Profile:
     notes: tuple[str, ...] = ()  # what the trainer does that the figures do not show
     max_steps: Fact = Fact(None, "")  # a run of this many steps by default, None: the epochs decide
     tokenizers: Fact = Fact(None, "")  # the catalog tokenizers of the models it trains (some trainers' own), None: any
+    config_keys: tuple[tuple[str, str], ...] = ()  # the run-config keys ftlint applies as it does, each with its source
 
     def trains(self, tokenizer: str) -> bool:
         """Whether a model of this tokenizer is one the trainer trains."""
@@ -88,7 +89,8 @@ def load(name: str, package: str, file: str = "profile") -> Profile:
     of its value (absent: None) and its source; `inherits` names a file of the same package that
     it completes. Read the first time a run asks for it (ftlint/trainers/base.py Trainer.profile)."""
     fields: dict[str, Any] = {key: _fact(value) if isinstance(value, dict) else _frozen(value)
-                              for key, value in _read(package, file).items()}
+                              for key, value in _read(package, file).items() if key != "config_keys"}
+    fields["config_keys"] = tuple(_read(package, file).get("config_keys", {}).items())
     return Profile(name=name, **fields)
 
 

@@ -39,6 +39,7 @@ class RunConfig:
     validation_split: Setting | None = None  # a share (or count) of the training data held out
     notes: tuple[str, ...] = ()  # keys read but not modelled, each said once
     unset: tuple[str, ...] = ()  # keys that decide figures, not set: the trainer's default applies
+    keys: dict[str, object] = field(default_factory=dict)  # the trainer's own keys its renderer and rows read (Trainer.renderer, split, pack)
 
     @property
     def name(self) -> str:

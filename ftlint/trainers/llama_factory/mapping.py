@@ -15,9 +15,13 @@ from pathlib import Path
 from ...documents import parse_json
 from ...mapping import SHAREGPT_TAGS, Mapping, MappingError, document, validate
 
+# src/llamafactory/data/parser.py DatasetAttr: each column's default (None: not read unless named); the
+# preference and KTO columns (chosen, rejected, kto_tag) of data/converter.py, for both formattings
+PAIRS = {"chosen": ("chosen", None), "rejected": ("rejected", None), "kto_tag": ("kto_tag", None)}
 ALPACA_COLUMNS = {"prompt": ("instruction", "instruction"), "query": ("input", "input"), "response": ("output", "output"),
-                  "system": ("system", None), "history": ("history", None)}
-SHAREGPT_COLUMNS = {"messages": ("conversations", "conversations"), "system": ("system", None), "tools": ("tools", None)}
+                  "system": ("system", None), "history": ("history", None), "tools": ("tools", None), **PAIRS}
+SHAREGPT_COLUMNS = {"messages": ("conversations", "conversations"), "system": ("system", None), "tools": ("tools", None),
+                    **PAIRS}
 
 
 def mapping_of(file: str, name: str, paths: tuple[str, ...], limit: int) -> Mapping:
@@ -40,8 +44,6 @@ def mapping_of(file: str, name: str, paths: tuple[str, ...], limit: int) -> Mapp
             raise MappingError(f"--mapping {file}: say which dataset with {file}:NAME ({len(info)} entries, "
                                f"{len(chosen)} naming an input)")
     entry = info[name]
-    if entry.get("ranking"):
-        raise MappingError(f"--mapping {file}:{name}: preference (ranking) datasets are not read through a mapping yet")
     formatting = entry.get("formatting") or "alpaca"
     if formatting not in ("alpaca", "sharegpt"):  # the schema allows LLaMA-Factory's third, openai
         raise MappingError(f"--mapping {file}:{name}: formatting {formatting!r} is not read through a mapping yet "
@@ -52,7 +54,7 @@ def mapping_of(file: str, name: str, paths: tuple[str, ...], limit: int) -> Mapp
         # will be used" (data/processor/pretrain.py reads the prompt alone): no output to miss
         return Mapping(name, "text", {"text": given["prompt"]}, ("text",))
     table = ALPACA_COLUMNS if formatting == "alpaca" else SHAREGPT_COLUMNS
-    unknown = sorted(set(given) - set(table) - {"images", "videos", "audios", "chosen", "rejected", "kto_tag"})
+    unknown = sorted(set(given) - set(table) - {"images", "videos", "audios"})
     if unknown:
         raise MappingError(f"--mapping {file}:{name}: unknown columns {unknown} for {formatting}")
     columns: dict[str, str] = {}

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..base import Packing, Trainer
+from ..base import Packing, RecordRow, Trainer
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Mapping, Sequence
 
     from ..configs.base import Keys, RunConfig
 
@@ -23,10 +23,11 @@ class TRL(Trainer):
 
         return read(keys)
 
-    def pack(self, lengths: Iterable[int], max_seq_len: int) -> Packing:
+    def pack(self, records: Sequence[RecordRow], max_seq_len: int, keys: Mapping[str, object]) -> Packing:
+        """Each record's own tokens: bfd cuts them itself."""
         from .packing import pack
 
-        return pack(lengths, max_seq_len)
+        return pack((r.tokens for r in records if not r.dropped), max_seq_len)
 
 
 TRAINER = TRL("trl", __name__)
