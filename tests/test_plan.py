@@ -15,6 +15,7 @@ from ftlint.options import Thresholds
 from ftlint.plan.estimate import DatasetInfo
 from ftlint.plan.figures import DatasetFigures
 from ftlint.trainers import named
+from ftlint.trainers.base import RecordRow
 from ftlint.trainers.steps import HuggingFace
 from ftlint.trainers.trl.packing import pack
 
@@ -26,7 +27,8 @@ def plan_for(records: int, plan: Plan, tokens: int = 1000, lengths: list[int] | 
     data = DatasetFigures(lines=records, invalid_lines=0, messages=2 * records, records=records, targets=records,
                           tokens_in_file=tokens, tokens_capped=tokens, trainable_tokens=tokens // 2)
     profile = named(trainer) if trainer not in (None, "hosted") else None
-    return estimate(data, plan, DatasetInfo((), "m", "o200k_base", None, trainer=profile), price=price, lengths=lengths)
+    ordered = [RecordRow(n, 0, n // 2, 0, 2, 1, False, 0) for n in lengths] if lengths is not None else None
+    return estimate(data, plan, DatasetInfo((), "m", "o200k_base", None, trainer=profile), price=price, ordered=ordered)
 
 
 def codes(e) -> set[str]:  # type: ignore[no-untyped-def]

