@@ -1,9 +1,10 @@
 """LLaMA-Factory's own chat templates, as data: what `template: NAME` in a training YAML makes of
 a conversation. Each entry is one call of register_template in src/llamafactory/data/template.py
 at hiyouga/LLaMA-Factory@ff6d4d1 (the strings are its slots, quoted as facts), with the defaults
-that function fills in: a user's and a system's slot "{{content}}", an assistant's "{{content}}"
-then the eos token (or, with efficient_eos, "{{content}}" alone), a function call written in the
-assistant's slots with the "default" tool format, an observation in the user's slots, no prefix,
+that function fills in: a user's and a system's slot "{{content}}" (a system prompt is not
+written in the user's slots), an assistant's "{{content}}" then the eos token (or, with
+efficient_eos, "{{content}}" alone), a function call written in the assistant's slots with the
+"default" tool format, an observation in the user's slots, no prefix,
 the thought words ("<think>\\n", "\\n</think>\\n\\n"). render.py encodes a conversation with one.
 
 A slot is a text (its "{{content}}" filled in, then tokenized as one string: the tokenizer finds
@@ -40,7 +41,7 @@ class Template:
     name: str
     user: Slots = ("{{content}}",)
     assistant: Slots | None = None  # None: ("{{content}}", EOS), or ("{{content}}",) with efficient_eos
-    system: Slots | None = None  # None: the user's slots
+    system: Slots | None = None  # None: ("{{content}}",), register_template's default formatter (not the user's slots)
     function: Slots | None = None  # None: the assistant's slots
     observation: Slots | None = None  # None: the user's slots
     prefix: Slots = ()
@@ -63,7 +64,7 @@ class Template:
 
     @property
     def system_slots(self) -> Slots:
-        return self.system if self.system is not None else self.user
+        return self.system if self.system is not None else ("{{content}}",)
 
     @property
     def function_slots(self) -> Slots:
