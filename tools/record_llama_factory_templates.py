@@ -44,10 +44,9 @@ def names(root: Path) -> list[str]:
 
 
 def encoded(folder: str, name: str, messages: list, system: str, tools: str, thinking: bool) -> dict:
-    from transformers import AutoTokenizer
-
     from llamafactory.data import get_template_and_fix_tokenizer
     from llamafactory.hparams import DataArguments
+    from transformers import AutoTokenizer
 
     tokenizer = AutoTokenizer.from_pretrained(folder)
     template = get_template_and_fix_tokenizer(tokenizer, DataArguments(template=name, enable_thinking=thinking))
@@ -61,7 +60,7 @@ def attempt(folder: str, name: str, messages: list, system: str, tools: str, thi
     """The encoding, or what LLaMA-Factory raises on it."""
     try:
         return encoded(folder, name, messages, system, tools, thinking)
-    except Exception as exc:  # noqa: BLE001  (what it raises is the recording)
+    except Exception as exc:
         return {"error": f"{type(exc).__name__}: {exc}"[:200]}
 
 
