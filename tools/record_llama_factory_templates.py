@@ -11,8 +11,11 @@ For each template ftlint renders (ftlint/trainers/llama_factory/templates.py, it
 that file's text) and each conversation below, a fresh tokenizer is fixed by LLaMA-Factory's
 get_template_and_fix_tokenizer (its stop words added, its eos replaced) and the conversation is
 encoded by the template's own encode_multiturn and encode_oneturn: the tokens of each (prompt,
-answer) pair. A template with a thought also with enable_thinking false. The tool prompt of
-llama3 writes today's date: the date is recorded.
+answer) pair; and by SupervisedDatasetProcessor._encode_data_example, whole and cut at 24 tokens,
+plain, with train_on_prompt and with mask_history: the sequence's tokens and its trained ones
+(a template whose mm_plugin wants the model's processor is left out of that: a text tokenizer
+has none). Every template also with enable_thinking false. The tool prompt of llama3 writes
+today's date: the date is recorded.
 """
 from __future__ import annotations
 
@@ -43,23 +46,46 @@ def names(root: Path) -> list[str]:
     return sorted(set(re.findall(r'(?:Template|_qwen|_gemma)\("([a-z0-9_.-]+)"', text)))
 
 
-def encoded(folder: str, name: str, messages: list, system: str, tools: str, thinking: bool) -> dict:
+# SupervisedDatasetProcessor._encode_data_example's data arguments: (label, cutoff_len, train_on_prompt, mask_history)
+PROCESSOR = (("whole", 4096, False, False), ("cut", 24, False, False), ("prompt", 4096, True, False), ("prompt_cut", 24, True, False),
+             ("history", 4096, False, True), ("history_cut", 24, False, True))
+
+
+def template_of(folder: str, name: str, thinking: bool) -> tuple:
+    """A fresh tokenizer, fixed by LLaMA-Factory for the template (its stop words added, its eos replaced)."""
     from llamafactory.data import get_template_and_fix_tokenizer
     from llamafactory.hparams import DataArguments
     from transformers import AutoTokenizer
 
     tokenizer = AutoTokenizer.from_pretrained(folder)
-    template = get_template_and_fix_tokenizer(tokenizer, DataArguments(template=name, enable_thinking=thinking))
+    return tokenizer, get_template_and_fix_tokenizer(tokenizer, DataArguments(template=name, enable_thinking=thinking))
+
+
+def encoded(tokenizer: object, template: object, name: str, messages: list, system: str, tools: str, thinking: bool) -> dict:
+    from llamafactory.data.processor import SupervisedDatasetProcessor
+    from llamafactory.hparams import DataArguments
+
     turns = [{"role": role, "content": content} for role, content in messages]
-    pairs = template.encode_multiturn(tokenizer, turns, system, tools)
-    prompt, answer = template.encode_oneturn(tokenizer, turns, system, tools)
-    return {"multiturn": [[len(s), len(t)] for s, t in pairs], "oneturn": [len(prompt), len(answer)]}
+    pairs = template.encode_multiturn(tokenizer, turns, system, tools)  # type: ignore[attr-defined]
+    prompt, answer = template.encode_oneturn(tokenizer, turns, system, tools)  # type: ignore[attr-defined]
+    out: dict = {"multiturn": [[len(s), len(t)] for s, t in pairs], "oneturn": [len(prompt), len(answer)]}
+    if type(template.mm_plugin).__name__ != "BasePlugin":  # type: ignore[attr-defined]  # it wants the model's processor
+        return out
+    for label, cutoff, on_prompt, history in PROCESSOR:
+        if on_prompt and template.efficient_eos:  # type: ignore[attr-defined]  # LLaMA-Factory refuses the pair
+            continue
+        args = DataArguments(template=name, cutoff_len=cutoff, train_on_prompt=on_prompt, mask_history=history,
+                             enable_thinking=thinking)
+        made = SupervisedDatasetProcessor(template=template, tokenizer=tokenizer, processor=None, data_args=args)
+        ids, labels = made._encode_data_example(turns[:-1], turns[-1:], system, tools, [], [], [])
+        out[label] = [len(ids), sum(1 for x in labels if x != -100)]
+    return out
 
 
-def attempt(folder: str, name: str, messages: list, system: str, tools: str, thinking: bool) -> dict:
+def attempt(tokenizer: object, template: object, name: str, messages: list, system: str, tools: str, thinking: bool) -> dict:
     """The encoding, or what LLaMA-Factory raises on it."""
     try:
-        return encoded(folder, name, messages, system, tools, thinking)
+        return encoded(tokenizer, template, name, messages, system, tools, thinking)
     except Exception as exc:
         return {"error": f"{type(exc).__name__}: {exc}"[:200]}
 
@@ -74,7 +100,9 @@ def main(folder: str, output: str) -> None:
     for name in names(root):
         for thinking in (True, False):
             label = name if thinking else f"{name} enable_thinking=false"
-            out["templates"][label] = {key: attempt(folder, name, m, s, t, thinking) for key, (m, s, t) in CONVERSATIONS.items()}
+            tokenizer, template = template_of(folder, name, thinking)
+            out["templates"][label] = {key: attempt(tokenizer, template, name, m, s, t, thinking)
+                                       for key, (m, s, t) in CONVERSATIONS.items()}
     Path(output).write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")  # its log is on stdout
 
 
