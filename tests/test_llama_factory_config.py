@@ -81,3 +81,19 @@ def test_max_samples_reads_the_first_rows_of_each_file_blank_lines_not_counted(t
     e = json.loads(run("estimate", "--run", str(config(tmp_path, dataset="few", max_samples=3)), "-o", "json").stdout)
     assert (e["records"], e["rows_per_file"]) == (3, 3)
     assert e["lines"] == 4  # the first three rows, and the blank line between the first two
+
+
+def test_a_preference_alpaca_dataset_trains_its_chosen_and_rejected_answers(tmp_path: Path) -> None:
+    """data/README.md's preference Alpaca (ranking: true; instruction, input, chosen, rejected) for
+    stage dpo: both sequences count, both answers train. LLaMA-Factory ff6d4d1's own get_dataset
+    (stage rm, as its DPO workflow calls it) made 2 rows, 60 tokens, 14 trained of these two."""
+    rows = [{"instruction": "Say hi", "input": "", "chosen": "Hi!", "rejected": "No."},
+            {"instruction": "Add 2+2", "input": "", "chosen": "4", "rejected": "5"}]
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "pairs.json").write_text(json.dumps(rows), encoding="utf-8")
+    (tmp_path / "data" / "dataset_info.json").write_text(json.dumps({"pairs": {
+        "file_name": "pairs.json", "ranking": True,
+        "columns": {"prompt": "instruction", "query": "input", "chosen": "chosen", "rejected": "rejected"}}}))
+    r = run("estimate", "--run", str(config(tmp_path, stage="dpo", dataset="pairs", cutoff_len=1024)), "-o", "json")
+    e = json.loads(r.stdout)
+    assert (e["format"], e["records"], e["tokens"], e["trainable_tokens"], e["invalid_lines"]) == ("alpaca", 2, 60, 14, 0)

@@ -21,8 +21,8 @@ def shape(record: dict) -> str:
         return "preference-openai"
     if "conversations" in record:
         return "sharegpt"
-    if "instruction" in record and "output" in record:  # Alpaca (its "input" is a string, not a preference input)
-        return "alpaca"
+    if "instruction" in record and ("output" in record or "chosen" in record):  # Alpaca (its "input" is a string, not a
+        return "alpaca"  # preference input); LLaMA-Factory's preference Alpaca has chosen and rejected answers instead
     if "chosen" in record and "rejected" in record:
         return "preference-trl"
     pair = "prompt" in record and "completion" in record

@@ -62,6 +62,7 @@ def mapping_of(file: str, name: str, paths: tuple[str, ...], limit: int) -> Mapp
         column = given.get(key, default)
         if isinstance(column, str):
             columns[canonical] = column
-    required = ("instruction", "output") if formatting == "alpaca" else ("conversations",)
+    required = ("conversations",) if formatting == "sharegpt" else ("instruction", "chosen", "rejected") if entry.get("ranking") \
+        else ("instruction", "output")
     tags = {**SHAREGPT_TAGS, **{k: v for k, v in (entry.get("tags") or {}).items() if isinstance(v, str)}}
     return Mapping(name, formatting, columns, required, tags)
