@@ -12,8 +12,10 @@ as its data. Two rules, enforced here and nowhere else:
   device, a folder is refused) and reads at most its limit (`/dev/zero` behind a symlink cannot
   fill the memory). The limits are documented in the README's Trust section.
 
-Data files are not read here: they may be FIFOs or standard input, and their size is bounded per
-line (--max-line-bytes), not per file.
+Data files are not read here: on the command line they may be FIFOs or standard input, and their
+size is bounded per line (--max-line-bytes), not per file. The data files a workspace holds (the
+GitHub Action's changed files: a pull request's own names) pass `workspace_file` first: inside
+the workspace once symlinks are resolved, and a regular file, asked with stat, never opened.
 """
 
 from __future__ import annotations
@@ -104,6 +106,25 @@ def inside(path: str | os.PathLike[str], folder: str | os.PathLike[str]) -> bool
     except (OSError, RuntimeError, ValueError):  # a symlink loop, a NUL byte
         return False
     return target == base or base in target.parents
+
+
+def workspace_file(path: str, root: str | os.PathLike[str]) -> None:
+    """Refused unless `path` (relative to the working directory) resolves, symlinks followed,
+    inside `root` to a regular file: a committed symlink to ../../outside, to /etc/passwd, to
+    /dev/zero or to a FIFO is refused by its name alone, and nothing is opened (a FIFO cannot block)."""
+    try:
+        os.lstat(path)
+    except (OSError, ValueError):
+        raise Refused(f"{path}: no such file") from None
+    if not inside(path, root):
+        link = " (a symlink)" if os.path.islink(path) else ""
+        raise Refused(f"{path}{link}: leads outside the workspace; ftlint reads only the files inside it")
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:  # a dangling link, a loop
+        raise Refused(f"{path}: cannot read it: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(mode):
+        raise Refused(f"{path}: {_kind(mode)}, not a regular file")
 
 
 def confine(value: str, config: Path, key: str) -> str:

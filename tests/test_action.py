@@ -127,8 +127,8 @@ def test_no_changed_data_file_is_said_and_passes(clone: Path) -> None:
 
 def test_a_base_that_does_not_exist_is_one_line_and_exit_2(clone: Path) -> None:
     done, summary, _ = run_action(clone, base="origin/nope")
-    assert done.returncode == 2 and "> ftlint: git diff" in summary
-    assert done.stdout.startswith("::error title=ftlint::git diff") and len(done.stdout.splitlines()) == 1
+    assert done.returncode == 2 and "> ftlint: `base 'origin/nope' is not a commit in this checkout" in summary
+    assert done.stdout.startswith("::error title=ftlint::base 'origin/nope'") and len(done.stdout.splitlines()) == 1
 
 
 def test_action_yml_passes_every_input_to_the_script() -> None:

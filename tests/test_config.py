@@ -65,3 +65,22 @@ def test_explicit_config_file(tmp_path: Path) -> None:
     assert _estimate(data, "--epochs", "2")["epochs"] == 2
     r = run_process("--config", str(tmp_path / "elsewhere.toml"), "estimate", "train.jsonl", "-o", "json", cwd=data)
     assert json.loads(r.stdout)["epochs"] == 7
+
+
+def test_keys_left_to_the_command_line_are_said_and_not_used(tmp_path: Path) -> None:
+    """--not-from-config (the GitHub Action's: the workflow owns the model, trainer, price and run)."""
+    data = _project(tmp_path, "ftlint.toml", 'model = "gpt-4o-mini"\nprice = 0\n[estimate]\nepochs = 4\ntrainer = "openai"\n')
+    mine = _estimate(data)
+    assert (mine["model"], mine["price_per_1m"], mine["cost_usd"], mine["epochs"]) == ("gpt-4o-mini-2024-07-18", 0, 0, 4)
+    r = run_process("--not-from-config", "model,price", "--not-from-config", "trainer", "estimate", "train.jsonl", "-o", "json",
+                    cwd=data)
+    e = json.loads(r.stdout)
+    # the default model at the catalog's price (gpt-4.1-mini, $5 per 1M tokens); epochs stay the file's
+    assert (e["model"], e["price_per_1m"], e["epochs"]) == ("gpt-4.1-mini-2025-04-14", 5.0, 4)
+    assert e["cost_usd"] == round(e["tokens_processed"] * 5.0 / 1_000_000, 6) > 0
+    said = [line for line in r.stderr.splitlines() if "not used" in line]
+    assert [line.split("ftlint.toml: ", 1)[1].split(" = ")[0] for line in said] == ["model", "price", "estimate.trainer"]
+    shown = run_process("--not-from-config", "price", "check", "train.jsonl", "-o", "markdown", cwd=data)
+    assert "ftlint.toml: price = 0 not used: --not-from-config leaves price to the command line" in shown.stdout
+    unknown = run_process("--not-from-config", "prize", "check", "train.jsonl", cwd=data)
+    assert unknown.exit_code == 2 and unknown.stderr == "ftlint: error: --not-from-config: 'prize': no such configuration key\n"

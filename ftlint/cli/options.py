@@ -144,10 +144,11 @@ JUDGING = [
 TRUNCATION = [
     click.option("--max-seq-len", type=of(RunOptions, "max_seq_len"), metavar="TOKENS", help="The trainer's max length (default: its own, `ftlint trainers NAME`): records past it are cut or dropped as the trainer does (FT236, FT240)."),
 ]
+RUN = click.option("--run", cls=FileOption, metavar="FILE", help="The run config you launch (an axolotl or LLaMA-Factory YAML, a TRL SFTConfig YAML, a mistral-finetune YAML, a Together job's JSON): its trainer, model, lengths, batches and datasets, where no flag gives them (docs/runs.md).")
 INPUTS = [
     click.argument("paths", nargs=-1, required=False, type=click.Path(dir_okay=True, allow_dash=True, readable=False)),
     *JUDGING,
-    click.option("--run", cls=FileOption, metavar="FILE", help="The run config you launch (an axolotl or LLaMA-Factory YAML, a TRL SFTConfig YAML, a mistral-finetune YAML, a Together job's JSON): its trainer, model, lengths, batches and datasets, where no flag gives them (docs/runs.md)."),
+    RUN,
     click.option("--validation", cls=FileOption, type=click.Path(dir_okay=True, allow_dash=False), metavar="FILE", help="A validation file: checked too, and its records that also appear in the training data are reported (FT404)."),
 ]
 
