@@ -20,9 +20,12 @@ from typing import Any
 from .documents import parse_json, parse_yaml
 from .trust import MAX_FILE_BYTES, Refused, read_text
 
+# the media columns (LLaMA-Factory's images, videos, audios: data/README.md) keep their canonical names
+MEDIA_COLUMNS = {"images": ("images", None), "videos": ("videos", None), "audios": ("audios", None)}
 ALPACA_COLUMNS = {"prompt": ("instruction", "instruction"), "query": ("input", "input"), "response": ("output", "output"),
-                  "system": ("system", None), "history": ("history", None)}
-SHAREGPT_COLUMNS = {"messages": ("conversations", "conversations"), "system": ("system", None), "tools": ("tools", None)}
+                  "system": ("system", None), "history": ("history", None), **MEDIA_COLUMNS}
+SHAREGPT_COLUMNS = {"messages": ("conversations", "conversations"), "system": ("system", None), "tools": ("tools", None),
+                    **MEDIA_COLUMNS}
 SHAREGPT_TAGS = {"role_tag": "from", "content_tag": "value", "user_tag": "human", "assistant_tag": "gpt",
                  "observation_tag": "observation", "function_tag": "function_call", "system_tag": "system"}
 CANONICAL_SPEAKER = {"user_tag": "human", "assistant_tag": "gpt", "observation_tag": "observation",
@@ -43,6 +46,7 @@ class Mapping:
     speakers: dict[str, str] = field(default_factory=dict)  # a speaker value -> ShareGPT's (axolotl's `roles` lists)
     turn_keys: tuple[str, str] = ("from", "value")  # a mapped turn's speaker and content keys: ShareGPT's, or role/content
     max_length: tuple[int, str] | None = None  # the trainer's max length the file sets (axolotl's sequence_len), and where
+    media_dir: str = ""  # where the records' media names are read from (LLaMA-Factory: dataset_info.json's folder)
 
     def apply(self, record: dict) -> dict:
         """The record in the canonical shape (a column it lacks is left out: `missing` says which)."""
@@ -121,7 +125,7 @@ def load_mapping(spec: str, paths: tuple[str, ...], limit: int = MAX_FILE_BYTES)
         # will be used" (data/processor/pretrain.py reads the prompt alone): no output to miss
         return Mapping(name, "text", {"text": given["prompt"]}, ("text",))
     table = ALPACA_COLUMNS if formatting == "alpaca" else SHAREGPT_COLUMNS
-    unknown = sorted(set(given) - set(table) - {"images", "videos", "audios", "chosen", "rejected", "kto_tag"})
+    unknown = sorted(set(given) - set(table) - {"chosen", "rejected", "kto_tag"})
     if unknown:
         raise MappingError(f"--mapping {file}:{name}: unknown columns {unknown} for {formatting}")
     columns: dict[str, str] = {}
@@ -131,7 +135,8 @@ def load_mapping(spec: str, paths: tuple[str, ...], limit: int = MAX_FILE_BYTES)
             columns[canonical] = column
     required = ("instruction", "output") if formatting == "alpaca" else ("conversations",)
     tags = {**SHAREGPT_TAGS, **{k: v for k, v in (entry.get("tags") or {}).items() if isinstance(v, str)}}
-    return Mapping(name, formatting, columns, required, tags)
+    # src/llamafactory/hparams/data_args.py: media_dir defaults to dataset_dir, the folder of dataset_info.json
+    return Mapping(name, formatting, columns, required, tags, media_dir=str(Path(file).resolve().parent))
 
 
 def _document(file: str, limit: int, parse: Callable[[str, str], object]) -> object:

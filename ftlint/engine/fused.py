@@ -98,6 +98,10 @@ RUNS: dict[str, tuple[str, ...]] = {
     "ftlint.rules.conversation.mistral_ids": ("FT215",),
     "ftlint.rules.conversation.integer_weights": ("FT219",),
     "ftlint.rules.conversation.images_in_user_turns": ("FT216",),
+    "ftlint.rules.media.media_read": ("FT250", "FT251", "FT252", "FT253"),
+    "ftlint.rules.media.media_accepted": ("FT254",),
+    "ftlint.rules.media.image_cut": ("FT350",),
+    "ftlint.rules.media.media_not_counted": ("FT351",),
     # where the walk does not prove them (another walk's formats): run on each record
     "ftlint.rules.schema.ignored_keys": ("FT108",),
     "ftlint.rules.together.content_kinds": ("FT221", "FT222"),

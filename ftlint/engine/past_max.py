@@ -18,6 +18,7 @@ from ..trainers.profile import DROP, SPLIT
 if TYPE_CHECKING:
     from ..chat.tally import Tally
     from ..formats import Format, LineFigures, RecordFigures
+    from ..media.plan import Planner
     from ..tokens import TokenCounter
 
 
@@ -86,10 +87,27 @@ def count_dropped(summary: FileSummary, number: int, record: RecordFigures) -> N
 
 
 def line_figures(fmt: Format, counter: TokenCounter, tally: Tally | None, cut: int | None, rule: str,
-                 exact: Callable[[], TokenCounter] | None) -> Callable[[dict], LineFigures]:
+                 exact: Callable[[], TokenCounter] | None, planner: Planner | None = None) -> Callable[[dict], LineFigures]:
     """A line's figures as the judge makes them: the format's, then past the trainer's cut (if any).
     One function for the full path and the fused pass (engine/fused.py), so both make the same.
-    It holds the parts, never the judge (a cycle through the judge would keep a chunk alive)."""
+    It holds the parts, never the judge (a cycle through the judge would keep a chunk alive).
+    `planner`: the record's images read and counted first (ftlint/media/)."""
+    if planner is not None:
+        return lambda value: _with_media(fmt, planner, value, counter, tally, cut, rule, exact)
     if cut is None:
         return lambda value: fmt.figures(value, counter, tally)
     return lambda value: past_max(fmt, value, fmt.figures(value, counter, tally), cut, rule, counter, exact, tally)
+
+
+def _with_media(fmt: Format, planner: Planner, value: dict, counter: TokenCounter, tally: Tally | None, cut: int | None,
+                rule: str, exact: Callable[[], TokenCounter] | None) -> LineFigures:
+    from ..media.figures import images_cut, with_media
+
+    counted, figures = with_media(fmt, planner, value, counter, tally)
+    if cut is None:
+        return figures
+    figures = past_max(fmt, counted, figures, cut, rule, counter, exact, tally)
+    plan = figures.media
+    if plan is not None and any(r.cut_tokens for r in figures.records):
+        images_cut(plan, figures, planner, cut, rule, counter, tally)
+    return figures

@@ -12,6 +12,7 @@ from ..tokens import TokenCounter
 if TYPE_CHECKING:
     from ..chat.mask import Masked
     from ..chat.tally import Tally
+    from ..media.plan import MediaPlan
 
 
 @dataclass(slots=True)
@@ -35,6 +36,7 @@ class LineFigures:
     over_budget: bool = False  # ... because it went over its budget (FT238, not FT230)
     rendered: Masked | None = None  # the record through the chat template, with the trainer's loss mask
     system_dropped: bool = False  # a system message's text is not in the rendered sequence (FT239)
+    media: MediaPlan | None = None  # the record's images, read and counted (ftlint/media/plan.py)
 
 
 @dataclass(frozen=True)
