@@ -272,6 +272,12 @@ def all_models() -> dict[str, Model]:
     return out
 
 
+def provider_table(name: str, table: str) -> dict | None:
+    """A table of a provider's file beside its fields (`[provider.media]`: ftlint/media/accepted.py)."""
+    found = _file(name)["provider"].get(table)
+    return found if isinstance(found, dict) else None
+
+
 def provider_of(format_name: str) -> Provider | None:
     for stem in _file_names():  # in order, parsing only as far as the first provider taking the format
         provider = _provider(stem)

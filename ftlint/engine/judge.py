@@ -29,6 +29,7 @@ from ..selection import Selection
 from ..trainers.profile import REJECT
 from .bounds import cleared_by_words
 from .fused import fused_pass
+from .media import planner_for
 from .past_max import count_cut, count_dropped, cut_label, line_figures
 from .result import Columns, Lengths
 from .severities import Severities
@@ -40,7 +41,6 @@ if TYPE_CHECKING:
     from ..chat.tally import Tally
     from ..formats import Format, LineFigures
     from ..mapping import Mapping
-    from ..media.plan import Planner
     from ..models import Model
     from ..plan.estimate import Estimate
     from ..rules.context import PlanContext
@@ -110,21 +110,6 @@ class Settings:
         return (int(model.context.value), model.name) if model.context else (None, model.name)
 
 
-def _planner(fmt: Format, settings: Settings, summary: FileSummary, tally: Tally | None) -> Planner:
-    """What reads and counts the file's images: the model's processor (the named model's, else the
-    format's provider's default's), the file's folder."""
-    from ..media.plan import PLACEHOLDER_FORMATS, Planner, root_for
-    from ..media.processors import LLAMA_FACTORY, processor
-    from ..models import default_model, today_from
-
-    model = settings.named_model() or (None if settings.model_name else default_model(fmt.name, today_from(settings.today or None)))
-    proc = processor(str(model.processor.value)) if model is not None and model.processor is not None else None
-    media_dir = settings.mapping.media_dir if settings.mapping is not None else ""
-    return Planner(proc, root_for(summary.path, settings.labels, media_dir), tally is not None,
-                   getattr(fmt, "turns_key", ""), fmt.name in PLACEHOLDER_FORMATS or settings.mapping is not None,
-                   LLAMA_FACTORY if settings.trainer == "llama-factory" else None)
-
-
 def _reported(check: Check, severities: Severities) -> bool:
     return any(severities(code) is not None for code in check.codes)
 
@@ -172,7 +157,9 @@ class LineJudge:
         if self.cut is not None and settings.loss.max_seq_len is not None:  # past a hosted limit alone: FT301 says it
             self.context.cut_label = cut_label(settings.loss, self.cut, self.limit, owner)
         self.deferred = deferred
-        self.figures = line_figures(fmt, counter, tally, self.cut, settings.loss.past_max, exact, _planner(fmt, settings, summary, tally))
+        self.figures = line_figures(fmt, counter, tally, self.cut, settings.loss.past_max, exact,
+                                    planner_for(fmt, settings.named_model(), settings.model_name, settings.today, settings.mapping,
+                                                settings.labels, settings.trainer, summary.path, tally is not None))
         self.fused = fused_pass(fmt, self.gates, self.checks, self.context, settings.fused,
                                 settings.mapping is None and tally is None and settings.template == "openai", self.figures)
         self._deferring: list[bool] = []  # FT301 asked for an exact count of the current record

@@ -18,8 +18,9 @@ from .fields import Alpaca, FieldsFormat, PreferenceFormat, Stepwise
 # together/utils/files.py, together==1.6.0, which mirrors the server): a byte-order mark makes line
 # 1 unreadable (FT004 is an error); empty content is not rejected (FT203 is a warning); no two
 # messages in a row share a role; a conversation starts with system or user ("must start with
-# system or user": data-preparation).
-TOGETHER: dict = {"severities": {"FT004": ERROR, "FT203": WARNING}, "adjacent": True,
+# system or user": data-preparation); an image's data: URL is checked by its prefix and length only
+# (its docs' own example is "data:image/jpeg;base64,..."), so bytes that are no image are a warning.
+TOGETHER: dict = {"severities": {"FT004": ERROR, "FT203": WARNING, "FT252": WARNING}, "adjacent": True,
                   "alternate": ("system", "user", "assistant", "tool"),
                   "reads_message": frozenset({"role", "content", "weight", "tool_calls", "tool_call_id", "reasoning",
                                               "reasoning_content"})}

@@ -26,13 +26,11 @@ class MediaRules:
 @cache
 def rules_for(format_name: str) -> MediaRules | None:
     """The media rules of the provider that takes `format_name` (None: it states none)."""
-    from ..models import _file, provider_of
+    from ..models import provider_of, provider_table
 
     provider = provider_of(format_name)
-    if provider is None:
-        return None
-    media = _file(provider.name)["provider"].get("media")
-    if not isinstance(media, dict):
+    media = provider_table(provider.name, "media") if provider is not None else None
+    if provider is None or media is None:
         return None
     return MediaRules(provider.title, tuple(media.get("kinds", ())), media.get("max_bytes"), media.get("max_images"),
                       bool(media.get("inline_only", False)), tuple(media.get("remote", ())), str(media["source"]),

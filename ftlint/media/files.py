@@ -45,11 +45,11 @@ def local(root: str, name: str) -> Opened:
         return Opened(None, "an empty media path" if not name else "a media path holding a NUL byte", "missing")
     path = name if os.path.isabs(name) else os.path.join(root, name)
     if not inside(path, root):
-        return Opened(None, f"{name!r} is outside the dataset's folder {root}: a record names files inside it", "missing")
+        return Opened(None, f"{name!r} is outside the dataset's folder: a record names files inside it", "missing")
     try:
         fd = os.open(path, _flags())
     except FileNotFoundError:
-        return Opened(None, f"no such file: {name!r} (looked for in {root})", "missing")
+        return Opened(None, f"no such file: {name!r} (names are read relative to the dataset's folder)", "missing")
     except OSError as exc:
         return Opened(None, f"cannot read {name!r}: {exc.strerror or exc}", "unreadable")
     try:

@@ -67,6 +67,7 @@ class MediaPlan:
     counted: dict[str, object] | None = None  # the record as the figures count it (None: as it is)
     others: int = 0  # videos and audios (not counted as tokens)
     cut_images: list[int] = field(default_factory=list)  # the images the trainer's cut goes through (cut.py)
+    counting: bool = False  # a processor counts the images (else each is the convention's 85 tokens)
 
     @property
     def unread(self) -> list[Use]:
@@ -106,7 +107,7 @@ class Planner:
     def __call__(self, record: dict) -> MediaPlan | None:
         if not _has_media(record, self.placeholder_format):
             return None
-        plan = MediaPlan()
+        plan = MediaPlan(counting=self.processor is not None)
         columns = {kind: record[key] for key, kind in COLUMNS.items() if key in record}
         bound = {kind: _entries(value) for kind, value in columns.items()}
         for kind, entries in bound.items():
@@ -255,7 +256,7 @@ def _source_of(value: str) -> str:
         return "s3"
     if lowered.startswith("gs://"):
         return "gs"
-    return "path"
+    return "url" if "://" in value[:32] else "path"  # another scheme (ftp://, file://) names no file of the dataset
 
 
 def _inline(data: str) -> Opened:

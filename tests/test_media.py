@@ -1,0 +1,233 @@
+"""Images: sizes from headers against PIL, tokens against transformers' own image processors,
+and a LLaMA-Factory multimodal dataset estimated to the token against an independent derivation
+(LLaMA-Factory's resize done by PIL, transformers' processor, the real chat template rendered by
+transformers, Qwen's ranks tokenized by Hugging Face tokenizers)."""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import io
+import json
+import math
+import os
+import struct
+import zlib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import FIXTURES, ROOT, run
+
+DEMO = FIXTURES / "datasets" / "llama-factory-mllm"
+MEDIA = FIXTURES / "media"
+QWEN25 = {"min_pixels": 3136, "max_pixels": 12845056, "patch_size": 14, "merge_size": 2}  # Qwen2.5-VL preprocessor_config.json
+QWEN3 = {"size": {"shortest_edge": 65536, "longest_edge": 16777216}, "patch_size": 16, "merge_size": 2}
+
+
+def _pil(width: int, height: int, kind: str, **save: Any) -> bytes:
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("RGB", (width, height), (200, 30, 90)).save(out, kind, **save)
+    return out.getvalue()
+
+
+def _size(data: bytes) -> Any:
+    from ftlint.media.header import image_size
+
+    return image_size(lambda offset, n: data[offset:offset + n], len(data))
+
+
+@pytest.mark.parametrize(("kind", "save"), [("PNG", {}), ("JPEG", {}), ("JPEG", {"progressive": True}), ("GIF", {}),
+                                             ("WEBP", {"lossless": False}), ("WEBP", {"lossless": True}),
+                                             ("WEBP", {"lossless": False, "exif": b"Exif\x00\x00MM"})])
+@pytest.mark.parametrize(("width", "height"), [(1, 1), (333, 1001), (1280, 720), (4000, 17)])
+def test_each_kind_of_header_gives_pils_size(kind: str, save: dict, width: int, height: int) -> None:
+    from PIL import Image
+
+    data = _pil(width, height, kind, **save)
+    found = _size(data)
+    assert (found.width, found.height) == Image.open(io.BytesIO(data)).size == (width, height)
+    assert found.kind == kind.lower() and found.whole
+
+
+def test_the_fixture_images_are_read_as_pil_reads_them() -> None:
+    from PIL import Image
+
+    for path in [*MEDIA.iterdir(), *(DEMO / "mllm_demo_data").iterdir()]:
+        found = _size(path.read_bytes())
+        assert (found.width, found.height) == Image.open(path).size, path
+
+
+def _qwen_tokens(image: Any, config: dict) -> int:
+    from transformers.models.qwen2_vl.image_processing_pil_qwen2_vl import Qwen2VLImageProcessorPil
+
+    grid = Qwen2VLImageProcessorPil(**config)(images=[image.convert("RGB")])["image_grid_thw"][0]
+    return int(grid[0] * grid[1] * grid[2]) // config["merge_size"] ** 2 + 2  # <|vision_start|>, <|vision_end|>
+
+
+SIZES = [(1, 1), (27, 29), (56, 56), (333, 1001), (640, 480), (1280, 720), (1023, 4097), (3000, 4000), (5000, 5000), (6000, 31)]
+
+
+@pytest.mark.parametrize(("family", "config"), [("qwen2.5-vl", QWEN25), ("qwen3-vl", QWEN3)])
+def test_qwen_image_tokens_equal_transformers_processor(family: str, config: dict) -> None:
+    from PIL import Image
+
+    from ftlint.media.processors import PROCESSORS
+
+    for width, height in SIZES:
+        assert PROCESSORS[family].tokens(width, height) == _qwen_tokens(Image.new("RGB", (width, height)), config), (width, height)
+
+
+def test_openai_tiles_follow_the_guides_worked_examples() -> None:
+    from ftlint.media.processors import PROCESSORS
+
+    tiles = PROCESSORS["openai"]
+    # developers.openai.com images-vision, Calculating costs: 1024 x 1024 high is 4 tiles (765);
+    # 2048 x 4096 is scaled to 1024 x 2048, then 768 x 1536: 6 tiles (1105); low is 85 whatever the size
+    assert tiles.tokens(1024, 1024) == 170 * 4 + 85 == 765
+    assert tiles.tokens(2048, 4096) == 170 * 6 + 85 == 1105
+    assert tiles.tokens(4096, 8192, "low") == 85
+    assert tiles.tokens(512, 512) == 255 and tiles.tokens(513, 500) == 85 + 170 * 2
+
+
+def _llama_factory_size(width: int, height: int) -> tuple[int, int]:
+    """LLaMA-Factory's _preprocess_image (image_max_pixels 768*768), done by hand here."""
+    if width * height > 768 * 768:
+        f = math.sqrt(768 * 768 / (width * height))
+        width, height = int(width * f), int(height * f)
+    return width, height
+
+
+def _demo_oracle() -> tuple[int, list[int]]:
+    """mllm_demo's tokens as LLaMA-Factory builds them for Qwen2.5-VL: each <image> replaced by the
+    Qwen2VLPlugin's expansion of its image (resized by PIL as LLaMA-Factory does), the conversation
+    rendered by transformers with the model's chat template, tokenized with Qwen's ranks."""
+    from PIL import Image
+
+    from mask_reference import hf_render
+
+    template = ROOT / "ftlint" / "chat" / "templates" / "qwen2-vl.jinja"
+    per_record = []
+    for record in json.loads((DEMO / "mllm_demo.json").read_text(encoding="utf-8")):
+        images = iter(record["images"])
+        messages = []
+        for m in record["messages"]:
+            content = m["content"]
+            while "<image>" in content:
+                image = Image.open(DEMO / next(images))
+                image = image.resize(_llama_factory_size(*image.size))
+                pads = _qwen_tokens(image, QWEN25) - 2
+                content = content.replace("<image>", "<|vision_start|>" + "<|image_pad|>" * pads + "<|vision_end|>", 1)
+            messages.append({"role": m["role"], "content": content})
+        _, ids, _ = hf_render(template, "qwen2.5", messages, None, "", "<|im_end|>")
+        per_record.append(len(ids))
+    return sum(per_record), per_record
+
+
+def test_llama_factory_multimodal_demo_is_estimated_for_qwen25_vl_to_the_token() -> None:
+    result = run("estimate", str(DEMO / "mllm_demo.json"), "--mapping", str(DEMO / "dataset_info.json"),
+                 "--model", "Qwen/Qwen2.5-VL-7B-Instruct", "-o", "json")
+    assert result.exit_code == 0, result.stderr
+    report = json.loads(result.stdout)
+    total, per_record = _demo_oracle()
+    assert report["tokens"] == total
+    assert report["token_stats"]["max"] == max(per_record) and report["token_stats"]["min"] == min(per_record)
+    assert max(per_record) > 1000  # the images are in it: two 1280 x 720 images are 779 tokens each
+
+
+def _bad_demo(tmp_path: Path) -> Path:
+    import shutil
+
+    shutil.copytree(DEMO, tmp_path / "demo")
+    data = json.loads((tmp_path / "demo" / "mllm_demo.json").read_text(encoding="utf-8"))
+    data[1]["images"] = []  # one <image> placeholder, no image
+    data[2]["images"] = ["mllm_demo_data/9.jpg"]  # no such file
+    data[3]["images"] = data[3]["images"][:1]  # two placeholders, one image
+    (tmp_path / "demo" / "mllm_demo.json").write_text(json.dumps(data), encoding="utf-8")
+    return tmp_path / "demo"
+
+
+def test_placeholder_and_file_errors_are_on_their_records_alone(tmp_path: Path) -> None:
+    folder = _bad_demo(tmp_path)
+    result = run("check", str(folder / "mllm_demo.json"), "--mapping", str(folder / "dataset_info.json"),
+                 "--model", "Qwen/Qwen2.5-VL-7B-Instruct", "-o", "json")
+    found = [(d["line"], d["code"]) for d in json.loads(result.stdout)]
+    assert sorted(found) == [(2, "FT250"), (3, "FT251"), (4, "FT250")]
+    assert result.exit_code == 1
+
+
+def test_qwen3_vl_images_on_together_add_the_processors_tokens(tmp_path: Path) -> None:
+    from PIL import Image
+
+    png = (MEDIA / "small.png").read_bytes()
+    jpg = (MEDIA / "square.jpg").read_bytes()
+    parts = [{"type": "image_url", "image_url": {"url": "data:image/png;base64," + base64.b64encode(png).decode()}},
+             {"type": "image_url", "image_url": {"url": "data:image/jpeg;base64," + base64.b64encode(jpg).decode()}},
+             {"type": "text", "text": "What differs?"}]
+    record = {"messages": [{"role": "user", "content": parts}, {"role": "assistant", "content": [{"type": "text", "text": "Size."}]}]}
+    text_only = {"messages": [{"role": "user", "content": parts[2:]}, record["messages"][1]]}
+    (tmp_path / "v.jsonl").write_text(json.dumps(record) + "\n", encoding="utf-8")
+    (tmp_path / "t.jsonl").write_text(json.dumps(text_only) + "\n", encoding="utf-8")
+    args = ("--format", "together-conversational", "--model", "together/Qwen/Qwen3-VL-8B-Instruct", "-o", "json")
+    with_images = json.loads(run("estimate", str(tmp_path / "v.jsonl"), *args).stdout)
+    without = json.loads(run("estimate", str(tmp_path / "t.jsonl"), *args).stdout)
+    images = _qwen_tokens(Image.open(MEDIA / "small.png"), QWEN3) + _qwen_tokens(Image.open(MEDIA / "square.jpg"), QWEN3)
+    assert with_images["tokens"] == without["tokens"] + images
+    assert with_images["trainable_tokens"] == without["trainable_tokens"]
+
+
+def test_openai_vision_records_are_billed_by_their_tiles(tmp_path: Path) -> None:
+    jpg = base64.b64encode((MEDIA / "square.jpg").read_bytes()).decode()
+    record = {"messages": [{"role": "user", "content": [{"type": "image_url", "image_url": {"url": "data:image/jpeg;base64," + jpg}}]},
+                           {"role": "assistant", "content": "Grey."}]}
+    low = json.loads(json.dumps(record))
+    low["messages"][0]["content"][0]["image_url"]["detail"] = "low"
+    (tmp_path / "high.jsonl").write_text((json.dumps(record) + "\n") * 10, encoding="utf-8")
+    (tmp_path / "low.jsonl").write_text((json.dumps(low) + "\n") * 10, encoding="utf-8")
+    high = json.loads(run("estimate", str(tmp_path / "high.jsonl"), "--model", "gpt-4o-2024-08-06", "-o", "json").stdout)
+    cheap = json.loads(run("estimate", str(tmp_path / "low.jsonl"), "--model", "gpt-4o-2024-08-06", "-o", "json").stdout)
+    # 1024 x 1024 at detail high: 765 tokens (the guide's own example); at low: 85
+    assert high["tokens"] - cheap["tokens"] == 10 * (765 - 85)
+    assert high["cost_usd"] > cheap["cost_usd"]
+
+
+def _png_header(width: int, height: int) -> bytes:
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    ihdr = struct.pack(">I", 13) + b"IHDR" + header + struct.pack(">I", zlib.crc32(b"IHDR" + header))
+    iend = struct.pack(">I", 0) + b"IEND" + struct.pack(">I", zlib.crc32(b"IEND"))
+    return b"\x89PNG\r\n\x1a\n" + ihdr + iend
+
+
+def test_hostile_images_are_one_finding_each_and_read_a_few_bytes(tmp_path: Path) -> None:
+    from ftlint.media.header import NotAnImage, image_size
+
+    folder = tmp_path / "data"
+    folder.mkdir()
+    with open(folder / "huge.png", "wb") as f:  # a sparse 1 GB file named .png
+        f.truncate(1 << 30)
+    (folder / "bomb.png").write_bytes(_png_header(100_000, 100_000))
+    jpeg = (MEDIA / "square.jpg").read_bytes()
+    (folder / "cut.jpg").write_bytes(jpeg[: len(jpeg) // 2])
+    os.mkfifo(folder / "fifo.png")
+    lines = [{"conversations": [{"from": "human", "value": "<image>What is it?"}, {"from": "gpt", "value": "A test."}],
+              "images": [name]} for name in ("huge.png", "bomb.png", "cut.jpg", "fifo.png")]
+    (folder / "data.jsonl").write_text("".join(json.dumps(r) + "\n" for r in lines), encoding="utf-8")
+    result = run("check", str(folder / "data.jsonl"), "--trainer", "llama-factory", "--model", "Qwen/Qwen2.5-VL-7B-Instruct",
+                 "-o", "json")
+    found = sorted((d["line"], d["code"]) for d in json.loads(result.stdout))
+    assert found == [(1, "FT252"), (2, "FT253"), (3, "FT252"), (4, "FT252")], result.stdout
+    for name in ("huge.png", "bomb.png", "cut.jpg"):
+        data = (folder / name).open("rb")
+        asked: list[int] = []
+
+        def read(offset: int, n: int, f: Any = data, asked: list[int] = asked) -> bytes:
+            asked.append(n)
+            f.seek(offset)
+            return f.read(n)
+
+        with contextlib.suppress(NotAnImage):
+            image_size(read, os.path.getsize(folder / name))
+        assert sum(asked) <= 2048, (name, sum(asked))
