@@ -231,3 +231,59 @@ def test_hostile_images_are_one_finding_each_and_read_a_few_bytes(tmp_path: Path
         with contextlib.suppress(NotAnImage):
             image_size(read, os.path.getsize(folder / name))
         assert sum(asked) <= 2048, (name, sum(asked))
+
+
+def _convention(messages: list[dict], extra: list[dict] = ()) -> int:  # type: ignore[assignment]
+    """OpenAI's cookbook convention, by tiktoken directly: 3 a record, 3 + role + content a message."""
+    import tiktoken
+
+    from conftest import tiktoken_offline
+
+    tiktoken_offline()
+    enc = tiktoken.get_encoding("o200k_base")
+    return 3 + sum(3 + len(enc.encode(m["role"])) + len(enc.encode(m["content"])) for m in [*messages, *extra])
+
+
+def test_verls_documented_parquet_row_checks_and_is_counted_as_its_prompt() -> None:
+    import polars as pl
+
+    path = FIXTURES / "datasets" / "verl" / "gsm8k.readme.parquet"
+    assert run("check", str(path), "--fail-on", "warning").exit_code == 0
+    report = json.loads(run("estimate", str(path), "-o", "json").stdout)
+    row = pl.read_parquet(path).to_dicts()[0]
+    assert report["format"] == "verl" and report["records"] == 1
+    assert report["tokens"] == _convention(row["prompt"]) and report["trainable_tokens"] == 0
+
+
+def test_verl_prompt_is_rendered_with_the_generation_prompt_through_the_models_template(tmp_path: Path) -> None:
+    from mask_reference import hf_tokenizer
+
+    template = (ROOT / "ftlint" / "chat" / "templates" / "qwen2.5.jinja").read_text(encoding="utf-8")
+    rows = [json.loads(line) for line in (FIXTURES / "formats" / "verl" / "good.jsonl").read_text().splitlines()]
+    report = json.loads(run("estimate", str(FIXTURES / "formats" / "verl" / "good.jsonl"), "--model", "Qwen/Qwen2.5-7B-Instruct",
+                            "-o", "json").stdout)
+    tok = hf_tokenizer("qwen2.5")
+    expected = sum(len(tok.apply_chat_template(r["prompt"], chat_template=template, add_generation_prompt=True, tokenize=True,
+                                               return_dict=True)["input_ids"]) for r in rows)
+    assert report["tokens"] == expected
+
+
+def test_nemo_gyms_example_checks_and_is_counted_as_its_requests() -> None:
+    path = FIXTURES / "datasets" / "nemo-gym" / "math_with_judge.example.jsonl"
+    assert run("check", str(path), "--fail-on", "warning").exit_code == 0
+    report = json.loads(run("estimate", str(path), "-o", "json").stdout)
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    assert report["format"] == "nemo-gym" and report["records"] == 5
+    assert report["tokens"] == sum(_convention(r["responses_create_params"]["input"]) for r in rows)
+
+
+def test_ms_swifts_documented_examples_check_and_count_their_rejected_responses() -> None:
+    path = FIXTURES / "datasets" / "ms-swift" / "custom_dataset.sample.jsonl"
+    assert run("check", str(path), "--fail-on", "warning").exit_code == 0
+    report = json.loads(run("estimate", str(path), "-o", "json").stdout)
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    expected = sum(_convention(r["messages"], [{"role": "assistant", "content": r["rejected_response"]}] if "rejected_response" in r else [])
+                   for r in rows)
+    assert report["format"] == "ms-swift" and report["tokens"] == expected
+    # the loss-false answer does not train: 6 answers and 2 rejected responses, less the one
+    assert report["targets"] == sum(1 for r in rows for m in r["messages"] if m["role"] == "assistant") - 1 + 2

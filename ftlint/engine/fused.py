@@ -57,7 +57,7 @@ from typing import TYPE_CHECKING
 
 from ..formats.chat import ChatFormat, ShareGPT
 from ..formats.fields import FieldsFormat
-from ..formats.shape import COHERE_ROLES
+from ..formats.shape import COHERE_ROLES, MS_SWIFT_KEYS
 from ..rules.secrets import CODES as SECRET_CODES
 from ..rules.together import images_in
 
@@ -108,9 +108,10 @@ RUNS: dict[str, tuple[str, ...]] = {
     "ftlint.rules.conversation.alternation": ("FT211",),
     "ftlint.rules.conversation.first_and_last": ("FT212", "FT213"),
 }
+MS_SWIFT_ROLES = frozenset({"tool_call", "tool_response"})
 # the keys shape() tests before it reads "messages": a record with none of them is of a messages shape
 SHAPE_KEYS = frozenset({"preferred_output", "non_preferred_output", "input", "conversations", "instruction", "chosen",
-                        "prompt", "contents", "schemaVersion"})
+                        "prompt", "contents", "schemaVersion", "responses_create_params", "reward_model", *MS_SWIFT_KEYS})
 
 
 def name_of(check: Check) -> str:
@@ -233,8 +234,8 @@ class FusedPass:
             if type(m) is not dict:
                 return False
             role, content = m.get("role"), m.get("content")
-            if type(role) is not str or role in COHERE_ROLES:
-                return False
+            if type(role) is not str or role in COHERE_ROLES or role in MS_SWIFT_ROLES or "loss" in m:
+                return False  # shape(): Cohere's roles, ms-swift's agent roles and per-message loss are other shapes
             if reads and (not reads.issuperset(m) or (weight_roles and "weight" in m and role not in weight_roles)):
                 return False  # FT108: every key read, and a weight only where the provider reads it
             if kinds and (type(content) is str or type(content) is list):  # FT221, FT222
