@@ -287,3 +287,44 @@ def test_ms_swifts_documented_examples_check_and_count_their_rejected_responses(
     assert report["format"] == "ms-swift" and report["tokens"] == expected
     # the loss-false answer does not train: 6 answers and 2 rejected responses, less the one
     assert report["targets"] == sum(1 for r in rows for m in r["messages"] if m["role"] == "assistant") - 1 + 2
+
+
+def _together(tmp_path: Path, url: str, name: str) -> Any:
+    record = {"messages": [{"role": "user", "content": [{"type": "text", "text": "How many oranges are in the bowl?"},
+                                                        {"type": "image_url", "image_url": {"url": url}}]},
+                           {"role": "assistant", "content": [{"type": "text", "text": "Three."}]}]}
+    path = tmp_path / name
+    path.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    result = run("check", str(path), "--format", "together-conversational", "-o", "json")
+    return result.exit_code, sorted({(d["code"], d["severity"]) for d in json.loads(result.stdout)})
+
+
+def _png_chunked(extra: int) -> bytes:
+    """A real 2 x 2 PNG with a private ancillary chunk of `extra` bytes before its IEND (decoders skip it)."""
+    data = (MEDIA / "small.png").read_bytes()
+    at = data.rindex(b"IEND") - 4
+    body = b"\x00" * extra
+    chunk = struct.pack(">I", len(body)) + b"zzZz" + body + struct.pack(">I", zlib.crc32(b"zzZz" + body))
+    return data[:at] + chunk + data[at:]
+
+
+def test_together_media_rules_hold_on_its_documented_examples(tmp_path: Path) -> None:
+    """docs.together.ai/docs/fine-tuning/vision: base64 data: URLs of PNG, JPEG or WEBP, 10 MB an image.
+    Its own example payload ("...") passes Together's checker (only the prefix is read): a warning here."""
+    b64 = lambda data: base64.b64encode(data).decode()  # noqa: E731
+    assert _together(tmp_path, "data:image/jpeg;base64,...", "doc.jsonl") == (0, [("FT252", "warning")])
+    for name in ("small.png", "square.jpg", "wide.webp"):
+        kind = {"png": "png", "jpg": "jpeg", "webp": "webp"}[name.rsplit(".", 1)[1]]
+        assert _together(tmp_path, f"data:image/{kind};base64,{b64((MEDIA / name).read_bytes())}", "ok.jsonl") == (0, [])
+    gif = _together(tmp_path, "data:image/gif;base64," + b64((MEDIA / "tiny.gif").read_bytes()), "gif.jsonl")
+    assert gif[0] == 1 and ("FT254", "error") in gif[1]  # the schema's FT105 says the prefix; FT254 the image's own kind
+    assert ("FT254", "error") in _together(tmp_path, "https://example.com/oranges.jpg", "url.jsonl")[1]
+    big = _png_chunked(10 * 1024 * 1024)  # a real PNG of just over 10 MB
+    found = _together(tmp_path, "data:image/png;base64," + b64(big), "big.jsonl")
+    assert found[0] == 1 and ("FT254", "error") in found[1] and ("FT252", "warning") not in found[1]
+
+
+def test_a_tinker_run_is_priced_by_its_catalog_rate(tmp_path: Path) -> None:
+    report = json.loads(run("estimate", str(FIXTURES / "formats" / "trl-messages" / "good.jsonl"), "--model", "tinker/Qwen/Qwen3-8B",
+                            "--format", "trl-messages", "-o", "json").stdout)
+    assert report["cost_usd"] == pytest.approx(report["tokens_processed"] * 0.40 / 1_000_000)
