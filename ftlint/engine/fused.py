@@ -57,7 +57,7 @@ from typing import TYPE_CHECKING
 
 from ..formats.chat import ChatFormat, ShareGPT
 from ..formats.fields import FieldsFormat
-from ..formats.shape import COHERE_ROLES, MS_SWIFT_KEYS
+from ..formats.shape import COHERE_ROLES, MS_SWIFT_KEYS, MS_SWIFT_ROLES
 from ..rules.secrets import CODES as SECRET_CODES
 from ..rules.together import images_in
 
@@ -108,7 +108,6 @@ RUNS: dict[str, tuple[str, ...]] = {
     "ftlint.rules.conversation.alternation": ("FT211",),
     "ftlint.rules.conversation.first_and_last": ("FT212", "FT213"),
 }
-MS_SWIFT_ROLES = frozenset({"tool_call", "tool_response"})
 # the keys shape() tests before it reads "messages": a record with none of them is of a messages shape
 SHAPE_KEYS = frozenset({"preferred_output", "non_preferred_output", "input", "conversations", "instruction", "chosen",
                         "prompt", "contents", "schemaVersion", "responses_create_params", "reward_model", *MS_SWIFT_KEYS})

@@ -93,21 +93,30 @@ def line_figures(fmt: Format, counter: TokenCounter, tally: Tally | None, cut: i
     It holds the parts, never the judge (a cycle through the judge would keep a chunk alive).
     `planner`: the record's images read and counted first (ftlint/media/)."""
     if planner is not None:
-        return lambda value: _with_media(fmt, planner, value, counter, tally, cut, rule, exact)
+        return _with_media(fmt, planner, counter, tally, cut, rule, exact)
     if cut is None:
         return lambda value: fmt.figures(value, counter, tally)
     return lambda value: past_max(fmt, value, fmt.figures(value, counter, tally), cut, rule, counter, exact, tally)
 
 
-def _with_media(fmt: Format, planner: Planner, value: dict, counter: TokenCounter, tally: Tally | None, cut: int | None,
-                rule: str, exact: Callable[[], TokenCounter] | None) -> LineFigures:
+def _with_media(fmt: Format, planner: Planner, counter: TokenCounter, tally: Tally | None, cut: int | None, rule: str,
+                exact: Callable[[], TokenCounter] | None) -> Callable[[dict], LineFigures]:
     from ..media.figures import images_cut, with_media
+    from ..media.plan import MEDIA_LITERALS
 
-    counted, figures = with_media(fmt, planner, value, counter, tally)
-    if cut is None:
-        return figures
-    figures = past_max(fmt, counted, figures, cut, rule, counter, exact, tally)
-    plan = figures.media
-    if plan is not None and any(r.cut_tokens for r in figures.records):
-        images_cut(plan, figures, planner, cut, rule, counter, tally)
+    plain = line_figures(fmt, counter, tally, cut, rule, exact)
+
+    def figures(value: dict) -> LineFigures:
+        present = planner.present
+        if present is not None and present().isdisjoint(MEDIA_LITERALS):  # no media: the judge's literals say it
+            return plain(value)
+        counted, made = with_media(fmt, planner, value, counter, tally)
+        if cut is None:
+            return made
+        made = past_max(fmt, counted, made, cut, rule, counter, exact, tally)
+        plan = made.media
+        if plan is not None and any(r.cut_tokens for r in made.records):
+            images_cut(plan, made, planner, cut, rule, counter, tally)
+        return made
+
     return figures

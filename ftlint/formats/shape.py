@@ -12,8 +12,9 @@ COHERE_ROLES = frozenset({"System", "User", "Chatbot", "chatbot"})
 # keys an OpenAI chat line may have beside its messages
 OPENAI_CHAT_KEYS = frozenset({"messages", "tools", "parallel_tool_calls", "functions"})
 # keys of ms-swift's standard format beside its messages (docs/source_en/Customization/Custom-dataset.md)
-MS_SWIFT_KEYS = ("images", "videos", "audios", "rejected_response", "rejected_messages", "rejected_images", "objects", "channel",
-                 "chat_template_kwargs", "label")
+MS_SWIFT_KEYS = frozenset({"images", "videos", "audios", "rejected_response", "rejected_messages", "rejected_images", "objects",
+                           "channel", "chat_template_kwargs", "label"})
+MS_SWIFT_ROLES = frozenset({"tool_call", "tool_response"})
 DETECT_RECORDS = 50
 
 
@@ -42,7 +43,7 @@ def shape(record: dict) -> str:
         return "nova-preference"
     if "schemaVersion" in record:
         return "nova"
-    if isinstance(messages, list) and any(key in record for key in MS_SWIFT_KEYS):
+    if isinstance(messages, list) and not MS_SWIFT_KEYS.isdisjoint(record):
         return "ms-swift"
     if isinstance(messages, list):
         return _chat_shape(messages)
@@ -62,17 +63,17 @@ def shape(record: dict) -> str:
 
 def _chat_shape(messages: list) -> str:
     turns = [m for m in messages if isinstance(m, dict)]
+    swift = False  # ms-swift's per-message loss, or its agent roles
     for m in turns:
         role = m.get("role")
         if isinstance(role, str) and role in COHERE_ROLES:
             return "cohere"
+        swift = swift or role in MS_SWIFT_ROLES or "loss" in m
     for m in turns:
         content = m.get("content")
         if isinstance(content, list) and content and isinstance(content[0], dict) and "type" not in content[0]:
             return "nova"
-        if "loss" in m or m.get("role") in ("tool_call", "tool_response"):  # ms-swift's per-message loss, its agent roles
-            return "ms-swift"
-    return "messages"
+    return "ms-swift" if swift else "messages"
 
 
 @dataclass
