@@ -328,3 +328,32 @@ def test_a_tinker_run_is_priced_by_its_catalog_rate(tmp_path: Path) -> None:
     report = json.loads(run("estimate", str(FIXTURES / "formats" / "trl-messages" / "good.jsonl"), "--model", "tinker/Qwen/Qwen3-8B",
                             "--format", "trl-messages", "-o", "json").stdout)
     assert report["cost_usd"] == pytest.approx(report["tokens_processed"] * 0.40 / 1_000_000)
+
+
+def test_gemma3_counts_its_fixed_256_image_tokens_and_markers(tmp_path: Path) -> None:
+    """processing_gemma3.py: each image is "\\n\\n" <start_of_image>, 256 <image_soft_token>, <end_of_image> "\\n\\n"
+    (image_seq_length 256, pan-and-scan off): 260 tokens with Gemma's tokenizer, whatever the image's size."""
+    shutil_copy = __import__("shutil").copy
+    for name in ("small.png", "square.jpg"):
+        shutil_copy(MEDIA / name, tmp_path / name)
+    with_images = {"messages": [{"role": "user", "content": "<image><image>Compare."}, {"role": "assistant", "content": "Sizes."}],
+                   "images": ["small.png", "square.jpg"]}
+    without = {"messages": [{"role": "user", "content": "Compare."}, {"role": "assistant", "content": "Sizes."}], "images": []}
+    (tmp_path / "a.jsonl").write_text(json.dumps(with_images) + "\n", encoding="utf-8")
+    (tmp_path / "b.jsonl").write_text(json.dumps(without) + "\n", encoding="utf-8")
+    count = [json.loads(run("estimate", str(tmp_path / f), "--model", "google/gemma-3-4b-it", "-o", "json").stdout)["tokens"]
+             for f in ("a.jsonl", "b.jsonl")]
+    assert count[0] - count[1] == 2 * (256 + 2 + 2)
+
+
+def test_a_cut_loses_an_image_where_the_trainers_rule_keeps_less_than_all_of_it() -> None:
+    from ftlint.media.cut import cut_through
+    from ftlint.trainers.cut import infer_seqlen
+
+    images = [(10, 40), (60, 30)]  # (first token, tokens)
+    assert cut_through(images, [], 55, "truncate") == [1]  # keep_start: the first 55 tokens hold the first image whole
+    assert cut_through(images, [], 45, "truncate") == [0, 1]
+    # LLaMA-Factory: one turn of 100 prompt tokens (both images) and 50 answer tokens, cut at 120
+    source, target = infer_seqlen(100, 50, 120)
+    assert (source, target) == (70, 50)  # the answer is short enough to keep whole; the prompt keeps its first 70
+    assert cut_through(images, [(100, 50)], 120, "proportional") == [1]  # 60 + 30 > 70
