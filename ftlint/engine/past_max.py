@@ -101,7 +101,6 @@ def line_figures(fmt: Format, counter: TokenCounter, tally: Tally | None, cut: i
 
 def _with_media(fmt: Format, planner: Planner, counter: TokenCounter, tally: Tally | None, cut: int | None, rule: str,
                 exact: Callable[[], TokenCounter] | None) -> Callable[[dict], LineFigures]:
-    from ..media.figures import images_cut, with_media
     from ..media.plan import MEDIA_LITERALS
 
     plain = line_figures(fmt, counter, tally, cut, rule, exact)
@@ -110,12 +109,16 @@ def _with_media(fmt: Format, planner: Planner, counter: TokenCounter, tally: Tal
         present = planner.present
         if present is not None and present().isdisjoint(MEDIA_LITERALS):  # no media: the judge's literals say it
             return plain(value)
-        counted, made = with_media(fmt, planner, value, counter, tally)
+        plan = planner(value)
+        if plan is None:
+            return plain(value)
+        from ..media.figures import images_cut, with_media  # a file without media never imports them
+
+        counted, made = with_media(fmt, planner, plan, value, counter, tally)
         if cut is None:
             return made
         made = past_max(fmt, counted, made, cut, rule, counter, exact, tally)
-        plan = made.media
-        if plan is not None and any(r.cut_tokens for r in made.records):
+        if any(r.cut_tokens for r in made.records):
             images_cut(plan, made, planner, cut, rule, counter, tally)
         return made
 

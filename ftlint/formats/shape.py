@@ -68,7 +68,7 @@ def _chat_shape(messages: list) -> str:
         role = m.get("role")
         if isinstance(role, str) and role in COHERE_ROLES:
             return "cohere"
-        swift = swift or role in MS_SWIFT_ROLES or "loss" in m
+        swift = swift or (isinstance(role, str) and role in MS_SWIFT_ROLES) or "loss" in m
     for m in turns:
         content = m.get("content")
         if isinstance(content, list) and content and isinstance(content[0], dict) and "type" not in content[0]:

@@ -14,13 +14,9 @@ if TYPE_CHECKING:
     from ..tokens import TokenCounter
 
 
-def with_media(fmt: Format, planner: Planner, value: dict, counter: TokenCounter,
+def with_media(fmt: Format, planner: Planner, plan: MediaPlan, value: dict, counter: TokenCounter,
                tally: Tally | None) -> tuple[dict, LineFigures]:
-    """(the record as counted, its figures with plan attached). A record without media is
-    counted as it is, at the cost of one walk over its keys."""
-    plan = planner(value)
-    if plan is None:
-        return value, fmt.figures(value, counter, tally)
+    """(the record as counted, its figures with its media plan attached)."""
     counted = plan.counted if plan.counted is not None else value
     figures = fmt.figures(counted, counter, tally)
     figures.media = plan
