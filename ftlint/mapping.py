@@ -37,6 +37,7 @@ class Mapping:
     speakers: dict[str, str] = field(default_factory=dict)  # a speaker value -> ShareGPT's (a mapping's role lists)
     turn_keys: tuple[str, str] = ("from", "value")  # a mapped turn's speaker and content keys: ShareGPT's, or role/content
     max_length: tuple[int, str] | None = None  # the trainer's max length the same file sets, and where
+    media_dir: str = ""  # where the records' media names are read from (LLaMA-Factory: dataset_info.json's folder)
 
     def apply(self, record: dict) -> dict:
         """The record in the canonical shape (a column it lacks is left out: `missing` says which)."""

@@ -112,6 +112,8 @@ class Model:
     storage: Sourced | None = None  # what the provider bills besides training (a custom model's storage a month)
     # false: the counts cannot be the trainer's (its rendering is not public); the remark gives the error band measured
     exact: Sourced | None = None
+    # a vision model's image processor (a name of ftlint.media.processors.PROCESSORS): how many tokens an image is
+    processor: Sourced | None = None
 
     def rate(self, method: str) -> Sourced | None:
         """The price per 1M tokens of a method ("sft-lora", ...), where the catalog prices by method."""
@@ -224,7 +226,7 @@ def _models_of(stem: str) -> dict[str, Model]:
             unsupported_parts=_sourced(e.get("unsupported_parts")), price=_sourced(e.get("price")) or bracket_price,
             parameters=_sourced(e.get("parameters")), max_batch=_sourced(e.get("max_batch")),
             max_batch_full=_sourced(e.get("max_batch_full")), context_dpo=_sourced(e.get("context_dpo")),
-            storage=_sourced(e.get("storage")), exact=_sourced(e.get("exact")),
+            storage=_sourced(e.get("storage")), exact=_sourced(e.get("exact")), processor=_sourced(e.get("processor")),
             **billing,
         )
     return out
@@ -268,6 +270,12 @@ def all_models() -> dict[str, Model]:
     for stem in _file_names():
         out.update(_models_of(stem))
     return out
+
+
+def provider_table(name: str, table: str) -> dict | None:
+    """A table of a provider's file beside its fields (`[provider.media]`: ftlint/media/accepted.py)."""
+    found = _file(name)["provider"].get(table)
+    return found if isinstance(found, dict) else None
 
 
 def provider_of(format_name: str) -> Provider | None:

@@ -7,7 +7,7 @@ between them is encoded with the model's tiktoken ranks. That is the exact count
 self-hosted SFT row, and the count Together or Fireworks bill when they apply the model's template.
 
 Families (CHAT_TEMPLATES):
-  qwen2.5, qwen3, qwen3-instruct-2507, qwen3.5, qwen3.5-nothink, qwen3.6, mistral-v3-tekken, harmony
+  qwen2.5, qwen2-vl, qwen3, qwen3-instruct-2507, qwen3.5, qwen3.5-nothink, qwen3.6, mistral-v3-tekken, harmony
   (gpt-oss), deepseek-r1-distill
       the models' own Jinja templates, shipped in ftlint/chat/templates/ (Apache-2.0 or MIT;
       provenance and licences in templates/SOURCES.md), rendered in a sandbox (render.py);
@@ -83,6 +83,8 @@ CHAT_TEMPLATES: dict[str, ChatTemplate] = {t.name: t for t in (
     ChatTemplate("llama4", "Llama 4 (Meta's prompt format: <|header_start|>, <|eot|>)", LLAMA4_SPECIALS, "<|begin_of_text|>",
                  "<|eot|>", "python", LLAMA4_RESERVED),
     ChatTemplate("qwen2.5", "Qwen 2.5 (ChatML; default system prompt)", QWEN25_SPECIALS, "", "<|im_end|>", "qwen2.5.jinja"),
+    ChatTemplate("qwen2-vl", "Qwen2-VL and Qwen2.5-VL (ChatML; default system prompt; an image as <|vision_start|>"
+                 "<|image_pad|><|vision_end|>)", QWEN25_SPECIALS, "", "<|im_end|>", "qwen2-vl.jinja"),
     ChatTemplate("qwen3", "Qwen 3 (ChatML; <think> blocks)", QWEN3_SPECIALS, "", "<|im_end|>", "qwen3.jinja"),
     ChatTemplate("qwen3-instruct-2507", "Qwen 3 Instruct 2507 (ChatML; no <think> blocks)", QWEN3_SPECIALS, "", "<|im_end|>",
                  "qwen3-instruct-2507.jinja"),

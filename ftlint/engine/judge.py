@@ -29,6 +29,7 @@ from ..selection import Selection
 from ..trainers.profile import REJECT
 from .bounds import cleared_by_words
 from .fused import fused_pass
+from .media import planner_for
 from .past_max import count_cut, count_dropped, cut_label, line_figures
 from .result import Columns, Lengths
 from .severities import Severities
@@ -156,7 +157,11 @@ class LineJudge:
         if self.cut is not None and settings.loss.max_seq_len is not None:  # past a hosted limit alone: FT301 says it
             self.context.cut_label = cut_label(settings.loss, self.cut, self.limit, owner)
         self.deferred = deferred
-        self.figures = line_figures(fmt, counter, tally, self.cut, settings.loss.past_max, exact)
+        planner = planner_for(fmt, settings.named_model(), settings.model_name, settings.today, settings.mapping, settings.labels,
+                              settings.trainer, summary.path, tally is not None)
+        context = self.context
+        planner.present = lambda: context.present  # set for each record before its figures (_judge)
+        self.figures = line_figures(fmt, counter, tally, self.cut, settings.loss.past_max, exact, planner)
         self.fused = fused_pass(fmt, self.gates, self.checks, self.context, settings.fused,
                                 settings.mapping is None and tally is None and settings.template == "openai", self.figures)
         self._deferring: list[bool] = []  # FT301 asked for an exact count of the current record

@@ -17,6 +17,7 @@ from ..trainers import Cut, cut_rule
 if TYPE_CHECKING:
     from ..chat.tally import Tally
     from ..formats import Format, LineFigures, RecordFigures
+    from ..media.plan import Planner
     from ..tokens import TokenCounter
 
 
@@ -81,11 +82,41 @@ def count_dropped(summary: FileSummary, number: int, record: RecordFigures) -> N
 
 
 def line_figures(fmt: Format, counter: TokenCounter, tally: Tally | None, cut: int | None, rule: str,
-                 exact: Callable[[], TokenCounter] | None) -> Callable[[dict], LineFigures]:
+                 exact: Callable[[], TokenCounter] | None, planner: Planner | None = None) -> Callable[[dict], LineFigures]:
     """A line's figures as the judge makes them: the format's, then past the trainer's cut (if any).
     One function for the full path and the fused pass (engine/fused.py), so both make the same.
-    It holds the parts, never the judge (a cycle through the judge would keep a chunk alive)."""
+    It holds the parts, never the judge (a cycle through the judge would keep a chunk alive).
+    `planner`: the record's images read and counted first (ftlint/media/)."""
+    if planner is not None:
+        return _with_media(fmt, planner, counter, tally, cut, rule, exact)
     if cut is None:
         return lambda value: fmt.figures(value, counter, tally)
     found = cut_rule(rule)
     return lambda value: past_max(fmt, value, fmt.figures(value, counter, tally), cut, found, counter, exact, tally)
+
+
+def _with_media(fmt: Format, planner: Planner, counter: TokenCounter, tally: Tally | None, cut: int | None, rule: str,
+                exact: Callable[[], TokenCounter] | None) -> Callable[[dict], LineFigures]:
+    from ..media.plan import MEDIA_LITERALS
+
+    plain = line_figures(fmt, counter, tally, cut, rule, exact)
+    found = cut_rule(rule)
+
+    def figures(value: dict) -> LineFigures:
+        present = planner.present
+        if present is not None and present().isdisjoint(MEDIA_LITERALS):  # no media: the judge's literals say it
+            return plain(value)
+        plan = planner(value)
+        if plan is None:
+            return plain(value)
+        from ..media.figures import images_cut, with_media  # a file without media never imports them
+
+        counted, made = with_media(fmt, planner, plan, value, counter, tally)
+        if cut is None:
+            return made
+        made = past_max(fmt, counted, made, cut, found, counter, exact, tally)
+        if any(r.cut_tokens for r in made.records):
+            images_cut(plan, made, planner, cut, found, counter, tally)
+        return made
+
+    return figures

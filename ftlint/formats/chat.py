@@ -326,6 +326,35 @@ def _converse_text(turn: dict) -> dict:
     return turn if text is None else {**turn, "content": text}
 
 
+@dataclass(frozen=True)
+class MsSwift(ChatFormat):
+    """ms-swift's standard format (docs/source_en/Customization/Custom-dataset.md): messages, with
+    `images`, `videos`, `audios` whose entries stand where <image>, <video>, <audio> do; an
+    assistant (or tool_call) message trains unless its `loss` is false (loss_scale 'default');
+    a `rejected_response` (a string, or assistant messages) is the other side of a preference pair,
+    counted with the record; `label` marks a KTO row."""
+
+    target_roles: tuple[str, ...] = ("assistant", "tool_call")
+
+    def is_target(self, turn: dict) -> bool:
+        role = turn.get("role")
+        return isinstance(role, str) and role in self.target_roles and turn.get("loss") is not False
+
+    def figures(self, record: dict, counter: TokenCounter, tally: Tally | None = None) -> LineFigures:
+        figures = super().figures(record, counter, tally)
+        rejected = record.get("rejected_response")
+        if rejected and figures.records:
+            c = Counting(counter)
+            turns = [{"role": "assistant", "content": rejected}] if isinstance(rejected, str) else \
+                [t for t in rejected if isinstance(t, dict)] if isinstance(rejected, list) else []
+            sizes = [c.turn(t) for t in turns]
+            first = figures.records[0]
+            first.tokens += sum(total for total, _ in sizes)
+            first.trainable += sum(body for _, body in sizes)
+            first.targets += len(sizes)
+        return figures
+
+
 # how a shape read as plain messages (ShareGPT, Alpaca) is counted: assistant turns without weight 0 train
 AS_MESSAGES = ChatFormat(name="(as messages)", title="", providers="", record_rule="", schema="", shape="")
 

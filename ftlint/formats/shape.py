@@ -11,6 +11,10 @@ from ..diagnostics import as_list
 COHERE_ROLES = frozenset({"System", "User", "Chatbot", "chatbot"})
 # keys an OpenAI chat line may have beside its messages
 OPENAI_CHAT_KEYS = frozenset({"messages", "tools", "parallel_tool_calls", "functions"})
+# keys of ms-swift's standard format beside its messages (docs/source_en/Customization/Custom-dataset.md)
+MS_SWIFT_KEYS = frozenset({"images", "videos", "audios", "rejected_response", "rejected_messages", "rejected_images", "objects",
+                           "channel", "chat_template_kwargs", "label"})
+MS_SWIFT_ROLES = frozenset({"tool_call", "tool_response"})
 DETECT_RECORDS = 50
 
 
@@ -19,6 +23,10 @@ def shape(record: dict) -> str:
     record: membership tests only, no sets built."""
     if "preferred_output" in record or "non_preferred_output" in record or isinstance(record.get("input"), dict):
         return "preference-openai"
+    if "responses_create_params" in record:
+        return "nemo-gym"
+    if "reward_model" in record and "prompt" in record:
+        return "verl"
     if "conversations" in record:
         return "sharegpt"
     if "instruction" in record and "output" in record:  # Alpaca (its "input" is a string, not a preference input)
@@ -35,6 +43,8 @@ def shape(record: dict) -> str:
         return "nova-preference"
     if "schemaVersion" in record:
         return "nova"
+    if isinstance(messages, list) and not MS_SWIFT_KEYS.isdisjoint(record):
+        return "ms-swift"
     if isinstance(messages, list):
         return _chat_shape(messages)
     if "messages" in record:
@@ -53,15 +63,17 @@ def shape(record: dict) -> str:
 
 def _chat_shape(messages: list) -> str:
     turns = [m for m in messages if isinstance(m, dict)]
+    swift = False  # ms-swift's per-message loss, or its agent roles
     for m in turns:
         role = m.get("role")
         if isinstance(role, str) and role in COHERE_ROLES:
             return "cohere"
+        swift = swift or (isinstance(role, str) and role in MS_SWIFT_ROLES) or "loss" in m
     for m in turns:
         content = m.get("content")
         if isinstance(content, list) and content and isinstance(content[0], dict) and "type" not in content[0]:
             return "nova"
-    return "messages"
+    return "ms-swift" if swift else "messages"
 
 
 @dataclass
@@ -99,6 +111,8 @@ def _detect(records: list[dict]) -> Detection:
     shapes = Counter(shape(r) for r in records)
     known = Counter({s: c for s, c in shapes.items() if s != "unknown"})
     top, n = (known or shapes).most_common(1)[0]
+    if "ms-swift" in known and set(known) <= {"ms-swift", "messages"}:  # ms-swift's format holds plain messages rows too
+        top, n = "ms-swift", known["ms-swift"] + known["messages"]
     if top == "unknown":
         keys = sorted({k for r in records for k in r})[:8]
         return Detection("openai-chat", f"no known format has the keys {keys}: openai-chat assumed", dict(shapes))

@@ -29,6 +29,7 @@ def model_dict(m: Model, today: dt.date) -> dict[str, object]:
         "context": _value(m.context), "price": _value(m.price), "min_examples": _value(m.min_examples),
         "last_training_date": _value(m.last_training_date), "shutdown_date": _value(m.shutdown_date),
         "status": _value(m.status), "licence": _value(m.licence), "lifecycle": state[0] if state else "open",
+        "processor": _value(m.processor),
     }
 
 
@@ -80,7 +81,7 @@ def _model_lines(m: Model, provider: Provider, today: dt.date) -> list[str]:
              f"  {'tokenizer':<14}{tokenizer}" + (f"; template {m.template}" if m.template != "openai" else "")]
     for label, value, fmt in (("limit", m.context, "{:,} tokens per example"), ("minimum", m.min_examples, "{} examples"),
                               ("last training", m.last_training_date, "{}"), ("shutdown", m.shutdown_date, "{}"),
-                              ("status", m.status, "{}"), ("licence", m.licence, "{}")):
+                              ("status", m.status, "{}"), ("licence", m.licence, "{}"), ("images", m.processor, "{}")):
         if value is not None:
             lines.append(f"  {label:<14}{fmt.format(value.value)}  ({value.note})")
     lines.append(f"  {'price':<14}{_price(m.price)}")

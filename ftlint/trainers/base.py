@@ -131,6 +131,11 @@ class Trainer:
         """A renderer of its own for the model's records (None: the model's chat template)."""
         return None
 
+    def image_pixels(self) -> tuple[int, int] | None:
+        """(most, fewest) pixels the trainer resizes an image to before the model's processor sees
+        it (None: it hands the image over as it is)."""
+        return None
+
     # planning
     @property
     def plan_options(self) -> frozenset[str]:

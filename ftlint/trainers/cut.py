@@ -37,6 +37,11 @@ class Cut:
         """(tokens kept, trained tokens kept) of a sample past `cut`; None: the sample leaves the run."""
         return keep_start(pairs, cut)
 
+    def kept_ranges(self, pairs: Pairs, cut: int) -> list[tuple[int, int]]:
+        """The [start, end) token ranges of the sample that stay past `cut` (an image's tokens must
+        lie whole inside one, or the model's features and tokens disagree: ftlint/media/cut.py)."""
+        return [(0, cut)]
+
 
 class Rejected(Cut):
     """The job refuses a sample past the max length."""

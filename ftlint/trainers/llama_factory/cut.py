@@ -44,5 +44,19 @@ class Proportional(Cut):
     def kept(self, pairs: Pairs, cut: int) -> tuple[int, int] | None:
         return proportional(pairs, cut)
 
+    def kept_ranges(self, pairs: Pairs, cut: int) -> list[tuple[int, int]]:
+        """Each pair's kept prompt and answer, where they lie in the whole sample."""
+        if not pairs:
+            return super().kept_ranges(pairs, cut)
+        kept: list[tuple[int, int]] = []
+        position = total = 0
+        for source, target in pairs:
+            if total < cut:
+                s, t = infer_seqlen(source, target, cut - total)
+                kept += [(position, position + s), (position + source, position + source + t)]
+                total += s + t
+            position += source + target
+        return kept
+
 
 PROPORTIONAL_CUT = Proportional()
