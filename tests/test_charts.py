@@ -91,3 +91,19 @@ def test_an_estimate_is_an_html_table_of_its_figures() -> None:
     for name, value in figures.items():
         assert f"<tr><td>{name}</td><td>{value}</td></tr>" in shown
         assert f"| {name} | {value} |" in docs
+
+
+# --- issue 35: a chart's size is fixed whatever the epochs ---
+
+def test_the_cost_chart_has_at_most_20_bars_whatever_the_epochs() -> None:
+    data = records(TOY)
+    tokens = sum(openai_tokens(r)[0] for r in data)
+    epochs = 1000  # the most epochs takes
+    out = run("estimate", str(TOY.relative_to(ROOT)), "--model", "gpt-4o-mini", "--epochs", str(epochs), "--batch-size", "5",
+              "-o", "markdown").stdout
+    cost = usd(tokens * epochs, GPT_4O_MINI)
+    shown = [math.ceil(i * epochs / 20) for i in range(1, 21)]  # 50, 100, ..., 1000: evenly spread, the last included
+    c = chart(out, "cost by epoch")
+    assert c["x-axis"] == "[" + ", ".join(f'"epoch {k} (step {k:,})"' for k in shown) + "]"  # one step an epoch
+    assert c["bar"] == "[" + ", ".join(f"{round(cost * k / epochs, 4):g}" for k in shown) + "]"
+    assert len(out) < 10_000

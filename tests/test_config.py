@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 from conftest import run_process
@@ -65,3 +68,24 @@ def test_explicit_config_file(tmp_path: Path) -> None:
     assert _estimate(data, "--epochs", "2")["epochs"] == 2
     r = run_process("--config", str(tmp_path / "elsewhere.toml"), "estimate", "train.jsonl", "-o", "json", cwd=data)
     assert json.loads(r.stdout)["epochs"] == 7
+
+
+# --- issue 35: a repository's ftlint.toml sets no number past its maximum and no FIFO as data ---
+
+def test_a_number_past_its_maximum_in_the_config_is_one_line_naming_the_key(tmp_path: Path) -> None:
+    data = _project(tmp_path, "ftlint.toml", "")
+    for key, value, maximum in (("epochs", "100000000", "1,000"), ("max-steps", "1000000000000", "10,000,000"),
+                                ("price", "1e308", "10,000"), ("gpus", "9" * 400, "131,072"),
+                                ("template-max-chars", "1099511627776", "67,108,864"), ("max-line-bytes", "9" * 30, "536,870,912")):
+        (tmp_path / "ftlint.toml").write_text(f"[estimate]\n{key} = {value}\n")
+        r = run_process("estimate", "train.jsonl", cwd=data)
+        assert r.exit_code == 2 and r.stderr.count("\n") == 1, (key, r.stderr)
+        assert f"estimate.{key} = " in r.stderr and f"at most {maximum}" in r.stderr and len(r.stderr) < 400, r.stderr
+
+
+def test_a_fifo_as_the_configs_validation_is_refused_before_it_blocks(tmp_path: Path) -> None:
+    data = _project(tmp_path, "ftlint.toml", 'validation = "data/sub/eval.jsonl"\n')
+    os.mkfifo(data / "eval.jsonl")
+    p = subprocess.run([sys.executable, "-m", "ftlint", "check", "train.jsonl"], capture_output=True, text=True, cwd=data,
+                       timeout=20)
+    assert p.returncode == 2 and "validation = 'data/sub/eval.jsonl': a FIFO" in p.stderr and p.stderr.count("\n") == 1, p.stderr

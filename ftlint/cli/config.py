@@ -29,7 +29,8 @@ from pathlib import Path
 
 import click
 
-from ..trust import MAX_CONFIG_BYTES, Refused, confine, read_file
+from ..checked import shown as _shown
+from ..trust import MAX_CONFIG_BYTES, Refused, confine, read_file, special
 
 SECTIONS = ("check", "estimate", "plan", "diff", "review")
 NOT_FROM_FILES = {
@@ -136,12 +137,17 @@ def _set(config: Config, path: Path, commands: dict[str, click.Command], section
             if option.callback is not None:
                 converted = option.callback(ctx, option, converted)
         except click.BadParameter as exc:
-            raise ConfigError(f"{path}: {shown} = {value!r}: {exc.message}") from None
+            raise ConfigError(f"{path}: {shown} = {quoted(value)}: {exc.message}") from None
         config.default_map[section][str(option.name)] = converted
     if not used:
         known = sorted({opt.lstrip("-") for s in sections for p in commands[s].params
                         if isinstance(p, click.Option) for opt in p.opts if opt.startswith("--")} - {"help"} - set(NOT_FROM_FILES))
         raise ConfigError(f"{path}: unknown key '{shown}'; known keys: {', '.join(known)}")
+
+
+def quoted(value: object) -> str:
+    """A value as an error quotes it: a long one (a 400-digit number) cut short."""
+    return _shown(repr(value))
 
 
 def _confined(option: click.Option, value: object, path: Path, shown: str) -> object:
@@ -165,6 +171,9 @@ def _confined(option: click.Option, value: object, path: Path, shown: str) -> ob
         inside = confine(file, path, shown)
     except Refused as exc:
         raise ConfigError(str(exc)) from None
+    what = special(inside)
+    if what is not None:  # a FIFO or a device: the data reader would block on it, or never end
+        raise ConfigError(f"{path}: {shown} = {quoted(value)}: {what}, not a regular file or a folder")
     return _from_here(inside) + rest
 
 
