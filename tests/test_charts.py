@@ -8,6 +8,7 @@ import html
 import itertools
 import math
 import re
+from pathlib import Path
 
 from test_hosted import openai_tokens, records, usd
 
@@ -93,7 +94,7 @@ def test_an_estimate_is_an_html_table_of_its_figures() -> None:
         assert f"| {name} | {value} |" in docs
 
 
-# --- issue 35: a chart's size is fixed whatever the epochs ---
+# --- issue 35: a chart's size is fixed whatever the epochs; a notebook masks as the terminal does ---
 
 def test_the_cost_chart_has_at_most_20_bars_whatever_the_epochs() -> None:
     data = records(TOY)
@@ -107,3 +108,17 @@ def test_the_cost_chart_has_at_most_20_bars_whatever_the_epochs() -> None:
     assert c["x-axis"] == "[" + ", ".join(f'"epoch {k} (step {k:,})"' for k in shown) + "]"  # one step an epoch
     assert c["bar"] == "[" + ", ".join(f"{round(cost * k / epochs, 4):g}" for k in shown) + "]"
     assert len(out) < 10_000
+
+
+def test_a_notebook_masks_and_escapes_a_file_name_as_the_terminal_does(tmp_path: Path) -> None:
+    from untrusted import SECRETS
+
+    secret = SECRETS["aws"]
+    path = tmp_path / f"data-{secret}\x1b[2J.jsonl"
+    path.write_text('{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "x"}]}\n')
+    result = ftlint.check(str(path))
+    shown = result._repr_html_()
+    text = run("check", str(path)).stdout
+    assert secret not in shown and secret not in text and "\x1b" not in shown
+    masked = f"data-{secret[:4]}…\\x1b[2J.jsonl"  # as the text output shows it
+    assert masked in text and html.escape(masked) in shown
