@@ -54,7 +54,6 @@ MAXIMA: dict[str, int | float] = {
     "template-max-chars": 64 << 20,
     "template-max-steps": 10_000_000,
     "template-seconds": 60.0,
-    "jobs": 1_024,
     "max-errors": 1_000_000_000,
 }
 

@@ -100,7 +100,7 @@ class RunOptions:
 
     RULES: ClassVar[dict[str, Rule]] = {
         "validation": Text(path=True), "model_name": Text(), "context": Count(1, maximum("context")), "today": Text(), "tokenizer": Text(path=True),
-        "chat_template": Text(path=True), "format_name": Text(), "jobs": Count(1, maximum("jobs")), "dataset_rules": Flag(),
+        "chat_template": Text(path=True), "format_name": Text(), "jobs": Count(1), "dataset_rules": Flag(),
         "prompt_fingerprints": Flag(), "assistant_only_loss": Flag(), "completion_only_loss": Flag(), "max_seq_len": Count(1, maximum("max-seq-len")),
         "bound_tokens": Flag(), "mapping": Text(path=True), "keep_order": Flag(), "engine": OneOf(("local", "ray")), "trainer": OneOf(TRAINER_CHOICES),
         "trainer_source": Text(), "max_seq_len_source": Text(),

@@ -128,7 +128,7 @@ def compact_json(value: object, sort_keys: bool = True) -> bytes:
 def is_blank(raw: bytes) -> bool:
     """Empty, or JSON's white space only (space, tab, CR, LF): a vertical tab or a form feed is
     white space to Python (bytes.isspace) but not to JSON, so a line of them is not blank but
-    invalid JSON, and is counted as such (FT001), in check's counts and in convert's tally."""
+    invalid JSON, and is counted as such, in check's counts and in convert's tally."""
     return not raw.strip(b" \t\r\n")
 
 

@@ -171,8 +171,8 @@ def _confined(option: click.Option, value: object, path: Path, shown: str) -> ob
         inside = confine(file, path, shown)
     except Refused as exc:
         raise ConfigError(str(exc)) from None
-    what = special(inside)
-    if what is not None:  # a FIFO or a device: the data reader would block on it, or never end
+    what = special(inside) if isinstance(option.type, click.Path) else None
+    if what is not None:  # data (validation): a FIFO or a device would block the data reader, or never end
         raise ConfigError(f"{path}: {shown} = {quoted(value)}: {what}, not a regular file or a folder")
     return _from_here(inside) + rest
 
