@@ -23,14 +23,13 @@ from dataclasses import asdict, dataclass, field
 
 from .checked import shown
 from .maxima import maximum
-from .read.logs import LogError, Skipped, TrainerState, csv_rows, head_of, jsonl_rows
+from .read.logs import TOO_LARGE, LogError, Skipped, TrainerState, csv_rows, head_of, jsonl_rows
 
 EARLY, LATE = 0.1, 0.75
 MIN_EVALUATIONS, MAX_GAP_SHARE = 5, 0.25
 
 
 ReviewError = LogError  # one line, exit 2
-TOO_LARGE = "with a number too large for a float"
 
 
 @dataclass

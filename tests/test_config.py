@@ -83,6 +83,12 @@ def test_a_number_past_its_maximum_in_the_config_is_one_line_naming_the_key(tmp_
         assert f"estimate.{key} = " in r.stderr and f"at most {maximum}" in r.stderr and len(r.stderr) < 400, r.stderr
 
 
+def test_a_number_of_5000_digits_in_the_config_is_one_line(tmp_path: Path) -> None:
+    data = _project(tmp_path, "ftlint.toml", f"epochs = {'9' * 5000}\n")  # more digits than Python converts
+    r = run_process("estimate", "train.jsonl", cwd=data)
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1 and "not read" in r.stderr and "internal error" not in r.stderr, r.stderr
+
+
 def test_a_fifo_as_the_configs_validation_is_refused_before_it_blocks(tmp_path: Path) -> None:
     data = _project(tmp_path, "ftlint.toml", 'validation = "data/sub/eval.jsonl"\n')
     os.mkfifo(data / "eval.jsonl")

@@ -181,11 +181,12 @@ def test_a_number_too_large_for_a_float_is_a_note_not_an_internal_error(tmp_path
     huge = "9" * 400
     path = tmp_path / "log.jsonl"
     path.write_text(f'{{"step": 10, "eval_loss": 0.5}}\n{{"step": {huge}, "eval_loss": 0.1}}\n'
-                    f'{{"step": 20, "eval_loss": {huge}}}\n{{"step": 30, "eval_loss": 0.4}}\n')
+                    f'{{"step": 20, "eval_loss": {huge}}}\n{{"step": 30, "eval_loss": 0.4}}\n'
+                    f'{{"step": 40, "eval_loss": {"9" * 5000}}}\n')  # more digits than Python converts
     r = review_process(str(path), "-o", "json")
     found = json.loads(r.stdout)
     assert (found["best_step"], found["evaluations"]) == (30, 2), r.stderr
-    assert found["notes"] == ["2 rows with a number too large for a float, not counted (the first at line 2)"]
+    assert found["notes"] == ["3 rows with a number too large for a float, not counted (the first at line 2)"]
     state = tmp_path / "trainer_state.json"
     state.write_text(f'{{"log_history": [{{"step": 10, "eval_loss": 0.5}}, {{"step": 20, "eval_loss": 0.4}}], "max_steps": {huge}}}')
     found = json.loads(review_process(str(state), "-o", "json").stdout)

@@ -231,6 +231,7 @@ def test_a_run_configs_values_are_masked_in_its_notes(tmp_path: Path) -> None:
     ('{"training_file": "data.jsonl", "n_epochs": ' + HUGE + "}", "not JSON", "number is infinity"),
     (f"base_model: x\nnum_epochs: {HUGE}\ndatasets:\n  - path: data.jsonl\n", "num_epochs", "1,000"),
     ("base_model: x\nnum_epochs: 2000.0\ndatasets:\n  - path: data.jsonl\n", "num_epochs", "1,000"),
+    (f"base_model: x\nmax_samples: {'9' * 5000}\ndatasets:\n  - path: data.jsonl\n", "not read", "4300 digits"),
     (f"base_model: x\nlearning_rate: {HUGE}\ndatasets:\n  - path: data.jsonl\n", "learning_rate", "expected a number"),
     (f"base_model: x\nwarmup_steps: {HUGE}\ndatasets:\n  - path: data.jsonl\n", "warmup_steps", "10,000,000"),
     (f"base_model: x\nval_set_size: {HUGE}\ndatasets:\n  - path: data.jsonl\n", "val_set_size", "too large"),

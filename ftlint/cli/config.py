@@ -89,6 +89,8 @@ def _load(path: Path, what: str) -> dict:
         return tomllib.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"{path}: {exc}") from None
+    except ValueError as exc:  # an integer past Python's 4,300 digits, which tomllib converts with int()
+        raise ConfigError(f"{path}: not read ({str(exc).split(';')[0]})") from None
     except RecursionError:  # tomllib parses nested arrays and inline tables recursively
         raise ConfigError(f"{path}: values nested too deeply to be a configuration") from None
 

@@ -27,7 +27,9 @@ from .json_array import ArrayScan
 BLOCK = 1 << 16
 BOM = b"\xef\xbb\xbf"
 OVER = f"over the {MAX_LOG_ROW_BYTES >> 20} MiB limit for a row"
+TOO_LARGE = "with a number too large for a float"
 Row = tuple[str, dict]  # where the row is ("line 7", "log_history[3]"), and the row
+_TOO_LONG_NUMBER = object()  # a row holding an integer of more digits than Python converts
 
 
 class LogError(Exception):
@@ -75,7 +77,9 @@ def jsonl_rows(fh: BinaryIO, path: str, skipped: Skipped) -> Iterator[Row]:
         if not raw.strip():
             continue
         row = _loaded(raw, path, f"{path}:{number}")
-        if isinstance(row, dict):
+        if row is _TOO_LONG_NUMBER:
+            skipped.add(TOO_LARGE, f"line {number}")
+        elif isinstance(row, dict):
             yield f"line {number}", row
 
 
@@ -215,7 +219,9 @@ class TrainerState:
             self.skipped.add(OVER, where)
             return
         row = _loaded(item, self.path, f"{self.path}: {where}")
-        if isinstance(row, dict):
+        if row is _TOO_LONG_NUMBER:
+            self.skipped.add(TOO_LARGE, where)
+        elif isinstance(row, dict):
             yield where, row
 
     def _after(self, tail: bytes) -> None:
@@ -242,7 +248,11 @@ def _loaded(raw: bytes, path: str, where: str) -> object:
         return json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError as exc:
         raise LogError(f"{path}: cannot read: {exc}") from None
-    except (ValueError, RecursionError) as exc:
+    except ValueError as exc:
+        if str(exc).startswith("Exceeds the limit"):  # an integer past Python's 4,300 digits
+            return _TOO_LONG_NUMBER
+        raise LogError(f"{where}: not valid JSON: {exc}") from None
+    except RecursionError as exc:
         raise LogError(f"{where}: not valid JSON: {exc}") from None
 
 
