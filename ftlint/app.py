@@ -327,6 +327,7 @@ def convert_file(options: ConvertOptions, emit: Emit) -> Conversion:
     import orjson
 
     from .convert import READERS, Tally, convert_lines
+    from .convert.output import writable, write_rows
     from .formats.registry import FORMATS
     from .formats.shape import DETECT_RECORDS, detect
     from .read import InputError, display_name, read_lines
@@ -334,6 +335,7 @@ def convert_file(options: ConvertOptions, emit: Emit) -> Conversion:
     from .rules.file import line_hits
 
     path, limits = options.path, options.limits
+    writable(options.output)  # before a line is read
     try:
         source = options.source_format
         if source == "auto":
@@ -393,28 +395,9 @@ def convert_file(options: ConvertOptions, emit: Emit) -> Conversion:
                 tally.written += 1
                 yield orjson.dumps(item.record)
 
-        _write_rows(options.output, rows())
+        write_rows(options.output, rows())
     except InputError as exc:
         raise UsageError(str(exc)) from None
     return Conversion(options, source, tally)
 
 
-def _write_rows(output: str, rows: Iterator[bytes]) -> None:
-    """JSONL as the rows come, or Parquet for a .parquet name (a frame of all the rows), by a
-    temporary file renamed into place (atomic.py)."""
-    from .atomic import atomic_path, atomic_text_writer
-
-    if not output.endswith(".parquet"):
-        with atomic_text_writer(output) as fh:
-            for row in rows:
-                fh.write(row.decode("utf-8", "surrogateescape") + "\n")
-        return
-    import orjson
-    import polars as pl
-
-    records = [orjson.loads(row) for row in rows]
-    try:
-        with atomic_path(output, ".parquet") as tmp:
-            (pl.DataFrame(records, infer_schema_length=None) if records else pl.DataFrame()).write_parquet(tmp)
-    except Exception as exc:  # polars cannot make one frame of the records (types that differ row to row)
-        raise UsageError(f"{output}: cannot write the records as Parquet ({str(exc).splitlines()[0][:200]}); write JSONL") from None

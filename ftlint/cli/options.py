@@ -12,6 +12,7 @@ import click
 
 from .. import checked
 from ..diagnostics import ERROR, WARNING
+from ..maxima import maximum
 from ..options import Gates, PlanOptions, ReadLimits, RunOptions, StudyOptions, TemplateBudget, Thresholds
 from ..read import DEFAULT_MAX_DEPTH, DEFAULT_MAX_LINE_BYTES
 from ..selection import Selection
@@ -160,7 +161,7 @@ def output_options(formats: tuple[str, ...] = OUTPUT_FORMATS) -> list[Callable[[
     ]
 
 
-MAX_ERRORS = click.option("--max-errors", type=Count(0), metavar="N", help="Show at most N findings (all are still counted for the exit code).")
+MAX_ERRORS = click.option("--max-errors", type=Count(0, maximum("max-errors")), metavar="N", help="Show at most N findings (all are still counted for the exit code).")
 FAIL_ON = click.option("--fail-on", type=click.Choice([ERROR, WARNING]), default=ERROR, show_default=True, help="Lowest severity that makes the exit code 1.")
 
 PLAN = [

@@ -23,7 +23,7 @@ from typing import Any
 from .. import interrupt
 from ..diagnostics import ERROR, Diagnostic
 from ..formats import get_format
-from ..parse import Line, parse_line
+from ..parse import Line, is_blank, parse_line
 from ..read import READ_BLOCK, InputError, LineBlock, display_name, read_runs
 from ..tokens import ByteBound, TokenCounter, get_encoding
 from .judge import LineJudge, Settings
@@ -98,7 +98,7 @@ class Worker:
         for number, raw in _lines(chunk.items):
             if isinstance(raw, Line):
                 line_found = judge(raw)
-            elif not raw or (raw.isspace() and len(raw) < 64):
+            elif len(raw) < 64 and is_blank(raw):
                 blank = judge.blank(number, raw)
                 if blank is not None:
                     runs.add_same(number, blank)

@@ -91,7 +91,7 @@ class JsonArray:
         self.stream = stream
 
     def items(self, limit: int, block_bytes: int = READ_BLOCK) -> Iterator[Item]:
-        scan = _Scan(limit)
+        scan = ArrayScan(limit)
         read = getattr(self.stream, "read1", self.stream.read)  # a FIFO: what has arrived, not a full block
         first = True
         while scan.state != DONE:
@@ -113,7 +113,7 @@ class JsonArray:
         self.stream.close()
 
 
-class _Scan:
+class ArrayScan:
     """The scanner's state between blocks."""
 
     def __init__(self, limit: int) -> None:
@@ -127,6 +127,7 @@ class _Scan:
         self.in_string = self.escape = False
         self.parts: list[bytes] = []
         self.size = 0
+        self.closed = -1  # where the array's closing bracket ends, in the block that holds it
 
     def feed(self, data: bytes) -> Iterator[Item]:
         pos, n = 0, len(data)
@@ -177,7 +178,7 @@ class _Scan:
             if self.comma:
                 self.number += 1
                 yield self.number, _fault(self.number, "trailing-comma")
-            self.state = AFTER
+            self.state, self.closed = AFTER, pos + 1
             return pos + 1
         self.open, self.depth, self.in_string, self.escape, self.parts, self.size = True, 0, False, False, [], 0
         return pos
@@ -186,7 +187,7 @@ class _Scan:
         """After the comma or bracket at `at` that ends an element."""
         self.comma = data[at] == COMMA
         if not self.comma:
-            self.state = AFTER
+            self.state, self.closed = AFTER, at + 1
         return at + 1
 
     def _scan(self, data: bytes, pos: int) -> int:

@@ -263,7 +263,7 @@ class MarkdownReporter(Reporter):
         warnings = sum(self.by_code.values()) - errors
         mark = "❌" if errors else "✅"
         lines = [f"### {self.title} {mark} {errors:,} error{'s' if errors != 1 else ''}, "
-                 f"{warnings:,} warning{'s' if warnings != 1 else ''}", "", md_text(head), ""]
+                 f"{warnings:,} warning{'s' if warnings != 1 else ''}", "", _md_headline(head, self.headline is not None), ""]
         lines += [f"> note: {md_code(n)}" for n in self.notes] + ([""] if self.notes else [])
         if self.by_code:
             known = registry()
@@ -275,6 +275,13 @@ class MarkdownReporter(Reporter):
             lines += md_fence([concise(d) for d in self.first])
             lines += ["</details>"]
         self.out.write("\n".join(lines) + "\n")
+
+
+def _md_headline(head: str, given: bool) -> str:
+    """What was read: check's count in prose; a headline given (convert's, which names its input
+    and its output, file names a pull request chooses) in a code span, where no HTML, link or
+    heading renders."""
+    return md_code(head) if given else md_text(head)
 
 
 class JsonReporter(Reporter):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -213,8 +213,20 @@ def _budget_row(b: BudgetFigures) -> Row:
 
 
 def render_json(run: EstimateRun) -> str:
-    data = {"paths": [json_safe(shown_path(p)) for p in run.paths], **run.estimate.to_dict()}
+    data = {"paths": [json_safe(shown_path(p)) for p in run.paths], **json_data(run.estimate.to_dict())}
     return orjson.dumps(data, option=orjson.OPT_INDENT_2).decode() + "\n"
+
+
+def json_data(value: object) -> Any:
+    """An estimate's figures as JSON shows them: every string (the run config's name, the
+    validation files', what a run config said) masked and valid UTF-8, as the text shows it."""
+    if isinstance(value, str):
+        return json_safe(shown_path(value))
+    if isinstance(value, dict):
+        return {k: json_data(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_data(v) for v in value]
+    return value
 
 
 def render_github(run: EstimateRun) -> str:

@@ -48,7 +48,7 @@ def read(keys: Keys) -> RunConfig:
 def _paths(keys: Keys, data: dict, key: str) -> list[DatasetRef]:
     value = keys.get(key, "str", data, f"data.{key}")
     out = []
-    for part in str(value or "").split(","):
+    for part in keys.bounded(f"data.{key}", str(value or "").split(",")):
         path = part.strip()
         if ":" in path and path.rsplit(":", 1)[1].replace(".", "", 1).isdigit():  # PATH:WEIGHT
             path = path.rsplit(":", 1)[0]
