@@ -121,7 +121,9 @@ def _splitter(specials: tuple[str, ...], extra: str) -> re.Pattern[str]:
     alternatives = [re.escape(s) for s in sorted(specials, key=len, reverse=True)]
     if extra:
         alternatives.insert(0, extra)
-    return re.compile("(" + "|".join(alternatives) + ")")
+    # no added token: a group that never matches (an empty one would match between every two
+    # characters, and each character would be counted apart, and once more as a token)
+    return re.compile("(" + ("|".join(alternatives) or "(?!)") + ")")
 
 
 @cache
