@@ -31,6 +31,7 @@ from ..trainers import Profile
 from ..trainers.profile import HOSTED_STEPS, LLAMA_FACTORY, SPLIT
 from ..trainers.steps import Schedule, trainer
 from .billing import TOGETHER, Bill, bill, max_batch, max_seq_length, method_of, rate_of, together_rows
+from .exactness import counts_exact
 from .figures import DatasetFigures, ValidationFigures
 from .packing import pack
 from .sources import sources_of, trainer_default
@@ -118,6 +119,7 @@ class DatasetInfo:
     max_length: int | None = None  # where the trainer cuts (the judge's Loss.max_seq_len), None: the limit
     max_length_source: str = ""
     past_max: str = "truncate"
+    template: str = "openai"  # how records became tokens (judging.template_for): a family, "file:PATH", "openai"
 
 
 @dataclass(frozen=True)
@@ -260,6 +262,7 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
                   evals=evals, rate=charged, minimum=model.minimum_charge if model else None,
                   not_in_cost=str(model.storage.remark) if model and model.storage else "")
     price_value, cost = billed.rate, billed.cost_usd
+    exactness = counts_exact(model, info.encoding, info.template)
     e = Estimate(
         lines=data.lines, invalid_lines=data.invalid_lines, records=records, messages=data.messages, targets=data.targets,
         tokens=tokens_per_epoch, tokens_in_file=data.tokens_in_file, trainable_tokens=data.trainable_tokens,
@@ -276,8 +279,7 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
         epochs_covered=s.epochs_covered, packing=packing, truncation=truncation, budget=None, self_hosted=None,
         learning_rate=None, refusal=s.refusal, provider=model.provider if model else "",
         model_assumed=model.assumed if model else False, tokenizer=info.encoding,
-        tokens_exact=(model.tokens_exact if model else True) and not _own_renderer(profile),
-        tokens_note=_tokens_note(model) or _own_renderer(profile),
+        tokens_exact=exactness[0] and not _own_renderer(profile), tokens_note=exactness[1] or _own_renderer(profile),
         price_unit=price.unit if price is not None else "", price_note=price_note,
         trainer_title=profile.title if profile else "", trainer_source=info.trainer_source,
         trainer_steps=profile.steps if profile else HOSTED_STEPS, warmup_steps_given=plan.warmup_steps is not None,
@@ -347,22 +349,6 @@ def _own_renderer(profile: Profile | None) -> str:
         return ""
     return (f"an estimate for {profile.name}: it renders with its own template registry ({profile.renderer.source}), "
             "not compared here; counted with the model's Hugging Face template")
-
-
-def _tokens_note(model: Model | None) -> str:
-    from ..models import ESTIMATED_TOKENIZERS
-
-    if model is None:
-        return ""
-    if model.tokenizer in ESTIMATED_TOKENIZERS:
-        return (f"an estimate: {ESTIMATED_TOKENIZERS[model.tokenizer]} is not available offline, so tokens are counted with "
-                "o200k_base (which undercounts non-Latin text by up to 26-43% against Llama 3 and Qwen 2.5 on the corpus "
-                "measured; Gemini, Claude and Nova could not be measured)")
-    if model.assumed and model.name.startswith("("):
-        return "an estimate: no model named, counted with o200k_base; give --model for the model's own tokenizer"
-    if not model.tokens_exact and model.exact is not None:
-        return f"an estimate: {model.exact.remark} ({model.exact.note})"
-    return ""
 
 
 def _tokens_processed(tokens_per_epoch: int, s: Schedule, epochs: int) -> tuple[int, str]:
