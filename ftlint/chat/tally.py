@@ -86,6 +86,8 @@ class Tally:
 
             if self.name == "llama4":
                 return llama4.render(messages, tools, add_generation_prompt)
+            if self.name == "llama3.0":
+                return llama3.first_format(messages, add_generation_prompt)
             return llama3.render(messages, tools, llama3.dated(self.name, self.today), add_generation_prompt)
         return jinja.render(messages, tools, self.spec.bos, self.spec.eos, add_generation_prompt, self._deadline)
 
