@@ -74,7 +74,7 @@ def analyse_data(run: RunOptions, emit: Emit, progress: Progress | None = None, 
         raise UsageError(f"--validation {run.validation} is also a training path")
     if not run.paths and not run.validation_files:
         raise UsageError("no training file to read")
-    named = resolve_model(run.model_name)
+    named = resolve_model(run.model_name, run.model_source)
     try:
         today = today_from(run.today)
     except ValueError:

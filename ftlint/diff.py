@@ -127,7 +127,7 @@ def run_diff(base: str, head: str, run: RunOptions, plan: PlanOptions) -> DiffRe
         with resolve(spec) as path:
             found: list[Diagnostic] = []
             if path is None:
-                named = resolve_model(run.model_name)
+                named = resolve_model(run.model_name, run.model_source)
                 today = today_from(run.today)
                 model = named or default_model("openai-chat", today)
                 data = Data(model, settings_for(run, named), Analysis(), None, today=today.isoformat())

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 
 from .engine import Settings
 from .errors import UsageError
-from .models import Model, get_model, today_from
+from .models import ESTIMATED_TOKENIZERS, Model, today_from
+from .names import resolve
 from .options import Loss, RunOptions
 
 if TYPE_CHECKING:
@@ -66,7 +67,7 @@ def template_for(run: RunOptions, model: Model | None, trainer: Profile | None =
         import os
 
         return "file:" + os.path.abspath(run.chat_template)
-    if model is not None and model.template not in ("openai",) and model.tokens_exact:
+    if model is not None and model.template not in ("openai",) and model.tokenizer not in ESTIMATED_TOKENIZERS:
         from .chat import CHAT_TEMPLATES, MISTRAL_COMMON
 
         if trainer is not None and trainer.renderer.value == MISTRAL_COMMON and model.encoding == "mistral-tekken":
@@ -180,15 +181,17 @@ def _template_file(run: RunOptions, template: str, model: Model | None) -> Templ
 
 def settings_of(run: RunOptions, training: bool = True) -> Settings:
     """Judging settings for a run, with the model it names."""
-    return settings_for(run, resolve_model(run.model_name), training)
+    return settings_for(run, resolve_model(run.model_name, run.model_source), training)
 
 
-def resolve_model(name: str | None) -> Model | None:
+def resolve_model(name: str | None, source: str = "") -> Model | None:
+    """The model a run names (names.resolve); a run config's name (`source`) that ftlint does
+    not know is counted as an estimate that says so, a flag's is an error."""
     from .models import UnknownModel
 
     if name is None:
         return None
     try:
-        return get_model(name)
+        return resolve(name, lenient=bool(source))
     except UnknownModel as exc:
         raise UsageError(str(exc)) from None

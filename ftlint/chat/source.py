@@ -70,6 +70,17 @@ def read_template(path: str, limit: int = trust.MAX_FILE_BYTES) -> TemplateFile:
     return TemplateFile(str(p), default, *_tokens(data, folder, limit), tool_source=tool)
 
 
+def holds_template(folder: Path, limit: int = trust.MAX_FILE_BYTES) -> bool:
+    """Whether a model folder has a chat template (a base model's often has none)."""
+    if trust.is_regular(folder / JINJA) or trust.is_regular(folder / NAMED / "default.jinja"):
+        return True
+    try:
+        data = _json(trust.read_text(folder / CONFIG, "--chat-template", limit)) if trust.is_regular(folder / CONFIG) else None
+    except trust.Refused:
+        return False
+    return _from_config(data)[0] is not None
+
+
 def _json(text: str) -> object:
     try:
         return json.loads(text)

@@ -312,7 +312,7 @@ def _warm(formats: Iterable[str]) -> None:
     chunk 0.063 -> 0.022 CPU s (43 modules it imported, none now), the main process 0.04 s more once."""
     import ctypes  # noqa: F401
 
-    from .. import models  # noqa: F401  (each judge asks for the named model)
+    from .. import models, names  # noqa: F401  (each judge asks for the named model)
     from ..formats import shape  # noqa: F401
     from ..literals import present
     from ..rules import registry

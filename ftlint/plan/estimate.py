@@ -262,7 +262,7 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
                   evals=evals, rate=charged, minimum=model.minimum_charge if model else None,
                   not_in_cost=str(model.storage.remark) if model and model.storage else "")
     price_value, cost = billed.rate, billed.cost_usd
-    exactness = counts_exact(model, info.encoding, info.template)
+    exactness = counts_exact(model, info.encoding, info.template, info.format)
     e = Estimate(
         lines=data.lines, invalid_lines=data.invalid_lines, records=records, messages=data.messages, targets=data.targets,
         tokens=tokens_per_epoch, tokens_in_file=data.tokens_in_file, trainable_tokens=data.trainable_tokens,

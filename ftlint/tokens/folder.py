@@ -140,3 +140,12 @@ def rebuilt(config: dict, doc: dict) -> dict:
     scheme = ("always" if config.get("legacy", False) else "first") if prefix is None or prefix else "never"
     return {"normalizer": None, "pre_tokenizer": {"type": "Metaspace", "replacement": "\u2581", "prepend_scheme": scheme,
                                                   "split": False}}
+
+
+def model_folder(base: Path, name: str) -> Path | None:
+    """The local folder a trainer loads for a model name, when there is one: transformers takes an
+    existing folder before a Hub id (a name relative to `base`, the run config's folder, or absolute)."""
+    if not name or "\x00" in name:
+        return None
+    candidate = base / name
+    return candidate if candidate.is_dir() else None
