@@ -265,6 +265,40 @@ def test_a_tool_use_template_renders_the_records_with_tools(folders: dict[str, P
     assert "<tools>" in ours(folder, with_tools[0])[0]
 
 
+def test_named_templates_as_transformers_5_saves_them(tmp_path: Path) -> None:
+    """transformers 5 saves named templates as chat_template.jinja (the default) and
+    additional_chat_templates/NAME.jinja: a record with tools renders with tool_use there too."""
+    from transformers import AutoTokenizer
+
+    source = tmp_path / "source"
+    source.mkdir()
+    _small(source)
+    tok = AutoTokenizer.from_pretrained(str(source))
+    tok.chat_template = {"default": CHATML, "tool_use": (ROOT / "ftlint" / "chat" / "templates" / "qwen2.5.jinja").read_text()}
+    folder = tmp_path / "named"
+    tok.save_pretrained(str(folder))
+    assert (folder / "additional_chat_templates" / "tool_use.jinja").is_file() and (folder / "chat_template.jinja").is_file()
+    for record in corpus():
+        assert ours(folder, record) == reference(folder, record)
+
+
+def test_a_folder_whose_tokenizer_is_code_of_its_own_is_an_estimate(folders: dict[str, Path], tmp_path: Path) -> None:
+    """auto_map: transformers runs the model's own tokenizer class (trust_remote_code), which
+    ftlint does not: the counts are tokenizer.json's, and said to be an estimate."""
+    import shutil
+
+    folder = tmp_path / "custom"
+    shutil.copytree(folders["small"], folder)
+    config = json.loads((folder / "tokenizer_config.json").read_text())
+    config["auto_map"] = {"AutoTokenizer": ["tokenization_mine.MyTokenizer", None]}
+    (folder / "tokenizer_config.json").write_text(json.dumps(config))
+    data = tmp_path / "data.jsonl"
+    data.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in corpus()[:5]))
+    e = json.loads(run("estimate", str(data), "--tokenizer", str(folder), "--chat-template", str(folder), "--format", "trl-messages",
+                       "-o", "json", "-e", "1").stdout)
+    assert e["tokens_exact"] is False and "auto_map" in e["tokens_note"]
+
+
 def test_a_template_without_added_tokens_counts_its_text_once(tmp_path: Path) -> None:
     """A template over a vocabulary that has none of its markers as added tokens (o200k_base has
     no <|im_start|>): the rendered text is counted as text, each character once, and no string

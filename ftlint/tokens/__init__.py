@@ -1,4 +1,6 @@
-"""Token counting with tiktoken, for every tokenizer family tiktoken can run exactly.
+"""Token counting with tiktoken, for every tokenizer family tiktoken can run exactly; and, for a
+user's tokenizer.json tiktoken cannot count exactly, with the Hugging Face tokenizers library the
+trainers load it with (files.py, library.py).
 
 No run ever touches the network. The BPE ranks come from the rank files shipped in
 `ftlint/tokenizers/` (OpenAI's, Qwen 2's, Mistral's Tekken: their licences allow it; see
