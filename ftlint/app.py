@@ -225,7 +225,7 @@ def estimate_data(data: Data, plan: PlanOptions) -> EstimateRun:
                        context_limit=limit, format=fmt.name, format_reason=reason, record_rule=fmt.record_rule,
                        min_examples=fmt.min_examples, validation=_validation_figures(data, limit), model_entry=data.model,
                        preference=fmt.preference,
-                       today=data.today, trainer=data.trainer, trainer_source=data.trainer_source,
+                       today=data.today, trainer=data.trainer, trainer_source=data.trainer_source, template=data.settings.template,
                        run_config=run.run or "", run_notes=run.run_notes,
                        max_length=loss.max_seq_len, past_max=loss.past_max,
                        max_length_source=loss.max_len_source if loss.max_seq_len else f"the limit of {data.settings.limit_for(fmt)[1]}")

@@ -37,7 +37,9 @@ ESTIMATED_TOKENIZERS = {"gemini": "Gemini (SentencePiece; Google's local tokeniz
                         "glm": "GLM 4.6 to 5.1 (Z.ai's tokenizer, not shipped)",
                         "deepseek-v3": "DeepSeek V3 and R1 (DeepSeek's 128K vocabulary, not shipped)",
                         "nemotron": "NVIDIA Nemotron Nano v2 (NVIDIA's tokenizer, not shipped)",
-                        "mistral-v1": "Mistral 7B and Mixtral 8x7B (SentencePiece, 32,000 tokens)"}
+                        "mistral-v1": "Mistral 7B and Mixtral 8x7B (SentencePiece, 32,000 tokens)",
+                        "unknown": "its tokenizer (not a model of ftlint's catalog, and no name rule of ftlint's matches it)"}
+UNKNOWN = "unknown"  # the tokenizer of a model a run config names that ftlint does not know (unknown())
 
 
 class UnknownModel(Exception):
@@ -114,6 +116,8 @@ class Model:
     exact: Sourced | None = None
     # a vision model's image processor (a name of ftlint.media.processors.PROCESSORS): how many tokens an image is
     processor: Sourced | None = None
+    # a model a name rule resolved (names.py): why its conversations' counts are an estimate (its vocabulary is exact)
+    template_doubt: str = ""
 
     def rate(self, method: str) -> Sourced | None:
         """The price per 1M tokens of a method ("sft-lora", ...), where the catalog prices by method."""

@@ -149,9 +149,9 @@ def test_a_hosted_checkpoint_is_counted_as_the_self_hosted_catalog_counts_it() -
     hosted entry's own `exact` note says why not (a vision job: image tokens), or neither can be
     exact (no tokenizer here: the hosted rule above counts it with OpenAI's convention)."""
     models = all_models()
-    assert len(SAME_CHECKPOINT) == len(set(SAME_CHECKPOINT)) == 69
+    assert len(SAME_CHECKPOINT) == len(set(SAME_CHECKPOINT)) == 70
     direct = {name for name in TOGETHER if name in models}  # Together's ids that are Hugging Face's
-    assert len(direct) == 38 and "Qwen/Qwen3.5-0.8B" in direct and "Qwen/Qwen3.5-9B" not in direct  # 9B: below
+    assert len(direct) == 39 and "Qwen/Qwen3.5-0.8B" in direct and "Qwen/Qwen3.5-9B" not in direct  # 9B: below
     for hosted_id, hf_id in SAME_CHECKPOINT:
         mine, theirs = models[hosted_id], models[hf_id]
         assert theirs.provider == "hf" and mine.tokenizer == theirs.tokenizer, (hosted_id, hf_id)

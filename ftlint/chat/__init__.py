@@ -14,7 +14,7 @@ Families (CHAT_TEMPLATES):
   mistral-common
       Mistral's Tekken models as mistral-finetune tokenizes them (mistral_common.py): chosen by
       --trainer mistral-finetune, not a template of the model's;
-  llama3, llama3.2, llama4
+  llama3, llama3.2, llama3.0, llama4
       ftlint's implementations of Meta's Llama 3 and Llama 4 prompt formats (llama3.py,
       llama4.py): Meta's own templates are under the Llama licences, so they are not shipped;
       tests compare each with the real template, record by record;
@@ -44,6 +44,10 @@ QWEN35_SPECIALS = (*QWEN3_SPECIALS, "<|audio_start|>", "<|audio_end|>", "<tts_pa
 TEKKEN_SPECIALS = ("<unk>", "<s>", "</s>", "[INST]", "[/INST]", "[AVAILABLE_TOOLS]", "[/AVAILABLE_TOOLS]", "[TOOL_RESULTS]",
                    "[/TOOL_RESULTS]", "[TOOL_CALLS]", "[IMG]", "<pad>", "[IMG_BREAK]", "[IMG_END]", "[PREFIX]", "[MIDDLE]",
                    "[SUFFIX]", "[SYSTEM_PROMPT]", "[/SYSTEM_PROMPT]", "[TOOL_CONTENT]")
+# Llama 3's own names (meta-llama/llama3 llama/tokenizer.py, commit a0940f9): 3.1 renamed some of its
+# reserved tokens (<|eom_id|>, <|python_tag|>, ...), which are text to Llama 3
+LLAMA3_0_SPECIALS = ("<|begin_of_text|>", "<|end_of_text|>", "<|start_header_id|>", "<|end_header_id|>", "<|eot_id|>")
+LLAMA3_0_RESERVED = r"<\|reserved_special_token_(?:[0-9]|[1-9][0-9]|1[0-9][0-9]|2[0-4][0-9]|250)\|>"
 # llama-models' llama4/tokenizer.py (the reserved ones by LLAMA4_RESERVED: exactly the ids it has, 2,048 in all)
 LLAMA4_SPECIALS = ("<|begin_of_text|>", "<|end_of_text|>", "<|fim_prefix|>", "<|fim_middle|>", "<|fim_suffix|>", "<|header_start|>",
                    "<|header_end|>", "<|eom|>", "<|eot|>", "<|step|>", "<|python_start|>", "<|python_end|>",
@@ -80,6 +84,8 @@ CHAT_TEMPLATES: dict[str, ChatTemplate] = {t.name: t for t in (
                  "<|begin_of_text|>", "<|eot_id|>", "python", r"<\|reserved_special_token_\d+\|>"),
     ChatTemplate("llama3.2", "Llama 3.2 (Meta's prompt format; dated system block: today)", LLAMA3_SPECIALS,
                  "<|begin_of_text|>", "<|eot_id|>", "python", r"<\|reserved_special_token_\d+\|>"),
+    ChatTemplate("llama3.0", "Llama 3 (Meta-Llama-3 Instruct: no system block of its own, no tools)", LLAMA3_0_SPECIALS,
+                 "<|begin_of_text|>", "<|eot_id|>", "python", LLAMA3_0_RESERVED),
     ChatTemplate("llama4", "Llama 4 (Meta's prompt format: <|header_start|>, <|eot|>)", LLAMA4_SPECIALS, "<|begin_of_text|>",
                  "<|eot|>", "python", LLAMA4_RESERVED),
     ChatTemplate("qwen2.5", "Qwen 2.5 (ChatML; default system prompt)", QWEN25_SPECIALS, "", "<|im_end|>", "qwen2.5.jinja"),
@@ -123,7 +129,9 @@ def _splitter(specials: tuple[str, ...], extra: str) -> re.Pattern[str]:
     alternatives = [re.escape(s) for s in sorted(specials, key=len, reverse=True)]
     if extra:
         alternatives.insert(0, extra)
-    return re.compile("(" + "|".join(alternatives) + ")")
+    # no added token: a group that never matches (an empty one would match between every two
+    # characters, and each character would be counted apart, and once more as a token)
+    return re.compile("(" + ("|".join(alternatives) or "(?!)") + ")")
 
 
 @cache

@@ -87,13 +87,10 @@ class Settings:
         return self.bound_tokens and self.template == "openai" and bounds_tokens(self.encoding)
 
     def named_model(self) -> Model | None:
-        """The catalog's entry for --model (None: no model named, or a local template or model)."""
-        from ..models import UnknownModel, get_model
+        """The model --model or the run config names (names.resolve; None: none named)."""
+        from ..names import resolve
 
-        try:
-            return get_model(self.model_name) if self.model_name else None
-        except UnknownModel:
-            return None
+        return resolve(self.model_name, lenient=True) if self.model_name else None
 
     def limit_for(self, fmt: Format) -> tuple[int | None, str]:
         """Tokens per example and whose limit it is: --context, else the format's provider

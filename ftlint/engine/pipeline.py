@@ -25,7 +25,7 @@ from ..diagnostics import ERROR, Diagnostic
 from ..formats import get_format
 from ..parse import Line, is_blank, parse_line
 from ..read import READ_BLOCK, InputError, LineBlock, display_name, read_runs
-from ..tokens import ByteBound, TokenCounter, get_encoding
+from ..tokens import ByteBound, TokenCounter, load
 from .judge import LineJudge, Settings
 from .merge import ChunkResult, Emit, Merger, Runs
 from .result import Analysis, Columns, FileSummary, Lengths
@@ -299,7 +299,7 @@ def _pool(jobs: int, settings: Settings, formats: Iterable[str] = ()) -> Any:
     if context.get_start_method() == "fork":
         _warm(formats)
     if not settings.uses_bound:  # loaded once here, its pages shared by the workers (measured: 202 against 278 MiB);
-        get_encoding(settings.encoding, settings.limits.max_file_bytes)  # check's byte bound leaves exact counts to the main process (Recounter)
+        load(settings.encoding, settings.limits.max_file_bytes)  # check's byte bound leaves exact counts to the main process (Recounter)
     gc.freeze()  # what exists now is never traversed by a worker's collector: fewer shared pages copied
     return concurrent.futures.ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_process, initargs=(settings,))
 
@@ -312,7 +312,7 @@ def _warm(formats: Iterable[str]) -> None:
     chunk 0.063 -> 0.022 CPU s (43 modules it imported, none now), the main process 0.04 s more once."""
     import ctypes  # noqa: F401
 
-    from .. import models  # noqa: F401  (each judge asks for the named model)
+    from .. import models, names  # noqa: F401  (each judge asks for the named model)
     from ..formats import shape  # noqa: F401
     from ..literals import present
     from ..rules import registry

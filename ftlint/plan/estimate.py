@@ -31,6 +31,7 @@ from ..trainers import Trainer
 from ..trainers.billing import Bill, Usage, max_batch, method_of, per_token, rate_of
 from ..trainers.profile import HOSTED_STEPS
 from ..trainers.steps import Hosted, Schedule
+from .exactness import counts_exact
 from .figures import DatasetFigures, ValidationFigures
 from .sources import sources_of, trainer_default
 
@@ -115,6 +116,7 @@ class DatasetInfo:
     max_length_source: str = ""
     past_max: str = "truncate"
     preference: bool = False  # a preference format: a DPO job, at its rate
+    template: str = "openai"  # how records became tokens (judging.template_for): a family, "file:PATH", "openai"
 
 
 @dataclass(frozen=True)
@@ -252,6 +254,7 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
                   str(model.storage.remark) if model and model.storage else "")
     billed = trainer.bill(usage, rows, plan) if trainer else per_token("tokens x epochs", usage)
     price_value, cost = billed.rate, billed.cost_usd
+    exactness = counts_exact(model, info.encoding, info.template, info.format)
     e = Estimate(
         lines=data.lines, invalid_lines=data.invalid_lines, records=records, messages=data.messages, targets=data.targets,
         tokens=tokens_per_epoch, tokens_in_file=data.tokens_in_file, trainable_tokens=data.trainable_tokens,
@@ -268,8 +271,8 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
         epochs_covered=s.epochs_covered, packing=packing, truncation=truncation, budget=None, self_hosted=None,
         learning_rate=None, refusal=s.refusal, provider=model.provider if model else "",
         model_assumed=model.assumed if model else False, tokenizer=info.encoding,
-        tokens_exact=(model.tokens_exact if model else True) and not (trainer and trainer.counts_note()),
-        tokens_note=_tokens_note(model) or (trainer.counts_note() if trainer else ""),
+        tokens_exact=exactness[0] and not (trainer and trainer.counts_note()),
+        tokens_note=exactness[1] or (trainer.counts_note() if trainer else ""),
         price_unit=price.unit if price is not None else "", price_note=price_note,
         trainer_title=profile.title if profile else "", trainer_source=info.trainer_source,
         trainer_steps=profile.steps if profile else HOSTED_STEPS, warmup_steps_given=plan.warmup_steps is not None,
@@ -329,22 +332,6 @@ def _validation(v: ValidationFigures | None, trainer: Trainer | None, evals: int
     if v is None or said is None:
         return v
     return dataclasses.replace(v, billed=said[0], billing_note=said[1])
-
-
-def _tokens_note(model: Model | None) -> str:
-    from ..models import ESTIMATED_TOKENIZERS
-
-    if model is None:
-        return ""
-    if model.tokenizer in ESTIMATED_TOKENIZERS:
-        return (f"an estimate: {ESTIMATED_TOKENIZERS[model.tokenizer]} is not available offline, so tokens are counted with "
-                "o200k_base (which undercounts non-Latin text by up to 26-43% against Llama 3 and Qwen 2.5 on the corpus "
-                "measured; Gemini, Claude and Nova could not be measured)")
-    if model.assumed and model.name.startswith("("):
-        return "an estimate: no model named, counted with o200k_base; give --model for the model's own tokenizer"
-    if not model.tokens_exact and model.exact is not None:
-        return f"an estimate: {model.exact.remark} ({model.exact.note})"
-    return ""
 
 
 def _tokens_processed(tokens_per_epoch: int, s: Schedule, epochs: int) -> tuple[int, str]:

@@ -53,6 +53,8 @@ def applied(config: RunConfig, run: RunOptions, plan: PlanOptions | None, given:
         values.pop("max_seq_len", None)
     if "max_seq_len" in values and "max_seq_len" in config.run:
         values["max_seq_len_source"] = redact(config.run["max_seq_len"].source)
+    if "model_name" in values:
+        values["model_source"] = redact(config.run["model_name"].source)
     # the config's values are quoted in notes and sources ("base_model NAME: not in ftlint's
     # catalog"): masked here, where all of them pass, for every output that shows them
     notes = tuple(redact(n) for n in (*config.notes, *(f"{u} (not set in {config.name})" for u in config.unset)))

@@ -61,23 +61,31 @@ def learning_rate(keys: Keys, key: str, plan: dict[str, Setting], where: dict | 
         plan["learning_rate"] = Setting(value, f"{shown or key} {value:g} from {keys.name}")
 
 
-def model(keys: Keys, key: str, run: dict[str, Setting], prefix: str = "") -> None:
+def model(keys: Keys, key: str, run: dict[str, Setting], prefix: str = "", folders: bool = True) -> None:
     """The model the config names, as the catalog's entry (a provider's models are named with
-    the provider's prefix there: PROVIDER/...), or a note that the catalog has none."""
+    the provider's prefix there: PROVIDER/...), or a note that the catalog has none; a
+    self-hosted run's name as names.named reads it (a model folder, a name rule, or a model
+    ftlint does not know, which the figures say)."""
     from ...models import UnknownModel, get_model
+    from ...names import named
 
     name = keys.get(key, "str")
-    if name is None:
+    if not isinstance(name, str) or not name:
         return
-    for candidate in (f"{prefix}{name}",):  # a provider's job runs the provider's models only
-        try:
-            found = get_model(candidate)
-        except UnknownModel:
-            continue
-        run["model_name"] = Setting(found.name, f"{key} {name} from {keys.name}")
+    source = f"{key} {name} from {keys.name}"
+    if not prefix:
+        found = named(Path(keys.path).parent, key, name, folders)
+        for option, value in (("model_name", found.model), ("tokenizer", found.folder), ("chat_template", found.template and found.folder)):
+            if value:
+                run[option] = Setting(value, source)
+        if found.note:
+            keys.note(found.note)
         return
-    keys.note(f"{key} {name}: not in ftlint's catalog; counted with o200k_base and the trainer's default renderer "
-              "(give --model or --tokenizer and --chat-template for the model's own)")
+    try:  # a provider's job runs the provider's models only
+        run["model_name"] = Setting(get_model(f"{prefix}{name}").name, source)
+    except UnknownModel:
+        keys.note(f"{key} {name}: not in ftlint's catalog; counted with o200k_base and the trainer's default renderer "
+                  "(give --model or --tokenizer and --chat-template for the model's own)")
 
 
 def dataset(keys: Keys, path: str, kind: str = "", mapping: str | None = None) -> DatasetRef:

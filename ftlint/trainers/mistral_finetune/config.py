@@ -8,7 +8,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..configs.base import DatasetRef, Keys, RunConfig, Setting
-from ..configs.common import count, dataset, learning_rate
+from ..configs.common import count, dataset, learning_rate, model
 
 UNSET = {
     "max_steps": "max_steps 100: mistral-finetune's default (finetune/args.py TrainArgs.max_steps=100)",
@@ -19,9 +19,8 @@ UNSET = {
 def read(keys: Keys) -> RunConfig:
     run: dict[str, Setting] = {}
     plan: dict[str, Setting] = {}
-    name = keys.get("model_id_or_path", "str")
-    if name:
-        keys.note(f"model_id_or_path {name}: a local model folder to mistral-finetune; give --model for the catalog's entry")
+    # a local folder to mistral-finetune, rendered by mistral-common, not by a template of the folder's
+    model(keys, "model_id_or_path", run, folders=False)
     seq = keys.setting("seq_len", "int")
     if seq is not None:
         keys.note(f"{seq.source}: mistral-finetune packs samples end to end into sequences of it and cuts none; "
