@@ -22,11 +22,13 @@ def configured(run: RunOptions, plan: PlanOptions | None, given: dict[str, str])
     it: ftlint/trainers/configs/) where `given` gives none; a config that cannot be used is a
     UsageError, one line."""
     from ..chat import CHAT_TEMPLATES
+    from ..names import named
     from ..trainers.configs import read_run
 
     assert run.run is not None
     try:
-        return applied(read_run(run.run, limit=run.limits.max_file_bytes, templates=frozenset(CHAT_TEMPLATES)), run, plan, given)
+        return applied(read_run(run.run, limit=run.limits.max_file_bytes, templates=frozenset(CHAT_TEMPLATES),
+                                models=named), run, plan, given)
     except RunConfigError as exc:
         raise UsageError(str(exc)) from None
 

@@ -67,14 +67,13 @@ def model(keys: Keys, key: str, run: dict[str, Setting], prefix: str = "", folde
     self-hosted run's name as names.named reads it (a model folder, a name rule, or a model
     ftlint does not know, which the figures say)."""
     from ...models import UnknownModel, get_model
-    from ...names import named
 
     name = keys.get(key, "str")
     if not isinstance(name, str) or not name:
         return
     source = f"{key} {name} from {keys.name}"
-    if not prefix:
-        found = named(Path(keys.path).parent, key, name, folders)
+    if not prefix and keys.models is not None:
+        found = keys.models(Path(keys.path).parent, key, name, folders)
         for option, value in (("model_name", found.model), ("tokenizer", found.folder), ("chat_template", found.template and found.folder)):
             if value:
                 run[option] = Setting(value, source)
