@@ -94,7 +94,7 @@ def test_a_clean_pull_request_passes_with_its_diff_estimate_and_outputs(clone: P
     assert "notes.md" not in summary and "config.json" not in summary  # not data
     # every record is 16 to 31 tokens long (the OpenAI convention): one bar of 12
     assert all(16 <= openai_tokens(r)[0] < 32 for r in train)
-    assert '  x-axis ["16-31"]\n  y-axis "records"\n  bar [12]' in summary
+    assert '  x-axis ["16-31"]\n  y-axis "records" 0 --> 12\n  bar [12]' in summary
 
 
 def test_a_bad_line_is_annotated_on_its_line_and_fails_the_step(clone: Path) -> None:
