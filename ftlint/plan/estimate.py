@@ -34,6 +34,7 @@ from .billing import TOGETHER, Bill, bill, max_batch, max_seq_length, method_of,
 from .figures import DatasetFigures, ValidationFigures
 from .packing import pack
 from .sources import sources_of, trainer_default
+from .warmup import warmup_of
 
 # research note T9: the docs' example bills "context length x batch size x steps" tokens, so a step is a batch of rows
 _TOGETHER_STEPS = "steps per epoch = ceil(rows / effective batch), a row max_seq_length tokens (inferred from Together's docs)"
@@ -182,6 +183,7 @@ class Estimate:
     trainer_source: str = ""  # why the run has this trainer
     trainer_steps: str = "hosted"  # its step arithmetic (ftlint/trainers/profile.py): hosted, hf, axolotl
     warmup_steps_given: bool = False  # --warmup-steps (not the trainer's rule)
+    warmup_rule: str = ""  # how the warmup steps were found (plan/warmup.py)
     bill: Bill | None = None  # what the provider will bill (cost_usd is its cost)
     rows_rule: str = ""  # how a Together job's rows were counted
     # where each plan figure's value came from: a flag, the run config, the trainer's default or ftlint's rule
@@ -250,7 +252,8 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
     elif s.epochs_run != epochs and s.steps_per_epoch:
         epochs_source += f"; the run ends in epoch {s.epochs_run}, when its {s.total_steps:,} planned steps are done"
         epochs = s.epochs_run
-    warmup = strategy.warmup(s.schedule_steps, plan.warmup_ratio, plan.warmup_steps)
+    warmup, warmup_rule = warmup_of(strategy, s.schedule_steps, plan.warmup_ratio, plan.warmup_steps,
+                                    given.get("warmup_steps", "--warmup-steps"))
     tokens_processed, processed_rule = _tokens_processed(tokens_per_epoch, s, epochs)
     charged, price_note = _price(price, profile.hosted if profile else strategy.charges_per_token, info, method)
     evals = plan.n_evals or 0
@@ -281,6 +284,7 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
         price_unit=price.unit if price is not None else "", price_note=price_note,
         trainer_title=profile.title if profile else "", trainer_source=info.trainer_source,
         trainer_steps=profile.steps if profile else HOSTED_STEPS, warmup_steps_given=plan.warmup_steps is not None,
+        warmup_rule=warmup_rule,
         bill=billed if profile is None or profile.hosted or charged is not None else None, rows_rule=rows_rule,
         sources={**sources_of(plan, profile, epochs_source, batch_source, info.max_length_source),
                  **({"max_steps": steps_source} if max_steps else {})}, run_config=info.run_config, run_notes=info.run_notes,
@@ -373,8 +377,8 @@ def _tokens_processed(tokens_per_epoch: int, s: Schedule, epochs: int) -> tuple[
     if not rest:
         return tokens_per_epoch * passes, f"= {tokens_per_epoch:,} x {passes} epoch{'s' if passes != 1 else ''}"
     tokens = round(Fraction(tokens_per_epoch * s.sequences_processed, n))
-    return tokens, (f"= {s.sequences_processed:,} sequences fed x {tokens_per_epoch:,} / {n:,} tokens each on average "
-                    "(a shuffled run's expected tokens)")
+    return tokens, (f"= round({s.sequences_processed:,} sequences fed x {tokens_per_epoch:,} / {n:,}): the tokens of "
+                    "a sequence on average, a shuffled run's expected tokens")
 
 
 def _budget(e: Estimate, plan: PlanOptions, price: float | None) -> BudgetFigures | None:

@@ -132,7 +132,7 @@ def _step_rows(e: Estimate) -> list[Row]:
                      f"(perfect packing: {_n(p.lower_bound_rows)}); {p.algorithm}"))
     rows += [("steps per epoch", _n(e.steps_per_epoch), _steps_per_epoch_how(e)),
              ("total steps", _n(e.total_steps), _total_steps_how(e)),
-             ("warmup steps", _n(e.warmup_steps), _warmup_how(e))]
+             ("warmup steps", _n(e.warmup_steps), e.warmup_rule)]
     return rows
 
 
@@ -158,25 +158,15 @@ def _total_steps_how(e: Estimate) -> str:
     return f"= {_n(e.steps_per_epoch)} x {e.epochs} epochs"
 
 
-def _warmup_how(e: Estimate) -> str:
-    hf = e.trainer_steps == "hf"
-    if e.trainer_steps == "axolotl" and e.warmup_ratio is not None:
-        return f"= floor({e.warmup_ratio:g} x {_n(e.total_steps)}), as axolotl does"
-    if e.trainer_steps == "axolotl" and not e.warmup_steps_given:
-        return f"axolotl's default: min(floor(0.03 x {_n(e.total_steps)}), 100), 1 made 2"
-    if e.warmup_ratio is not None and not (hf and e.warmup_steps and e.warmup_ratio == 0):
-        return f"= ceil({e.warmup_ratio:g} x {_n(e.total_steps)})" + (" in floating point, as transformers does" if hf else "")
-    return "--warmup-steps" if e.warmup_steps else "no warmup (--warmup-ratio or --warmup-steps)"
-
-
 def _cost_rows(e: Estimate) -> list[Row]:
     """Tokens processed and what they cost: a provider's price, or a self-hosted run's hours; a budget; scaled rates."""
     rows: list[Row] = [("tokens processed", _n(e.tokens_processed), e.tokens_processed_rule), *_bill_rows(e)]
     if e.self_hosted:
         h = e.self_hosted
-        rows.append(("wall time", f"{h.wall_hours:,.2f} h", f"= {_n(e.tokens_processed)} tokens / {h.tokens_per_second:g} tokens/s"))
+        hours = f"{_n(e.tokens_processed)} tokens / {h.tokens_per_second:,.15g} tokens/s / 3,600 s/h"
+        rows.append(("wall time", f"{h.wall_hours:,.2f} h", f"= {hours}"))
         if h.compute_cost_usd is not None and h.gpu_hour_usd is not None:
-            rows.append(("compute cost", _money(h.compute_cost_usd), f"= {h.wall_hours:.2f} h x {e.gpus} GPU x ${h.gpu_hour_usd:g}/h"))
+            rows.append(("compute cost", _money(h.compute_cost_usd), f"= {hours} x {e.gpus} GPU x ${h.gpu_hour_usd:g}/h"))
     if e.budget:
         rows.append(_budget_row(e.budget))
     if e.learning_rate:
