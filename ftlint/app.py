@@ -234,7 +234,7 @@ def estimate_data(data: Data, plan: PlanOptions, run: RunOptions) -> EstimateRun
                        min_examples=fmt.min_examples, validation=_validation_figures(data, limit), model_entry=data.model,
                        today=data.today, trainer=data.trainer, trainer_source=data.trainer_source,
                        run_config=run.run or "", run_notes=run.run_notes,
-                       max_length=loss.max_seq_len, past_max=loss.past_max,
+                       max_length=loss.max_seq_len, past_max=loss.past_max, template=data.settings.template,
                        max_length_source=loss.max_len_source if loss.max_seq_len else f"the limit of {data.settings.limit_for(fmt)[1]}")
     price: Sourced | None = user_value(plan.price, "usd_per_1m_tokens") if plan.price is not None else data.model.price
     path = train.paths[0] if train.paths else None

@@ -57,6 +57,20 @@ def test_axolotl_instruct_lora_plans_axolotls_own_step_count() -> None:
     assert any(n.startswith("val_set_size 0.05") for n in e["run_notes"])  # said, not silently dropped
 
 
+def test_an_unknown_base_model_is_said_once_and_the_counts_name_their_tokenizer() -> None:
+    """base_model NousResearch/Meta-Llama-3-8B-Instruct is not in the catalog: the run's note says
+    so; how the tokens were counted is said once, beside them, by the tokenizer that counted them
+    (--tokenizer's when given), and nothing claims that no model was named."""
+    config = rel(RUNS / "axolotl" / "instruct-lora-8b.yml")
+    for extra, counted in (((), "o200k_base"), (("--tokenizer", "llama3"), "llama3 (--tokenizer)")):
+        text = run("estimate", rel(DRONE), "--run", config, *extra).stdout
+        assert "no model named" not in text
+        assert text.count("counted with") == 1 and f"counted with {counted}" in text
+        assert text.count("not in ftlint's catalog") == 1
+        if extra:
+            assert "o200k_base" not in text and "plan: no model of the catalog (llama3)" in text
+
+
 def test_a_flag_wins_over_the_run_config_and_says_so() -> None:
     config = RUNS / "axolotl" / "instruct-lora-8b.yml"
     cfg = yaml.safe_load(config.read_text())

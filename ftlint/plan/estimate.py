@@ -28,10 +28,11 @@ from ..diagnostics import Diagnostic
 from ..models import Model, Sourced
 from ..options import PlanOptions
 from ..trainers import Profile
-from ..trainers.profile import HOSTED_STEPS, LLAMA_FACTORY, SPLIT
+from ..trainers.profile import HOSTED_STEPS, SPLIT
 from ..trainers.steps import Schedule, trainer
 from .billing import TOGETHER, Bill, bill, max_batch, max_seq_length, method_of, rate_of, together_rows
 from .figures import DatasetFigures, ValidationFigures
+from .notes import own_renderer, tokens_note
 from .packing import pack
 from .sources import sources_of, trainer_default
 from .warmup import warmup_of
@@ -119,6 +120,7 @@ class DatasetInfo:
     max_length: int | None = None  # where the trainer cuts (the judge's Loss.max_seq_len), None: the limit
     max_length_source: str = ""
     past_max: str = "truncate"
+    template: str = "openai"  # how a record became tokens (Settings.template): "openai" is ftlint's token convention
 
 
 @dataclass(frozen=True)
@@ -252,8 +254,7 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
     elif s.epochs_run != epochs and s.steps_per_epoch:
         epochs_source += f"; the run ends in epoch {s.epochs_run}, when its {s.total_steps:,} planned steps are done"
         epochs = s.epochs_run
-    warmup, warmup_rule = warmup_of(strategy, s.schedule_steps, plan.warmup_ratio, plan.warmup_steps,
-                                    given.get("warmup_steps", "--warmup-steps"))
+    warmup, warmup_rule = warmup_of(strategy, s.schedule_steps, plan)
     tokens_processed, processed_rule = _tokens_processed(tokens_per_epoch, s, epochs)
     charged, price_note = _price(price, profile.hosted if profile else strategy.charges_per_token, info, method)
     evals = plan.n_evals or 0
@@ -279,12 +280,11 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
         epochs_covered=s.epochs_covered, packing=packing, truncation=truncation, budget=None, self_hosted=None,
         learning_rate=None, refusal=s.refusal, provider=model.provider if model else "",
         model_assumed=model.assumed if model else False, tokenizer=info.encoding,
-        tokens_exact=(model.tokens_exact if model else True) and not _own_renderer(profile),
-        tokens_note=_tokens_note(model) or _own_renderer(profile),
+        tokens_exact=(model.tokens_exact if model else True) and not own_renderer(profile),
+        tokens_note=tokens_note(model, info.encoding, info.template) or own_renderer(profile),
         price_unit=price.unit if price is not None else "", price_note=price_note,
         trainer_title=profile.title if profile else "", trainer_source=info.trainer_source,
-        trainer_steps=profile.steps if profile else HOSTED_STEPS, warmup_steps_given=plan.warmup_steps is not None,
-        warmup_rule=warmup_rule,
+        trainer_steps=profile.steps if profile else HOSTED_STEPS, warmup_steps_given=plan.warmup_steps is not None, warmup_rule=warmup_rule,
         bill=billed if profile is None or profile.hosted or charged is not None else None, rows_rule=rows_rule,
         sources={**sources_of(plan, profile, epochs_source, batch_source, info.max_length_source),
                  **({"max_steps": steps_source} if max_steps else {})}, run_config=info.run_config, run_notes=info.run_notes,
@@ -330,7 +330,7 @@ def _price(price: Sourced | None, per_token_trainer: bool, info: DatasetInfo, me
                       "known before the job")
     if model is not None and model.assumed and model.name.startswith("("):
         provider = f" for {model.provider}" if model.provider else ""
-        return None, f"no model named: give --model (`ftlint models --provider {model.provider or 'NAME'}`){provider} or --price USD_PER_1M_TOKENS"
+        return None, f"no model of ftlint's catalog: give --model (`ftlint models --provider {model.provider or 'NAME'}`){provider} or --price USD_PER_1M_TOKENS"
     rule = f"; {info.trainer.name} bills {info.trainer.billing.value}" if info.trainer and info.trainer.hosted else ""
     return None, f"price unknown for {info.model}: pass --price USD_PER_1M_TOKENS{rule}"
 
@@ -342,31 +342,6 @@ def _validation(v: ValidationFigures | None, together: bool, evals: int) -> Vali
     if not evals:
         return dataclasses.replace(v, billing_note="not billed: no evaluation (--n-evals 0, Together's default)")
     return dataclasses.replace(v, billed=True, billing_note=f"billed {evals} time{'s' if evals != 1 else ''} (--n-evals {evals})")
-
-
-def _own_renderer(profile: Profile | None) -> str:
-    """Why the counts are an estimate for a trainer that renders with templates of its own, which
-    ftlint does not compare ("" for the others)."""
-    if profile is None or profile.renderer.value != LLAMA_FACTORY:
-        return ""
-    return (f"an estimate for {profile.name}: it renders with its own template registry ({profile.renderer.source}), "
-            "not compared here; counted with the model's Hugging Face template")
-
-
-def _tokens_note(model: Model | None) -> str:
-    from ..models import ESTIMATED_TOKENIZERS
-
-    if model is None:
-        return ""
-    if model.tokenizer in ESTIMATED_TOKENIZERS:
-        return (f"an estimate: {ESTIMATED_TOKENIZERS[model.tokenizer]} is not available offline, so tokens are counted with "
-                "o200k_base (which undercounts non-Latin text by up to 26-43% against Llama 3 and Qwen 2.5 on the corpus "
-                "measured; Gemini, Claude and Nova could not be measured)")
-    if model.assumed and model.name.startswith("("):
-        return "an estimate: no model named, counted with o200k_base; give --model for the model's own tokenizer"
-    if not model.tokens_exact and model.exact is not None:
-        return f"an estimate: {model.exact.remark} ({model.exact.note})"
-    return ""
 
 
 def _tokens_processed(tokens_per_epoch: int, s: Schedule, epochs: int) -> tuple[int, str]:

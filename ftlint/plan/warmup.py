@@ -10,14 +10,17 @@ from typing import TYPE_CHECKING
 from ..trainers.steps import axolotl_warmup
 
 if TYPE_CHECKING:
+    from ..options import PlanOptions
     from ..trainers.steps import Strategy
 
 AXOLOTL_RAISE = "axolotl's rule that a warmup of 1 step is 2 (core/builders/base.py _configure_warmup_and_logging)"
 
 
-def warmup_of(strategy: Strategy, schedule: int, ratio: Fraction | None, steps: int | None, source: str) -> tuple[int, str]:
+def warmup_of(strategy: Strategy, schedule: int, plan: PlanOptions) -> tuple[int, str]:
     """The warmup steps and how they were found. `schedule`: the steps the learning-rate
-    schedule is made for (the trainer's max_steps); `source`: where a given warmup_steps came from."""
+    schedule is made for (the trainer's max_steps)."""
+    ratio, steps = plan.warmup_ratio, plan.warmup_steps
+    source = dict(plan.sources).get("warmup_steps", "--warmup-steps")  # where a given warmup_steps came from
     value = strategy.warmup(schedule, ratio, steps)
     if strategy.name == "axolotl":
         return value, _axolotl(schedule, ratio, steps, source)

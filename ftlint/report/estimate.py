@@ -38,7 +38,7 @@ def render_text(run: EstimateRun) -> str:
     e = run.estimate
     dataset, plan = _dataset_rows(e), [*_model_rows(e), *_step_rows(e), *_cost_rows(e)]
     widths = max(len(label) for label, _, _ in dataset + plan), max(len(value) for _, value, _ in dataset + plan)
-    model = "no model named" if e.model.startswith("(") else e.model
+    model = "no model of the catalog" if e.model.startswith("(") else e.model
     lines = [f"dataset: {', '.join(path_text(p) for p in run.paths)}", *_block(dataset, widths), "",
              f"plan: {model} ({e.encoding}{'' if e.tokens_exact else ', an estimate'})", *_block(plan, widths)]
     lines += run_block(e)
