@@ -32,7 +32,7 @@ from ..trainers.profile import HOSTED_STEPS, SPLIT
 from ..trainers.steps import Schedule, trainer
 from .billing import TOGETHER, Bill, bill, max_batch, max_seq_length, method_of, rate_of, together_rows
 from .figures import DatasetFigures, ValidationFigures
-from .notes import own_renderer, tokens_note
+from .notes import own_renderer, tokens_note, trainer_title
 from .packing import pack
 from .sources import sources_of, trainer_default
 from .warmup import warmup_of
@@ -283,7 +283,7 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
         tokens_exact=(model.tokens_exact if model else True) and not own_renderer(profile),
         tokens_note=tokens_note(model, info.encoding, info.template) or own_renderer(profile),
         price_unit=price.unit if price is not None else "", price_note=price_note,
-        trainer_title=profile.title if profile else "", trainer_source=info.trainer_source,
+        trainer_title=trainer_title(profile, info.format), trainer_source=info.trainer_source,
         trainer_steps=profile.steps if profile else HOSTED_STEPS, warmup_steps_given=plan.warmup_steps is not None, warmup_rule=warmup_rule,
         bill=billed if profile is None or profile.hosted or charged is not None else None, rows_rule=rows_rule,
         sources={**sources_of(plan, profile, epochs_source, batch_source, info.max_length_source),

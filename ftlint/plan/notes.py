@@ -1,6 +1,7 @@
-"""What the token counts are, said once, beside tokens per epoch: an estimate, and why (a model
-whose tokenizer is not available offline, no model of the catalog named, a trainer that renders
-with templates of its own), with the tokenizer that counted them, whichever chose it."""
+"""What the estimate says of the run beside its figures: what the token counts are, said once
+beside tokens per epoch (an estimate, and why: a model whose tokenizer is not available offline,
+no model of the catalog named, a trainer that renders with templates of its own), with the
+tokenizer that counted them, whichever chose it; and the trainer as it runs this data."""
 
 from __future__ import annotations
 
@@ -57,3 +58,15 @@ def _given(encoding: str) -> str:
 
         return f"the --tokenizer file {os.path.basename(encoding.removeprefix('path:'))}"
     return f"{encoding} (--tokenizer)"
+
+
+def trainer_title(profile: Profile | None, fmt: str) -> str:
+    """The trainer as it runs this data: TRL trains preference pairs with its DPOTrainer, not the
+    SFTTrainer its profile is named for (the Hugging Face Trainer's arithmetic either way)."""
+    from .billing import PREFERENCE_FORMATS
+
+    if profile is None:
+        return ""
+    if profile.name == "trl" and fmt in PREFERENCE_FORMATS:
+        return "TRL DPOTrainer (Hugging Face Trainer; the SFTTrainer's defaults assumed)"
+    return profile.title
