@@ -332,7 +332,8 @@ def _price(price: Sourced | None, per_token_trainer: bool, info: DatasetInfo, me
         provider = f" for {model.provider}" if model.provider else ""
         return None, f"no model of ftlint's catalog: give --model (`ftlint models --provider {model.provider or 'NAME'}`){provider} or --price USD_PER_1M_TOKENS"
     rule = f"; {info.trainer.name} bills {info.trainer.billing.value}" if info.trainer and info.trainer.hosted else ""
-    return None, f"price unknown for {info.model}: pass --price USD_PER_1M_TOKENS{rule}"
+    why = f" ({model.unpriced.value}; {model.unpriced.note})" if model is not None and model.unpriced is not None else ""
+    return None, f"price unknown for {info.model}{why}: pass --price USD_PER_1M_TOKENS{rule}"
 
 
 def _validation(v: ValidationFigures | None, together: bool, evals: int) -> ValidationFigures | None:

@@ -49,8 +49,9 @@ def trainer_default(profile: Profile | None, name: str, records: int, strategy: 
     if fact is not None and fact.value == "max":
         return 8, f"{profile.name}'s default is the model's largest batch, not known here: 8 assumed; give --batch-size"  # type: ignore[union-attr]
     value, rule = strategy.default_epochs(records) if name == "epochs" else strategy.default_batch(records)
-    if name == "batch" and fact is not None and fact.value == "auto" and profile is not None and profile.name not in _AUTO_DOCUMENTED:
-        rule = f"{profile.name}: {fact.source}; assumed as {rule}"  # another provider's rule, said as such
+    if fact is not None and fact.value == "auto" and profile is not None and profile.name not in _AUTO_DOCUMENTED:
+        # another provider's rule standing in for one this provider does not publish, said as such
+        rule = f"a stand-in for {profile.name}'s own default, which it does not publish ({fact.source}): {rule}"
     return value, rule
 
 

@@ -235,7 +235,7 @@ def render_markdown(run: EstimateRun) -> str:
         ("tokens per epoch", _n(e.tokens)), ("trainable tokens", _n(e.trainable_tokens)),
         ("epochs", f"{e.epochs}"), ("effective batch", _n(e.effective_batch_size)),
         ("steps per epoch", _n(e.steps_per_epoch)), ("total steps", _n(e.total_steps)),
-        ("tokens processed", _n(e.tokens_processed)), *_md_bill(e), ("cost", cost),
+        ("tokens processed", _n(e.tokens_processed)), *_md_bill(e), ("cost", cost if e.cost_usd is not None else f"n/a: {md_text(e.price_note)}"),
     ]
     lines = [f"### ftlint estimate {'❌' if failing else '✅'} {md_code(e.model)}: {cost} for {_n(e.tokens_processed)} tokens",
              "", f"Dataset: {', '.join(md_code(shown_path(p)) for p in paths)}", ""]

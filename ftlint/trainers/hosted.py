@@ -92,8 +92,8 @@ BEDROCK = Profile(
 VERTEX = Profile(
     name="vertex", title="Google Vertex AI Gemini supervised tuning", hosted=True,
     formats=Fact(("vertex-gemini",), "cloud.google.com/vertex-ai/generative-ai/docs/models/gemini-supervised-tuning-prepare"),
-    epochs=Fact("auto", "cloud.google.com .../model-reference/tuning: epochCount adjusted to the dataset's size (rule not "
-                        "published): ftlint uses OpenAI's cookbook rule as a stand-in"),
+    epochs=Fact("auto", "cloud.google.com .../model-reference/tuning: epochCount adjusted to the dataset's size, by a "
+                        "rule not published"),
     batch=Fact("auto", "not exposed for Gemini"), max_length=Fact(None, "the model's limit (131,072 tokens for 2.5 Flash)"),
     past_max=Fact(TRUNCATE, "not documented"), loss=Fact(TARGETS, "not documented: ftlint counts every model turn, with "
                                                                    "what comes before it"),
