@@ -315,7 +315,21 @@ class Conversion:
     @property
     def summary(self) -> str:
         o = self.options
-        return f"converted {redact(o.path)} ({self.source_format}) to {redact(o.output)} ({o.target}): {self.tally.summary()}"
+        return (f"converted {redact(o.path)} ({self.source_format}) to {redact(o.output)} ({o.target}): {self.tally.summary()}"
+                + _read_back(o.output, o.target))
+
+
+def _read_back(output: str, target: str) -> str:
+    """What to do when the target shares its shape with another format detection would pick:
+    name the file after it, or give --format (formats/shape.py `as_named`)."""
+    from .formats.registry import BY_SHAPE, FORMATS
+    from .formats.shape import Detection, as_named
+
+    shape = FORMATS[target].shape
+    if BY_SHAPE.get(shape) == target or as_named(Detection(BY_SHAPE.get(shape, target), ""), output).name == target:
+        return ""
+    return (f"; ftlint reads it as {BY_SHAPE[shape]} unless its name says {target} (train.{target}.jsonl) "
+            f"or --format {target} is given")
 
 
 def convert_file(options: ConvertOptions, emit: Emit) -> Conversion:

@@ -381,3 +381,25 @@ def test_axolotl_config_reads_field_messages_property_mappings_and_roles() -> No
     e = json.loads(run("estimate", str(MAPPING / "turns.jsonl"), "--mapping", config, "-o", "json").stdout)
     assert (e["format"], e["records"], e["trainer"]) == ("trl-messages", 1, "axolotl")
     assert "index" in run("check", str(MAPPING / "qa.json"), "--mapping", config + ":7").stderr
+
+
+def test_a_file_named_for_a_format_of_its_shape_is_read_as_it(tmp_path: Path) -> None:
+    """Fireworks' messages look like OpenAI's: a file converted --to fireworks-chat and named so
+    is read as fireworks-chat (and not priced as OpenAI's default model); the longest format name
+    in a file name wins; a name never makes records of another shape that format."""
+    out = tmp_path / "train.fireworks-chat.jsonl"
+    done = run("convert", "fixtures/formats/fireworks-chat/good.jsonl", str(out), "--to", "fireworks-chat")
+    assert done.exit_code in (0, 1) and "reads it as" not in done.stdout + done.stderr
+    e = json.loads(run("estimate", str(out), "-o", "json").stdout)
+    assert (e["format"], e["trainer"], e["model"]) == ("fireworks-chat", "fireworks", "(none named)")
+    assert e["cost_usd"] is None and "the file's name says fireworks-chat" in e["format_reason"]
+    plain = tmp_path / "converted.jsonl"
+    said = run("convert", "fixtures/formats/fireworks-chat/good.jsonl", str(plain), "--to", "fireworks-chat")
+    assert "ftlint reads it as openai-chat unless its name says fireworks-chat" in said.stdout + said.stderr
+    assert json.loads(run("estimate", str(plain), "-o", "json").stdout)["format"] == "openai-chat"
+    azure = tmp_path / "azure-openai-chat.jsonl"
+    azure.write_bytes(out.read_bytes())
+    assert json.loads(run("estimate", str(azure), "-o", "json").stdout)["format"] == "azure-openai-chat"
+    other = tmp_path / "chats.fireworks-chat.jsonl"
+    other.write_text(json.dumps({"conversations": [{"from": "human", "value": "hi"}, {"from": "gpt", "value": "yo"}]}) + "\n")
+    assert json.loads(run("estimate", str(other), "-o", "json").stdout)["format"] == "sharegpt"

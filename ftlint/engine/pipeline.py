@@ -215,17 +215,17 @@ def file_chunks(file_index: int, shown: str, items_in: Iterable[tuple[int, bytes
                 size += len(piece) + 1 if isinstance(piece, bytes) else piece.nbytes + 1
                 lines += 1
             if len(items) >= CHUNK_LINES or size >= CHUNK_BYTES or lines >= CHUNK_MAX_LINES:
-                chosen = chosen or _choose_format(items, settings)
+                chosen = chosen or _choose_format(items, settings, shown)
                 yield Chunk(file_index, shown, items, *chosen)
                 done += size
                 if progress:
                     progress(shown, done)
                 items, size, lines = [], 0, 0
-    yield Chunk(file_index, shown, items, *(chosen or _choose_format(items, settings)), last=last)
+    yield Chunk(file_index, shown, items, *(chosen or _choose_format(items, settings, shown)), last=last)
 
 
-def _choose_format(items: list[tuple[int, bytes | Line | LineBlock]], settings: Settings) -> tuple[str, str]:
-    """The file's format: as given, or detected from its first readable records."""
+def _choose_format(items: list[tuple[int, bytes | Line | LineBlock]], settings: Settings, name: str) -> tuple[str, str]:
+    """The file's format: as given, or detected from its first readable records (and its `name`, among formats of their shape)."""
     if settings.format_name != "auto":
         return settings.format_name, "--format"
     from ..formats.shape import DETECT_RECORDS, detect
@@ -238,7 +238,7 @@ def _choose_format(items: list[tuple[int, bytes | Line | LineBlock]], settings: 
                 records.append(value)
                 if len(records) >= DETECT_RECORDS:
                     break
-    found = detect(records, settings.trainer, settings.trainer_formats)
+    found = detect(records, settings.trainer, settings.trainer_formats, name)
     return found.name, found.reason
 
 
