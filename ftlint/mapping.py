@@ -43,6 +43,7 @@ class Mapping:
     speakers: dict[str, str] = field(default_factory=dict)  # a speaker value -> ShareGPT's (axolotl's `roles` lists)
     turn_keys: tuple[str, str] = ("from", "value")  # a mapped turn's speaker and content keys: ShareGPT's, or role/content
     max_length: tuple[int, str] | None = None  # the trainer's max length the file sets (axolotl's sequence_len), and where
+    reason: str = ""  # why the data is read as `formatting`: the entry that says so, in the file that holds it
 
     def apply(self, record: dict) -> dict:
         """The record in the canonical shape (a column it lacks is left out: `missing` says which)."""
@@ -119,7 +120,8 @@ def load_mapping(spec: str, paths: tuple[str, ...], limit: int = MAX_FILE_BYTES)
     if formatting == "alpaca" and set(given) == {"prompt"} and isinstance(given["prompt"], str):
         # data/README.md, Pre-training Dataset: `"columns": {"prompt": "text"}`, and "only the text column
         # will be used" (data/processor/pretrain.py reads the prompt alone): no output to miss
-        return Mapping(name, "text", {"text": given["prompt"]}, ("text",))
+        return Mapping(name, "text", {"text": given["prompt"]}, ("text",),
+                       reason=f"{Path(file).name} entry {name}: its one column, prompt, is pre-training text")
     table = ALPACA_COLUMNS if formatting == "alpaca" else SHAREGPT_COLUMNS
     unknown = sorted(set(given) - set(table) - {"images", "videos", "audios", "chosen", "rejected", "kto_tag"})
     if unknown:
@@ -131,7 +133,8 @@ def load_mapping(spec: str, paths: tuple[str, ...], limit: int = MAX_FILE_BYTES)
             columns[canonical] = column
     required = ("instruction", "output") if formatting == "alpaca" else ("conversations",)
     tags = {**SHAREGPT_TAGS, **{k: v for k, v in (entry.get("tags") or {}).items() if isinstance(v, str)}}
-    return Mapping(name, formatting, columns, required, tags)
+    return Mapping(name, formatting, columns, required, tags,
+                   reason=f"{Path(file).name} entry {name}: formatting {formatting}{'' if entry.get('formatting') else ' (the default)'}")
 
 
 def _document(file: str, limit: int, parse: Callable[[str, str], object]) -> object:
@@ -197,8 +200,10 @@ def axolotl_mapping(file: str, index: str, paths: tuple[str, ...], limit: int = 
     if not isinstance(kind, str):
         raise MappingError(f"--mapping {file}: a user-defined prompt type (an object as `type`) is not read yet "
                            "(alpaca and chat_template are)")
+    where = f"{Path(file).name} datasets entry {entry.get('path') or '?'}"
     if kind == "alpaca":
-        return Mapping(label, "alpaca", {"instruction": "instruction", "input": "input", "output": "output"}, ("instruction", "output"))
+        return Mapping(label, "alpaca", {"instruction": "instruction", "input": "input", "output": "output"}, ("instruction", "output"),
+                       reason=f"{where}: type alpaca")
     if kind.startswith("sharegpt"):
         raise MappingError(f"--mapping {file}: type {kind!r}: axolotl refuses it (\"`type: sharegpt.*` is deprecated. Please use "
                            "`type: chat_template`\": src/axolotl/utils/schemas/validation.py deprecate_sharegpt_datasets)")
@@ -217,7 +222,8 @@ def axolotl_mapping(file: str, index: str, paths: tuple[str, ...], limit: int = 
     speakers = {name: role for role, names in roles.items() for name in names}
     messages = _given(entry, "field_messages", "messages")
     return Mapping(label, "trl-messages", {"messages": messages}, ("messages",),
-                   {**SHAREGPT_TAGS, "role_tag": role_key, "content_tag": content_key}, speakers, ("role", "content"))
+                   {**SHAREGPT_TAGS, "role_tag": role_key, "content_tag": content_key}, speakers, ("role", "content"),
+                   reason=f"{where}: type chat_template, its messages read as OpenAI-style messages (trl-messages)")
 
 
 def _json_typed(file: str, datasets: object) -> None:

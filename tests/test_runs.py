@@ -71,6 +71,17 @@ def test_an_unknown_base_model_is_said_once_and_the_counts_name_their_tokenizer(
             assert "o200k_base" not in text and "plan: no model of the catalog (llama3)" in text
 
 
+def test_the_format_a_run_config_decides_is_said_to_be_its_not_the_flags() -> None:
+    """No --format was given: the axolotl config's dataset type decided it, and the reason says
+    so; a dataset_info.json entry the same; --format itself is still said as --format."""
+    e = estimate(rel(DRONE), "--run", rel(RUNS / "axolotl" / "instruct-lora-8b.yml"))
+    assert e["format"] == "trl-messages" and e["format_reason"].startswith("instruct-lora-8b.yml datasets entry ")
+    assert "type chat_template" in e["format_reason"] and "--format" not in e["format_reason"]
+    mapped = estimate(rel(FIXTURES / "mapping" / "qa.json"), "--mapping", rel(FIXTURES / "mapping" / "dataset_info.json"))
+    assert mapped["format_reason"] == "dataset_info.json entry qa: formatting alpaca (the default)"
+    assert estimate(rel(DRONE), "--format", "trl-messages")["format_reason"] == "--format"
+
+
 def test_a_flag_wins_over_the_run_config_and_says_so() -> None:
     config = RUNS / "axolotl" / "instruct-lora-8b.yml"
     cfg = yaml.safe_load(config.read_text())

@@ -85,6 +85,12 @@ class Settings:
 
         return self.bound_tokens and self.template == "openai" and bounds_tokens(self.encoding)
 
+    @property
+    def format_given(self) -> str:
+        """Why the data is read as `format_name` when it is not detected: the mapping's entry that
+        says so (given as --mapping, or by a run config), or --format."""
+        return self.mapping.reason if self.mapping is not None and self.mapping.reason else "--format"
+
     def named_model(self) -> Model | None:
         """The catalog's entry for --model (None: no model named, or a local template or model)."""
         from ..models import UnknownModel, get_model

@@ -104,7 +104,7 @@ def _rows_in_order(ds: Any) -> Iterator[None]:
 def _analyse_rows(ds: Any, settings: Settings, emit: Emit, path_column: str, jobs: int | None) -> Analysis:
     from ..formats.shape import DETECT_RECORDS, detect
 
-    chosen: tuple[str, str] = (settings.format_name, "--format")
+    chosen: tuple[str, str] = (settings.format_name, settings.format_given)
     if settings.format_name == "auto":
         sample = [row for run in _row_lines(ds.take(DETECT_RECORDS), path_column) for row in run[1]]
         import orjson
