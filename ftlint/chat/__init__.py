@@ -121,7 +121,9 @@ def _splitter(specials: tuple[str, ...], extra: str) -> re.Pattern[str]:
     alternatives = [re.escape(s) for s in sorted(specials, key=len, reverse=True)]
     if extra:
         alternatives.insert(0, extra)
-    return re.compile("(" + "|".join(alternatives) + ")")
+    # no added token (a bare template of the user's): a group that never matches, where an empty one
+    # would match between every two characters (each an "added token" to count, and FT302's)
+    return re.compile("(" + ("|".join(alternatives) or "(?!)") + ")")
 
 
 @cache
