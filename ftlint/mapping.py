@@ -6,19 +6,24 @@ each part (prompt, query, response, system, history; messages, system, tools) an
 the `tags`: which key holds a turn's speaker and content, and which speaker values mean user,
 assistant, tool result, function call and system. Each record is read through the mapping into
 ftlint's `alpaca` or `sharegpt` shape and checked as that format; a column the mapping names that
-a record lacks is FT109. JSON paths in findings name the canonical columns (instruction, output,
-conversations[i].from, ...), and each FT109 names the record's own column.
+a record lacks is FT109. The rules judge the mapped view; the JSON paths of their findings are
+translated back to the record's own keys (`own_pointer`: the column, and in a turn the keys its
+speaker and text are read from), so a finding points where the file holds the value.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .documents import parse_json, parse_yaml
 from .trust import MAX_FILE_BYTES, Refused, read_text
+
+if TYPE_CHECKING:
+    from .diagnostics import Hit
 
 ALPACA_COLUMNS = {"prompt": ("instruction", "instruction"), "query": ("input", "input"), "response": ("output", "output"),
                   "system": ("system", None), "history": ("history", None)}
@@ -56,6 +61,35 @@ class Mapping:
             out[turns] = [self._turn(t) for t in out[turns]]
         return out
 
+    def own_hits(self, said: list[tuple[str, Hit]], mapped: list[tuple[str, Hit]]) -> list[tuple[str, Hit]]:
+        """The hits of the checks on the mapped view, their JSON paths in the record's own keys; one
+        at a place the mapping's own checks reported (`said`: a column the record lacks) is left out."""
+        import dataclasses
+
+        places = {hit.pointer for _, hit in said}
+        out = []
+        for code, hit in mapped:
+            own = self.own_pointer(hit.pointer)
+            if own not in places or own is None:
+                out.append((code, hit if own == hit.pointer else dataclasses.replace(hit, pointer=own)))
+        return out
+
+    def own_pointer(self, pointer: str | None) -> str | None:
+        """A JSON path into the mapped view (`$.messages[1].content`) as the path into the record as
+        read (`$.conversations[1].value`): the column a canonical key is read from, and in a turn the
+        keys its speaker and text are read from."""
+        parts = _parts(pointer) if pointer else None
+        if not parts or not isinstance(parts[0], str) or parts[0] not in self.columns:
+            return pointer
+        own: list[object] = [self.columns[parts[0]], *parts[1:]]
+        turns = "messages" if self.formatting == "trl-messages" else "conversations"
+        if parts[0] == turns and self.tags and len(parts) > 2 and isinstance(parts[1], int) and isinstance(parts[2], str):
+            speaker_key, text_key = self.turn_keys
+            own[2] = {speaker_key: self.tags["role_tag"], text_key: self.tags["content_tag"]}.get(parts[2], parts[2])
+        from .diagnostics import json_path
+
+        return json_path(own)
+
     def missing(self, record: dict) -> list[tuple[str, str]]:
         """(canonical key, the data's column) of each required column (the prompt and response, or
         the messages) the record lacks; an optional column may be absent (LLaMA-Factory reads None)."""
@@ -74,6 +108,25 @@ class Mapping:
         if content_key in turn:
             mapped[text_key] = turn[content_key]
         return mapped
+
+
+_PART = re.compile(r"\.([^.\[]+)|\[(\d+)\]|\['((?:[^'\\]|\\.)*)'\]")
+
+
+def _parts(pointer: str) -> list[object] | None:
+    """A JSON path as diagnostics.json_path writes it, back to its keys and indexes (None: not one)."""
+    if not pointer.startswith("$"):
+        return None
+    parts: list[object] = []
+    position = 1
+    while position < len(pointer):
+        m = _PART.match(pointer, position)
+        if m is None:
+            return None
+        key, index, quoted = m.groups()
+        parts.append(key if key is not None else int(index) if index is not None else re.sub(r"\\(.)", r"\1", quoted))
+        position = m.end()
+    return parts
 
 
 def split_spec(spec: str, folder: Path | None = None) -> tuple[str, str]:

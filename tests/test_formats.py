@@ -403,3 +403,23 @@ def test_a_file_named_for_a_format_of_its_shape_is_read_as_it(tmp_path: Path) ->
     other = tmp_path / "chats.fireworks-chat.jsonl"
     other.write_text(json.dumps({"conversations": [{"from": "human", "value": "hi"}, {"from": "gpt", "value": "yo"}]}) + "\n")
     assert json.loads(run("estimate", str(other), "-o", "json").stdout)["format"] == "sharegpt"
+
+
+def test_findings_on_mapped_data_name_the_records_own_keys(tmp_path: Path) -> None:
+    """The rules judge the mapped view (messages, role, content; conversations, from, value); a
+    finding names the record as the file holds it: the column, and the turn's own keys. A column
+    the record lacks is said once, by the mapping's check (FT109), not again as the view's FT101."""
+    axolotl = tmp_path / "axolotl.yaml"
+    axolotl.write_text("datasets:\n  - path: sharegpt.jsonl\n    type: chat_template\n    field_messages: conversations\n"
+                       "    message_property_mappings:\n      role: from\n      content: value\n"
+                       "    roles:\n      user: [human]\n      assistant: [gpt]\n")
+    data = tmp_path / "sharegpt.jsonl"
+    data.write_text(json.dumps({"conversations": [{"from": "human", "value": "hi"}, {"from": "bot", "value": "yo"}]}) + "\n"
+                    + json.dumps({"turns": []}) + "\n")
+    found = json.loads(run("check", str(data), "--mapping", str(axolotl), "--select", "FT1,FT2", "-o", "json").stdout)
+    assert [(f["line"], f["code"], f["pointer"]) for f in found] == [
+        (1, "FT104", "$.conversations[1].from"), (1, "FT201", "$.conversations"), (2, "FT109", "$.conversations")]
+    # LLaMA-Factory's ShareGPT columns and tags: role/content turns under messages, read as from/value
+    lf = json.loads(run("check", str(MAPPING / "chats.jsonl"), "--mapping", f"{MAPPING / 'dataset_info.json'}:chats",
+                        "-o", "json").stdout)
+    assert [(f["code"], f["pointer"]) for f in lf if f["line"] == 2] == [("FT104", "$.messages[1].role"), ("FT201", "$.messages")]

@@ -223,11 +223,17 @@ class LineJudge:
         return found
 
     def _judge(self, line: Line, value: dict, hits: list[tuple[str, Hit]]) -> LineFigures | None:
-        ctx = self.context
         mapping = self.settings.mapping
-        if mapping is not None:
-            hits.extend((hit.code or c.codes[0], hit) for c in self.mapping_checks for hit in c.func(value, mapping))
-            value = mapping.apply(value)
+        if mapping is None:
+            return self._judge_record(line, value, hits)
+        hits.extend((hit.code or c.codes[0], hit) for c in self.mapping_checks for hit in c.func(value, mapping))
+        start = len(hits)
+        figures = self._judge_record(line, mapping.apply(value), hits)
+        hits[start:] = mapping.own_hits(hits[:start], hits[start:])
+        return figures
+
+    def _judge_record(self, line: Line, value: dict, hits: list[tuple[str, Hit]]) -> LineFigures | None:
+        ctx = self.context
         compact = line.compact if line.compact is not None else compact_json(value)
         ctx.present = literals_in(compact)
         ctx.compact = compact
