@@ -110,6 +110,12 @@ class Mapping:
         return mapped
 
 
+def given_format(mapping: Mapping | None) -> str:
+    """Why the data is read as a format it was not detected as: the mapping's entry that says so
+    (given as --mapping, or by a run config), or --format."""
+    return mapping.reason if mapping is not None and mapping.reason else "--format"
+
+
 _PART = re.compile(r"\.([^.\[]+)|\[(\d+)\]|\['((?:[^'\\]|\\.)*)'\]")
 
 

@@ -1,11 +1,10 @@
 """Judging: one line at a time, then one file, then the files together.
 
-Per line: its facts' hits, then (for a parsed object) the shape gate, the format's figures
-and every record check that applies to the format. Each finding takes its severity from the
-registry (or the format's own, where its provider decides otherwise) and passes the selection
-here, in the worker, so a line's verdict (valid, or with errors: rejected, in no figure) is the
-one the user sees. The engine itself emits no code: every code belongs to a rule module. With
---mapping, the mapping's checks see the record as read, before it is mapped and checked.
+Per line: its facts' hits, then (for a parsed object) the shape gate, the format's figures and
+every record check that applies to the format. Each finding takes its severity from the registry
+(or the format's own) and passes the selection here, in the worker, so a line's verdict (valid, or
+with errors: rejected, in no figure) is the one the user sees. The engine emits no code. With
+--mapping, its checks see the record as read; the others the mapped view, paths put back in its keys.
 """
 
 from __future__ import annotations
@@ -84,12 +83,6 @@ class Settings:
         from ..tokens import bounds_tokens
 
         return self.bound_tokens and self.template == "openai" and bounds_tokens(self.encoding)
-
-    @property
-    def format_given(self) -> str:
-        """Why the data is read as `format_name` when it is not detected: the mapping's entry that
-        says so (given as --mapping, or by a run config), or --format."""
-        return self.mapping.reason if self.mapping is not None and self.mapping.reason else "--format"
 
     def named_model(self) -> Model | None:
         """The catalog's entry for --model (None: no model named, or a local template or model)."""

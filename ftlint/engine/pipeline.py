@@ -227,7 +227,9 @@ def file_chunks(file_index: int, shown: str, items_in: Iterable[tuple[int, bytes
 def _choose_format(items: list[tuple[int, bytes | Line | LineBlock]], settings: Settings, name: str) -> tuple[str, str]:
     """The file's format: as given, or detected from its first readable records (and its `name`, among formats of their shape)."""
     if settings.format_name != "auto":
-        return settings.format_name, settings.format_given
+        from ..mapping import given_format
+
+        return settings.format_name, given_format(settings.mapping)
     from ..formats.shape import DETECT_RECORDS, detect
 
     records = []
