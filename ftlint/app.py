@@ -10,7 +10,6 @@ and exits. No printing here.
 from __future__ import annotations
 
 import dataclasses
-import datetime as dt
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -84,6 +83,8 @@ def analyse_data(run: RunOptions, emit: Emit, progress: Progress | None = None, 
     fmt = get_format(train.files[0].format) if train.files else get_format("openai-chat")
     model = named or default_model(fmt.name, today)
     if named is not None:  # a named model past (or near) its last training date is a finding of check too
+        from .origin import model_findings
+
         _report(model_findings(model, today, run, fmt, train.paths[0] if train.paths else ""), train, emit)
     trainer, why = trainer_of(run, named)
     refused: list[Diagnostic] = []
@@ -148,20 +149,6 @@ def trainer_findings(profile: Profile, train: Analysis, run: RunOptions) -> list
                 level = severity(code, fmt.severities)
                 if level != OFF and run.selection.allows(code, summary.path):
                     out.append(Diagnostic(redact(summary.path), 0, 0, code, redact(hit.message), level))
-    return out
-
-
-def model_findings(model: Model, today: dt.date, run: RunOptions, fmt: Format, path: str) -> list[Diagnostic]:
-    """The model rules' findings (its lifecycle), with the registry's severities."""
-    from .rules import OFF, checks, severity
-
-    out = []
-    for c in checks("model"):
-        for hit in c.func(model, today):
-            code = hit.code or c.codes[0]
-            level = severity(code, fmt.severities)
-            if level != OFF and run.selection.allows(code, path or None):
-                out.append(Diagnostic(redact(path), 0, 0, code, hit.message, level))
     return out
 
 
@@ -235,6 +222,7 @@ def estimate_data(data: Data, plan: PlanOptions, run: RunOptions) -> EstimateRun
                        today=data.today, trainer=data.trainer, trainer_source=data.trainer_source,
                        run_config=run.run or "", run_notes=run.run_notes,
                        max_length=loss.max_seq_len, past_max=loss.past_max, template=data.settings.template,
+                       model_source=run.model_source, model_file=run.model_file,
                        max_length_source=loss.max_len_source if loss.max_seq_len else f"the limit of {data.settings.limit_for(fmt)[1]}")
     price: Sourced | None = user_value(plan.price, "usd_per_1m_tokens") if plan.price is not None else data.model.price
     path = train.paths[0] if train.paths else None
@@ -269,12 +257,17 @@ def planned(figures: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pr
     import dataclasses
 
     from .engine.judge import plan_findings
+    from .origin import located, model_codes
     from .plan.estimate import estimate
     from .rules.context import PlanContext
 
     e = estimate(figures, plan, info, price=price, lengths=lengths)
     ctx = PlanContext(plan, info.min_examples, info.model_entry, info.today)
-    return dataclasses.replace(e, findings=plan_findings(e, ctx, allows, severities, redact(info.paths[0]) if info.paths else ""))
+    # on the dataset's file when it is one (its line 0), else on none; a model's finding where the model was chosen
+    found = plan_findings(e, ctx, allows, severities, redact(info.paths[0]) if len(info.paths) == 1 else "")
+    model = model_codes()
+    return dataclasses.replace(e, findings=tuple(located(d, info.model_entry, info.model_source, info.model_file)
+                                                 if d.code in model and info.model_entry else d for d in found))
 
 
 def _validation_figures(data: Data, limit: int | None) -> ValidationFigures | None:
@@ -314,22 +307,11 @@ class Conversion:
 
     @property
     def summary(self) -> str:
+        from .formats.shape import read_back
+
         o = self.options
         return (f"converted {redact(o.path)} ({self.source_format}) to {redact(o.output)} ({o.target}): {self.tally.summary()}"
-                + _read_back(o.output, o.target))
-
-
-def _read_back(output: str, target: str) -> str:
-    """What to do when the target shares its shape with another format detection would pick:
-    name the file after it, or give --format (formats/shape.py `as_named`)."""
-    from .formats.registry import BY_SHAPE, FORMATS
-    from .formats.shape import Detection, as_named
-
-    shape = FORMATS[target].shape
-    if BY_SHAPE.get(shape) == target or as_named(Detection(BY_SHAPE.get(shape, target), ""), output).name == target:
-        return ""
-    return (f"; ftlint reads it as {BY_SHAPE[shape]} unless its name says {target} (train.{target}.jsonl) "
-            f"or --format {target} is given")
+                + read_back(o.output, o.target))
 
 
 def convert_file(options: ConvertOptions, emit: Emit) -> Conversion:

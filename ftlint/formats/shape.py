@@ -160,3 +160,14 @@ def _keys_in_most(records: list[dict]) -> set[str]:
     """Keys present in at least half of the records: a stray key on one line is not a format."""
     counts = Counter(k for r in records for k in r)
     return {k for k, n in counts.items() if n * 2 >= len(records)}
+
+
+def read_back(output: str, target: str) -> str:
+    """What `convert --to target` says when the file it writes would be read as another format of
+    its shape: name the file after the target, or give --format (`as_named`)."""
+    from .registry import BY_SHAPE, FORMATS
+
+    default = BY_SHAPE.get(FORMATS[target].shape, target)
+    if default == target or as_named(Detection(default, ""), output).name == target:
+        return ""
+    return f"; ftlint reads it as {default} unless its name says {target} (train.{target}.jsonl) or --format {target} is given"

@@ -121,6 +121,8 @@ class DatasetInfo:
     max_length_source: str = ""
     past_max: str = "truncate"
     template: str = "openai"  # how a record became tokens (Settings.template): "openai" is ftlint's token convention
+    model_source: str = ""  # what named the model (RunOptions.model_source) and the file it is in: its findings' place
+    model_file: str = ""
 
 
 @dataclass(frozen=True)

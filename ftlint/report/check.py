@@ -26,9 +26,15 @@ from .shared import SarifWriter, github_annotation
 
 def concise(d: Diagnostic) -> str:
     """path:line:col: CODE message ($.json.path), the shape editors and CI logs understand;
-    always one line, whatever the data holds."""
+    always one line, whatever the data holds. A finding on no file (the model a flag chose,
+    ftlint/origin.py) is CODE message: no location it does not have."""
     where = f" ({terminal_safe(d.pointer)})" if d.pointer else ""
-    return f"{path_text(d.path)}:{d.line}:{d.col}: {d.code} {terminal_safe(d.message)}{where}"
+    return f"{location(d)}{d.code} {terminal_safe(d.message)}{where}"
+
+
+def location(d: Diagnostic) -> str:
+    """`path:line:col: `, or nothing for a finding on no file."""
+    return f"{path_text(d.path)}:{d.line}:{d.col}: " if d.path else ""
 
 
 def summary_lines(files: list[FileSummary], by_code: Counter[tuple[str, str]], headline: str | None = None) -> list[str]:
@@ -170,7 +176,8 @@ class TextReporter(Reporter):
             return
         where = f" {click.style(f'({terminal_safe(d.pointer)})', dim=True)}" if d.pointer else ""
         code = click.style(d.code, fg="red" if d.severity == ERROR else "yellow", bold=True)
-        self.out.write(f"{click.style(f'{path_text(d.path)}:{d.line}:{d.col}:', bold=True)} {code} {terminal_safe(d.message)}{where}\n")
+        place = click.style(location(d), bold=True) if d.path else ""
+        self.out.write(f"{place}{code} {terminal_safe(d.message)}{where}\n")
 
     def show_run(self, d: Diagnostic, last: int) -> None:
         if self.color:

@@ -209,20 +209,14 @@ def render_json(run: EstimateRun) -> str:
 
 
 def render_github(run: EstimateRun) -> str:
-    """The text report, then one annotation per warning or failed gate, on the dataset's file."""
-    path = _one_path(run)
-    notes = [github_annotation(d.severity, d.code, d.message, path) for d in run.estimate.findings]
+    """The text report, then one annotation per warning or failed gate: on the dataset's file
+    when it is one, a model's on the file that chose it (or on none: ftlint/origin.py)."""
+    notes = [github_annotation(d.severity, d.code, d.message, d.path or None) for d in run.estimate.findings]
     return render_text(run) + "".join(n + "\n" for n in notes)
 
 
 def render_sarif(run: EstimateRun) -> str:
-    path = _one_path(run)
-    return sarif_document([(d.code, d.severity, d.message, path) for d in run.estimate.findings])
-
-
-def _one_path(run: EstimateRun) -> str | None:
-    """The file a plan finding is on, when the dataset is one file."""
-    return shown_path(run.paths[0]) if len(run.paths) == 1 else None
+    return sarif_document([(d.code, d.severity, d.message, d.path or None) for d in run.estimate.findings])
 
 
 def render_markdown(run: EstimateRun) -> str:

@@ -34,6 +34,8 @@ def applied(config: RunConfig, run: RunOptions, plan: PlanOptions | None, given:
         values.pop("max_seq_len", None)
     if "max_seq_len" in values and "max_seq_len" in config.run:
         values["max_seq_len_source"] = config.run["max_seq_len"].source
+    if "model_name" in values and "model_name" in config.run:  # its findings are on the config, said by its key
+        values["model_source"], values["model_file"] = config.run["model_name"].source, config.path
     notes = (*config.notes, *(f"{u} (not set in {config.name})" for u in config.unset))
     new_run = dataclasses.replace(run, **values, run=config.path, run_notes=notes)  # type: ignore[arg-type]
     if plan is None:
