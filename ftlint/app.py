@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from .dataset import DatasetView
 from .diagnostics import Diagnostic
 from .engine import Analysis, Settings, analyse, dataset_findings, view_of
+from .engine.places import placed_all
 from .errors import UsageError
 from .formats import Format, get_format, trained_as
 from .judging import resolve_model, settings_for, trainer_of
@@ -100,7 +101,7 @@ def analyse_data(run: RunOptions, emit: Emit, progress: Progress | None = None, 
         validation = analyse_files(held_out, dataclasses.replace(settings, training=False), emit, run, progress)
         views = (_view(train), _view(validation))
         made, found = dataset_findings(views, "split", run.selection, _formats(train) + _formats(validation))
-        _report(found, validation, emit)
+        _report(placed_all(found, (train, validation)), validation, emit)
         leaks = made["FT404"]
     return Data(model, settings, train, validation, leaks, today.isoformat(), trainer, why, refused)
 
@@ -121,7 +122,8 @@ def analyse_files(paths: tuple[str, ...], settings: Settings, emit: Emit, run: R
     else:
         result = counted(lambda: analyse(paths, settings, emit, jobs=run.jobs, progress=progress))
     if run.dataset_rules:
-        _report(dataset_findings((_view(result),), "dataset", run.selection, _formats(result))[1], result, emit)
+        found = dataset_findings((_view(result),), "dataset", run.selection, _formats(result))[1]
+        _report(placed_all(found, (result,)), result, emit)
     return result
 
 

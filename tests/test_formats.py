@@ -351,8 +351,8 @@ def test_llama_factory_mapping_reads_the_data_as_llama_factory_does() -> None:
     entry whose file_name is the input; a required column the record lacks is FT109."""
     info = str(MAPPING / "dataset_info.json")
     qa = run("check", str(MAPPING / "qa.json"), "--mapping", info, "--ignore", "FT4")
-    assert "qa.json:2:1: FT109 the mapping qa reads the output from column 'answer'" in qa.stdout
-    assert "qa.json:1:1" not in qa.stdout  # context (the query) and sys are read as Alpaca's input and system
+    assert "qa.json:8:1: FT109 the mapping qa reads the output from column 'answer'" in qa.stdout  # element 2 starts on line 8
+    assert "(element 1" not in qa.stdout  # context (the query) and sys are read as Alpaca's input and system
     e = json.loads(run("estimate", str(MAPPING / "qa.json"), "--mapping", info, "-o", "json").stdout)
     rec = json.loads((MAPPING / "qa.json").read_text())[0]
     assert (e["format"], e["records"]) == ("alpaca", 1)

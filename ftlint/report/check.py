@@ -28,8 +28,14 @@ def concise(d: Diagnostic) -> str:
     """path:line:col: CODE message ($.json.path), the shape editors and CI logs understand;
     always one line, whatever the data holds. A finding on no file (the model a flag chose,
     ftlint/origin.py) is CODE message: no location it does not have."""
-    where = f" ({terminal_safe(d.pointer)})" if d.pointer else ""
+    where = f" ({terminal_safe(beside(d))})" if d.pointer or d.element else ""
     return f"{location(d)}{d.code} {terminal_safe(d.message)}{where}"
+
+
+def beside(d: Diagnostic) -> str:
+    """What follows a finding's message in parentheses: a JSON array's element, its JSON path."""
+    element = f"element {d.element}" if d.element else ""
+    return ", ".join(part for part in (element, d.pointer or "") if part)
 
 
 def location(d: Diagnostic) -> str:
@@ -174,7 +180,7 @@ class TextReporter(Reporter):
         if not self.color:
             self.out.write(concise(d) + "\n")
             return
-        where = f" {click.style(f'({terminal_safe(d.pointer)})', dim=True)}" if d.pointer else ""
+        where = f" {click.style(f'({terminal_safe(beside(d))})', dim=True)}" if d.pointer or d.element else ""
         code = click.style(d.code, fg="red" if d.severity == ERROR else "yellow", bold=True)
         place = click.style(location(d), bold=True) if d.path else ""
         self.out.write(f"{place}{code} {terminal_safe(d.message)}{where}\n")
@@ -201,11 +207,11 @@ class GithubReporter(Reporter):
     summarises = True
 
     def show(self, d: Diagnostic) -> None:
-        where = f" ({d.pointer})" if d.pointer else ""
+        where = f" ({beside(d)})" if d.pointer or d.element else ""
         self.out.write(github_annotation(d.severity, d.code, d.message + where, d.path, d.line, d.col) + "\n")
 
     def show_run(self, d: Diagnostic, last: int) -> None:
-        where = f" ({d.pointer})" if d.pointer else ""
+        where = f" ({beside(d)})" if d.pointer or d.element else ""
         one = github_annotation(d.severity, d.code, d.message + where, d.path, 1, d.col) + "\n"
         if not d.path or d.path == "<stdin>":  # no file to put it on (github_annotation): every line's is the same
             self.out.write(one * (last - d.line + 1))
