@@ -40,14 +40,14 @@ def pairs_of_mask(mask: Sequence[bool]) -> list[tuple[int, int]]:
     return pairs
 
 
-def keep_start(pairs: Pairs, cut: int) -> tuple[int, int]:
-    """(tokens kept, trained tokens kept) of the first `cut` tokens."""
-    position = kept = 0
+def keep_start(pairs: Pairs, cut: int) -> list[tuple[int, int]]:
+    """Each pair's (untrained, trained) tokens among the first `cut` tokens."""
+    out, position = [], 0
     for untrained, trained in pairs:
         start = position + untrained
-        kept += max(0, min(start + trained, cut) - start)
+        out.append((max(0, min(start, cut) - position), max(0, min(start + trained, cut) - start)))
         position = start + trained
-    return min(position, cut), kept
+    return out
 
 
 def infer_seqlen(source: int, target: int, cutoff: int) -> tuple[int, int]:
@@ -65,28 +65,35 @@ def infer_seqlen(source: int, target: int, cutoff: int) -> tuple[int, int]:
     return new_source, new_target
 
 
-def proportional(pairs: Pairs, cutoff: int) -> tuple[int, int]:
-    """(tokens kept, trained tokens kept) under LLaMA-Factory's rule, pair by pair."""
-    total = trained_kept = 0
+def proportional(pairs: Pairs, cutoff: int) -> list[tuple[int, int]]:
+    """Each pair's (source, target) tokens kept under LLaMA-Factory's rule, pair by pair: the
+    start of each (source_ids[:source_len], target_ids[:target_len]), none once the cutoff is used."""
+    out, total = [], 0
     for source, target in pairs:
-        if total >= cutoff:
-            break
-        kept_source, kept_target = infer_seqlen(source, target, cutoff - total)
+        kept_source, kept_target = infer_seqlen(source, target, cutoff - total) if total < cutoff else (0, 0)
         total += kept_source + kept_target
-        trained_kept += kept_target
-    return total, trained_kept
+        out.append((kept_source, kept_target))
+    return out
 
 
-def kept(rule: str, pairs: Pairs, cut: int) -> tuple[int, int] | None:
-    """(tokens kept, trained tokens kept) of a sample over `cut` under the trainer's rule; None:
-    the sample leaves the run (dropped, or refused with the job)."""
+def kept_pairs(rule: str, pairs: Pairs, cut: int) -> list[tuple[int, int]] | None:
+    """Each pair's (untrained, trained) tokens the trainer keeps of a sample over `cut` (the start
+    of each); None: the sample leaves the run (dropped, or refused with the job). `ftlint show`
+    marks these, and `kept` sums them: the two cannot disagree."""
     if rule in (DROP, REJECT):
         return None
     if rule == PROPORTIONAL:
         return proportional(pairs, cut)
     if rule == SPLIT:  # packed across sequences: nothing is lost
-        return sum(u + t for u, t in pairs), sum(t for _, t in pairs)
+        return [(u, t) for u, t in pairs]
     return keep_start(pairs, cut)
 
 
-__all__ = ["AXOLOTL_MIN_SAMPLE_LEN", "Pairs", "infer_seqlen", "keep_start", "kept", "pairs_of_mask", "proportional"]
+def kept(rule: str, pairs: Pairs, cut: int) -> tuple[int, int] | None:
+    """(tokens kept, trained tokens kept) of a sample over `cut` under the trainer's rule; None:
+    the sample leaves the run (dropped, or refused with the job)."""
+    found = kept_pairs(rule, pairs, cut)
+    return None if found is None else (sum(u + t for u, t in found), sum(t for _, t in found))
+
+
+__all__ = ["AXOLOTL_MIN_SAMPLE_LEN", "Pairs", "infer_seqlen", "keep_start", "kept", "kept_pairs", "pairs_of_mask", "proportional"]
