@@ -35,6 +35,7 @@ class LineFigures:
     over_budget: bool = False  # ... because it went over its budget (FT238, not FT230)
     rendered: Masked | None = None  # the record through the chat template, with the trainer's loss mask
     system_dropped: bool = False  # a system message's text is not in the rendered sequence (FT239)
+    samples: list[Masked] | None = None  # mistral-finetune's samples of one conversation, each masked (`ftlint show`)
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ def applied(config: RunConfig, run: RunOptions, plan: PlanOptions | None, given:
     values: dict[str, object] = {k: s.value for k, s in config.run.items() if k not in given and hasattr(run, k)}
     if "trainer" not in given:
         values["trainer"] = config.trainer
-        values["trainer_source"] = f"from {config.name} (a {config.kind} run config)"
+        values["trainer_source"] = f"from {config.name} ({'an' if config.kind[0] in 'aeiou' else 'a'} {config.kind} run config)"
     paths = run.paths or _paths(config)
     values["paths"] = paths
     if "mapping" not in given and run.mapping is None:
