@@ -158,18 +158,19 @@ def render_text(shown: Shown, max_chars: int = DEFAULT_MAX_CHARS, color: bool = 
 def render_markdown(shown: Shown, max_chars: int = DEFAULT_MAX_CHARS) -> str:
     t = shown.target
     lines = [f"### ftlint show {md_code(f'{t.shown}:{t.line}')}", "", "| | |", "|---|---|"]
-    lines += [f"| {label} | {md_text(redact(value))} |" for label, value in _header(shown)]
+    lines += [f"| {label} | {md_code(redact(value))} |" for label, value in _header(shown)]  # it names data: keys, files
     if shown.rejected:
         lines += ["", "**rejected**: the line has an error, so no record of it is trained (nor in any figure)"]
     for k, record in enumerate(shown.records, 1):
         lines += ["", f"**{md_text(_summary(record, k, len(shown.records)))}**", "",
                   "| tokens | trains | kept | part |", "|---:|---|---:|---|"]
-        lines += [f"| {a} | {b} | {c} | {md_text(redact(d))} |" for a, b, c, d in _table(record)]
+        lines += [f"| {a} | {b} | {c} | {md_code(redact(d))} |" for a, b, c, d in _table(record)]
         lines += ["", "⟦trains⟧, ⟪cut off⟫:", "",
                   *md_fence([line.removeprefix("  │ ") for line in marked_lines(record, max_chars, False)])]
     if shown.findings:
         lines += ["", "| code | severity | finding |", "|---|---|---|"]
-        lines += [f"| {d.code} | {d.severity} | {md_text(d.message)} |" for d in shown.findings]
+        lines += [f"| {d.code} | {d.severity} | {md_code(d.message + (f' ({d.pointer})' if d.pointer else ''))} |"
+                  for d in shown.findings]
     return "\n".join(lines) + "\n"
 
 
