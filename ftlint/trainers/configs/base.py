@@ -5,9 +5,10 @@ that ftlint reads but does not model. One module per kind of file reads it into 
 from __future__ import annotations
 
 import sys
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 
 class RunConfigError(Exception):
@@ -55,9 +56,12 @@ class Keys:
     """A config's top-level mapping, read key by key with its type checked: a value of another
     type is a RunConfigError naming the file, the key and what it takes."""
 
-    def __init__(self, doc: dict, path: str, templates: Collection[str] = ()) -> None:
+    def __init__(self, doc: dict, path: str, templates: Collection[str] = (), models: Callable[..., Any] | None = None) -> None:
         self.doc, self.path, self.name = doc, path, Path(path).name
         self.templates = templates  # the chat templates ftlint renders, by name: what a config's named one is compared with
+        # how a self-hosted run's model name is read (names.named: a folder, a name rule, the catalog),
+        # given by the caller so that the readers import nothing above them
+        self.models = models
         self.notes: list[str] = []
 
     def get(self, key: str, kind: str, where: dict | None = None, shown: str | None = None) -> object:

@@ -67,14 +67,13 @@ def model(keys: Keys, key: str, run: dict[str, Setting], prefix: str = "", folde
     self-hosted run's name as names.named reads it (a model folder, a name rule, or a model
     ftlint does not know, which the figures say)."""
     from ...models import UnknownModel, get_model
-    from ...names import named
 
     name = keys.get(key, "str")
     if not isinstance(name, str) or not name:
         return
     source = f"{key} {name} from {keys.name}"
-    if not prefix:
-        found = named(Path(keys.path).parent, key, name, folders)
+    if not prefix and keys.models is not None:
+        found = keys.models(Path(keys.path).parent, key, name, folders)
         for option, value in (("model_name", found.model), ("tokenizer", found.folder), ("chat_template", found.template and found.folder)):
             if value:
                 run[option] = Setting(value, source)
@@ -84,8 +83,9 @@ def model(keys: Keys, key: str, run: dict[str, Setting], prefix: str = "", folde
     try:  # a provider's job runs the provider's models only
         run["model_name"] = Setting(get_model(f"{prefix}{name}").name, source)
     except UnknownModel:
-        keys.note(f"{key} {name}: not in ftlint's catalog; counted with o200k_base and the trainer's default renderer "
-                  "(give --model or --tokenizer and --chat-template for the model's own)")
+        # how the counts are made without it is said once, beside them (plan/exactness.py)
+        keys.note(f"{key} {name}: not in ftlint's catalog (give --model for one it knows, or --tokenizer and --chat-template "
+                  "for this one's own)")
 
 
 def dataset(keys: Keys, path: str, kind: str = "", mapping: str | None = None) -> DatasetRef:
