@@ -118,6 +118,7 @@ class Model:
     processor: Sourced | None = None
     # a model a name rule resolved (names.py): why its conversations' counts are an estimate (its vocabulary is exact)
     template_doubt: str = ""
+    unpriced: Sourced | None = None  # no price in the catalog: why (what was looked for, and not found)
 
     def rate(self, method: str) -> Sourced | None:
         """The price per 1M tokens of a method ("sft-lora", ...), where the catalog prices by method."""
@@ -231,6 +232,7 @@ def _models_of(stem: str) -> dict[str, Model]:
             parameters=_sourced(e.get("parameters")), max_batch=_sourced(e.get("max_batch")),
             max_batch_full=_sourced(e.get("max_batch_full")), context_dpo=_sourced(e.get("context_dpo")),
             storage=_sourced(e.get("storage")), exact=_sourced(e.get("exact")), processor=_sourced(e.get("processor")),
+            unpriced=_sourced(e.get("unpriced")),
             **billing,
         )
     return out

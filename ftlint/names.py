@@ -95,8 +95,9 @@ def named(base: Path, key: str, name: str, folders: bool = True) -> Named:
                      "counted with OpenAI's per-message convention (give the template the trainer renders with: --chat-template)")
     found = resolve(name, lenient=True)
     if found.tokenizer == UNKNOWN:
-        return Named(found.name, note=f"{unread or f'{key} {name}: '}not a model ftlint knows; counted with o200k_base as an "
-                     "estimate (give the model's folder: --tokenizer DIR --chat-template DIR, or --model NAME of `ftlint models`)")
+        return Named(found.name, note=f"{unread or f'{key} {name}: '}not a model ftlint knows (how its tokens "
+                     "are counted is said beside them; give the model's folder: --tokenizer DIR --chat-template DIR, or "
+                     "--model NAME of `ftlint models`)")
     return Named(found.name, note=unread.removesuffix("; "))
 
 

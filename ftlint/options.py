@@ -73,7 +73,10 @@ class RunOptions:
     validation: str | None = None
     held_out: tuple[str, ...] = ()  # more files judged as validation (check: the ones named as splits, ftlint/splits.py)
     model_name: str | None = None
-    model_source: str = ""  # where model_name came from when not --model (a run config): a name ftlint does not know is then an estimate
+    # where model_name came from, as its findings (FT512, FT513) say it: "" the --model flag (the API's
+    # model keyword), else "model in ftlint.toml", "base_model X from lora.yml"; and the file that named it
+    model_source: str = ""
+    model_file: str = ""
     context: int | None = None  # --context: wins over the format's and the model's limit
     today: str | None = None  # --today YYYY-MM-DD: model lifecycles (and dated templates) as of that day
     tokenizer: str | None = None  # --tokenizer: a family name or a file (tokenizer.json, tekken.json, rank file, folder)
@@ -104,7 +107,7 @@ class RunOptions:
         "chat_template": Text(path=True), "format_name": Text(), "jobs": Count(1), "dataset_rules": Flag(),
         "prompt_fingerprints": Flag(), "assistant_only_loss": Flag(), "completion_only_loss": Flag(), "max_seq_len": Count(1, maximum("max-seq-len")),
         "bound_tokens": Flag(), "mapping": Text(path=True), "keep_order": Flag(), "engine": OneOf(("local", "ray")), "trainer": OneOf(TRAINER_CHOICES),
-        "trainer_source": Text(), "max_seq_len_source": Text(), "model_source": Text(),
+        "trainer_source": Text(), "max_seq_len_source": Text(), "model_source": Text(), "model_file": Text(),
         "run": Text(path=True),
     }
 

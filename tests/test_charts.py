@@ -45,6 +45,7 @@ def test_the_length_chart_counts_records_per_bin_split_at_the_limit() -> None:
     labels = ", ".join(f'"{lo:,}-{hi - 1:,}{" over" if lo > limit else ""}"' for lo, hi, _ in bins)
     assert c["x-axis"] == f"[{labels}]"
     assert c["bar"] == "[" + ", ".join(str(n) for _, _, n in bins) + "]"
+    assert c["y-axis"] == f'"records" 0 --> {max(n for _, _, n in bins)}'  # from 0: a bar's height is its count
     assert sum(n for lo, _, n in bins if lo > limit) == sum(t > limit for t in lengths) >= 2
 
 
@@ -59,6 +60,8 @@ def test_the_cost_chart_adds_an_epochs_cost_at_each_epochs_last_step() -> None:
     assert c["title"] == f'"cost by epoch: {shown} for {steps * 3} steps"'
     assert c["x-axis"] == "[" + ", ".join(f'"epoch {k} (step {k * steps})"' for k in (1, 2, 3)) + "]"
     assert c["bar"] == "[" + ", ".join(f"{round(cost * k / 3, 4):g}" for k in (1, 2, 3)) + "]"
+    # the axis starts at 0 (Mermaid's own starts at the lowest bar: epoch 1 drawn as a sliver) and ends at the total
+    assert c["y-axis"] == f'"USD" 0 --> {round(cost, 4):g}'
     assert out.index("| cost |") < out.index("```mermaid")  # beside (after) the table
 
 

@@ -154,8 +154,9 @@ def test_placeholder_and_file_errors_are_on_their_records_alone(tmp_path: Path) 
     folder = _bad_demo(tmp_path)
     result = run("check", str(folder / "mllm_demo.json"), "--mapping", str(folder / "dataset_info.json"),
                  "--model", "Qwen/Qwen2.5-VL-7B-Instruct", "-o", "json")
-    found = [(d["line"], d["code"]) for d in json.loads(result.stdout)]
-    assert sorted(found) == [(2, "FT250"), (3, "FT251"), (4, "FT250")]
+    # the array is written on one line: each finding is on line 1, with the element it is in
+    found = [(d["line"], d.get("element"), d["code"]) for d in json.loads(result.stdout)]
+    assert sorted(found) == [(1, 2, "FT250"), (1, 3, "FT251"), (1, 4, "FT250")]
     assert result.exit_code == 1
 
 

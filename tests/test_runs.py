@@ -62,6 +62,33 @@ def test_axolotl_instruct_lora_plans_axolotls_own_step_count() -> None:
     assert any(n.startswith("val_set_size 0.05") for n in e["run_notes"])  # said, not silently dropped
 
 
+def test_an_unknown_base_model_is_said_once_and_the_counts_name_their_tokenizer(tmp_path: Path) -> None:
+    """A base_model neither the catalog nor a name rule knows (acme/widget-chat): the run's note
+    says so; how the tokens were counted is said once, beside them, by the tokenizer that counted
+    them (--tokenizer's when given), and nothing claims that no model was named."""
+    text = (RUNS / "axolotl" / "instruct-lora-8b.yml").read_text().replace("NousResearch/Meta-Llama-3-8B-Instruct", "acme/widget-chat")
+    (tmp_path / "instruct-lora-8b.yml").write_text(text)
+    config = str(tmp_path / "instruct-lora-8b.yml")
+    for extra, counted in (((), "o200k_base"), (("--tokenizer", "llama3"), "llama3 (--tokenizer)")):
+        text = run("estimate", rel(DRONE), "--run", config, *extra).stdout
+        assert "no model named" not in text
+        assert text.count("counted with") == 1 and f"counted with {counted}" in text
+        assert text.count("acme/widget-chat: not a model ftlint knows") == 1
+        if extra:
+            assert "o200k_base" not in text and "plan: acme/widget-chat (llama3, an estimate)" in text
+
+
+def test_the_format_a_run_config_decides_is_said_to_be_its_not_the_flags() -> None:
+    """No --format was given: the axolotl config's dataset type decided it, and the reason says
+    so; a dataset_info.json entry the same; --format itself is still said as --format."""
+    e = estimate(rel(DRONE), "--run", rel(RUNS / "axolotl" / "instruct-lora-8b.yml"))
+    assert e["format"] == "trl-messages" and e["format_reason"].startswith("instruct-lora-8b.yml datasets entry ")
+    assert "type chat_template" in e["format_reason"] and "--format" not in e["format_reason"]
+    mapped = estimate(rel(FIXTURES / "mapping" / "qa.json"), "--mapping", rel(FIXTURES / "mapping" / "dataset_info.json"))
+    assert mapped["format_reason"] == "dataset_info.json entry qa: formatting alpaca (the default)"
+    assert estimate(rel(DRONE), "--format", "trl-messages")["format_reason"] == "--format"
+
+
 def test_a_flag_wins_over_the_run_config_and_says_so() -> None:
     config = RUNS / "axolotl" / "instruct-lora-8b.yml"
     cfg = yaml.safe_load(config.read_text())

@@ -129,8 +129,8 @@ def _splitter(specials: tuple[str, ...], extra: str) -> re.Pattern[str]:
     alternatives = [re.escape(s) for s in sorted(specials, key=len, reverse=True)]
     if extra:
         alternatives.insert(0, extra)
-    # no added token: a group that never matches (an empty one would match between every two
-    # characters, and each character would be counted apart, and once more as a token)
+    # no added token (a bare template of the user's): a group that never matches, where an empty one
+    # would match between every two characters (each an "added token" to count, and FT302's)
     return re.compile("(" + ("|".join(alternatives) or "(?!)") + ")")
 
 

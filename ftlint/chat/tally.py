@@ -165,7 +165,8 @@ class Tally:
         self.seen.append(rendered.text)
         trained = sum(n for n, p in zip(sizes, made, strict=True) if p.trained)
         # nothing is cut: mistral-finetune packs a long sample across sequences (its profile's past_max)
-        return Masked(sum(sizes), trained, rendered.text, rendered.spans, False, self.spec.eos)
+        return Masked(sum(sizes), trained, rendered.text, rendered.spans, False, self.spec.eos,
+                      pieces=[(p.text, n, p.trained) for p, n in zip(made, sizes, strict=True)])
 
 
 def _joined(made: list[Piece]) -> Rendered:

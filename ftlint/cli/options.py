@@ -217,6 +217,7 @@ def run_options(params: dict[str, Any], paths: tuple[str, ...], selection_base: 
     """The judging options of a command, popped from its parameters."""
     selection = Selection(params.pop("select", ()) or (), params.pop("ignore", ()) or (), selection_base.per_file,
                           selection_base.base_dir)
+    origin = _model_origin()
     return RunOptions(
         paths=paths, validation=params.pop("validation", None), model_name=params.pop("model_name"),
         context=params.pop("context"), format_name=params.pop("format_name"),
@@ -229,7 +230,19 @@ def run_options(params: dict[str, Any], paths: tuple[str, ...], selection_base: 
         trainer=params.pop("trainer", None), run=params.pop("run", None),
         template_budget=TemplateBudget(params.pop("template_max_chars"), params.pop("template_max_steps"),
                                        params.pop("template_seconds")),
+        model_source=origin[0], model_file=origin[1],
     )
+
+
+def _model_origin() -> tuple[str, str]:
+    """Where --model's value came from, when the configuration file gave it (its findings name the file)."""
+    from click.core import ParameterSource
+
+    ctx = click.get_current_context(silent=True)
+    if ctx is None or "model_name" not in ctx.params or ctx.get_parameter_source("model_name") != ParameterSource.DEFAULT_MAP:
+        return "", ""
+    path = getattr(ctx.find_root().obj, "path", None)  # the group's Config (cli/config.py), read once
+    return f"model in {path.name if path else 'the configuration file'}", str(path or "")
 
 
 def plan_options(params: dict[str, Any]) -> PlanOptions:

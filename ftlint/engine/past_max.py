@@ -51,15 +51,21 @@ def past_max(fmt: Format, value: dict, figures: LineFigures, cut: int, rule: Cut
         else:
             layouts = layouts or fmt.layout(value, counter, tally)
             pairs = layouts[i]
-        laid = sum(u + t for u, t in pairs)
-        if laid != r.tokens and pairs:  # a layout counted otherwise than the figures: the difference is context
-            pairs = [(max(0, pairs[0][0] + r.tokens - laid), pairs[0][1]), *pairs[1:]]
-        found = rule.kept(pairs, cut)
+        found = rule.kept(aligned(pairs, r.tokens), cut)
         if found is None:
             r.dropped = True
             continue
         r.cut_tokens, r.cut_trainable = max(0, r.tokens - found[0]), max(0, r.trainable - found[1])
     return figures
+
+
+def aligned(pairs: list[tuple[int, int]], tokens: int) -> list[tuple[int, int]]:
+    """A record's layout as its figures count it: a layout counted otherwise (a template's
+    renderings of prefixes) differs in context, added to (or taken from) what comes first."""
+    laid = sum(u + t for u, t in pairs)
+    if laid == tokens or not pairs:
+        return pairs
+    return [(max(0, pairs[0][0] + tokens - laid), pairs[0][1]), *pairs[1:]]
 
 
 def count_cut(summary: FileSummary, number: int, record: RecordFigures) -> None:

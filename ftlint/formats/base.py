@@ -36,6 +36,7 @@ class LineFigures:
     rendered: Masked | None = None  # the record through the chat template, with the trainer's loss mask
     system_dropped: bool = False  # a system message's text is not in the rendered sequence (FT239)
     media: Any = None  # the record's images, read and counted: a ftlint.media.plan.MediaPlan
+    samples: list[Masked] | None = None  # mistral-finetune's samples of one conversation, each masked (`ftlint show`)
 
 
 @dataclass(frozen=True)

@@ -105,7 +105,10 @@ class ChatFormat(Format):
                     samples = [(k, tally.masked(rendered[: head + k + 1], tools, only_last=True))
                                for k, t in enumerate(messages) if self.is_target(t)]
                     records = [RecordFigures(k + 1, 1, m.tokens, m.trained) for k, m in samples]
-                    records = records or [RecordFigures(len(messages), 0, tally.tokens(rendered, tools), 0)]
+                    if records:
+                        return LineFigures(records, len(messages), samples=[m for _, m in samples],
+                                           system_dropped=system_dropped(rendered, tally.seen))
+                    records = [RecordFigures(len(messages), 0, tally.tokens(rendered, tools), 0)]
                 elif expand:
                     records = [RecordFigures(k + 1, 1, tally.tokens(rendered[: head + k + 1], tools), c.body(t))
                                for k, t in enumerate(messages) if self.is_target(t)]

@@ -96,7 +96,7 @@ class Alpaca(FieldsFormat):
     output and, as LLaMA-Factory trains by default (mask_history off), each history answer carry
     the loss."""
 
-    def _messages(self, record: dict) -> list[dict]:
+    def as_messages(self, record: dict) -> list[dict]:
         messages: list[dict] = []
         system = record.get("system")
         if isinstance(system, str) and system:
@@ -113,12 +113,12 @@ class Alpaca(FieldsFormat):
     def layout(self, record: dict, counter: TokenCounter, tally: Tally | None = None) -> list[list[tuple[int, int]]]:
         from .chat import AS_MESSAGES
 
-        return AS_MESSAGES.layout({"messages": self._messages(record)}, counter, tally)
+        return AS_MESSAGES.layout({"messages": self.as_messages(record)}, counter, tally)
 
     def figures(self, record: dict, counter: TokenCounter, tally: Tally | None = None) -> LineFigures:
         from .chat import AS_MESSAGES
 
-        return AS_MESSAGES.figures({"messages": self._messages(record)}, counter, tally)
+        return AS_MESSAGES.figures({"messages": self.as_messages(record)}, counter, tally)
 
 
 @dataclass(frozen=True)

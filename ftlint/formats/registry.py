@@ -26,9 +26,15 @@ TOGETHER: dict = {"severities": {"FT004": ERROR, "FT203": WARNING, "FT252": WARN
                   "reads_message": frozenset({"role", "content", "weight", "tool_calls", "tool_call_id", "reasoning",
                                               "reasoning_content"})}
 
+# OpenAI's own jobs: its file validation rejects text spelling a special token ("Example 6174 message
+# contains an invalid token: <|fim_suffix|>", johny-b/llmcomp#59, 2026-02), so FT302 is an error there
+OPENAI_VALIDATED = ("openai-chat", "openai-preference")
+OPENAI_SEVERITIES = {"FT302": ERROR}
+
 _ALL: list[Format] = [
     OpenAIChat(name="openai-chat", title="OpenAI supervised chat fine-tuning (messages)",
-               providers="OpenAI (no new jobs after 2027-01-06): gpt-4.1, gpt-4.1-mini, gpt-4o, gpt-4o-mini"),
+               providers="OpenAI (no new jobs after 2027-01-06): gpt-4.1, gpt-4.1-mini, gpt-4o, gpt-4o-mini",
+               severities=OPENAI_SEVERITIES),
     OpenAIChat(
         name="azure-openai-chat", title="Azure OpenAI supervised chat fine-tuning (as OpenAI's)",
         providers="Azure OpenAI (Microsoft Foundry): gpt-4.1, gpt-4.1-mini, gpt-4.1-nano, gpt-4o, gpt-4o-mini; Ministral-3B, "
@@ -149,7 +155,7 @@ _ALL: list[Format] = [
         providers="OpenAI (gpt-4.1, gpt-4.1-mini, gpt-4o; until 2027-01-06), Azure OpenAI (gpt-4o, gpt-4.1, gpt-4.1-mini, "
                   "gpt-4.1-nano), Fireworks DPO; Together: together-preference",
         record_rule="1 line = 1 preference pair; the two outputs carry the loss",
-        schema="openai-preference", shape="preference-openai", min_examples=10),
+        schema="openai-preference", shape="preference-openai", min_examples=10, severities=OPENAI_SEVERITIES),
     PreferenceFormat(
         name="together-preference", title="Together preference (OpenAI DPO shape, alternating input)",
         providers="Together AI", record_rule="1 line = 1 preference pair", schema="together-preference",

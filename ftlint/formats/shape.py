@@ -3,6 +3,7 @@ format from its first records, with the reason shown to the user."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -83,13 +84,34 @@ class Detection:
     counts: dict[str, int] = field(default_factory=dict)
 
 
-def detect(records: list[dict], trainer: str = "", takes: tuple[str, ...] = ()) -> Detection:
+def detect(records: list[dict], trainer: str = "", takes: tuple[str, ...] = (), name: str = "") -> Detection:
     """Choose a format from the first records: the most common shape, then the best fit
-    among the formats of that shape; for a trainer that `takes` some formats, its own format of
-    that shape (TRL reads OpenAI-style messages as trl-messages, Together as
-    together-conversational), where it has one."""
-    found = _detect(records)
+    among the formats of that shape, or the one of them the file's `name` names; for a trainer
+    that `takes` some formats, its own format of that shape (TRL reads OpenAI-style messages as
+    trl-messages, Together as together-conversational), where it has one."""
+    found = as_named(_detect(records), name) if name else _detect(records)
     return _as_trainer_reads(found, trainer, takes) if takes and found.name not in takes else found
+
+
+def as_named(found: Detection, name: str) -> Detection:
+    """Formats of one shape differ in rules the records cannot show (Fireworks' and OpenAI's
+    messages look the same): a file whose name holds one of them as a word (`train.fireworks-chat.jsonl`,
+    `fireworks-chat-train.jsonl`, as `ftlint convert --to fireworks-chat` might be told to write it)
+    is read as that one. The longest name found wins (azure-openai-chat over openai-chat); the name
+    never makes records of another shape a format they are not."""
+    from .registry import FORMATS
+
+    base = re.split(r"[/\\]", name)[-1].lower()
+    shape = FORMATS[found.name].shape
+    named = [n for n, fmt in FORMATS.items() if (fmt.shape == shape or shape in fmt.also_shapes)
+             and re.search(rf"(?<![a-z0-9]){re.escape(n)}(?![a-z0-9])", base)]
+    if not named:
+        return found
+    chosen = max(named, key=len)
+    if chosen == found.name:
+        return found
+    return Detection(chosen, f"{found.reason}; the file's name says {chosen}, a format of this shape (--format overrides it)",
+                     found.counts)
 
 
 def _as_trainer_reads(found: Detection, trainer: str, takes: tuple[str, ...]) -> Detection:
@@ -152,3 +174,14 @@ def _keys_in_most(records: list[dict]) -> set[str]:
     """Keys present in at least half of the records: a stray key on one line is not a format."""
     counts = Counter(k for r in records for k in r)
     return {k for k, n in counts.items() if n * 2 >= len(records)}
+
+
+def read_back(output: str, target: str) -> str:
+    """What `convert --to target` says when the file it writes would be read as another format of
+    its shape: name the file after the target, or give --format (`as_named`)."""
+    from .registry import BY_SHAPE, FORMATS
+
+    default = BY_SHAPE.get(FORMATS[target].shape, target)
+    if default == target or as_named(Detection(default, ""), output).name == target:
+        return ""
+    return f"; ftlint reads it as {default} unless its name says {target} (train.{target}.jsonl) or --format {target} is given"

@@ -34,6 +34,7 @@ from ..trainers.steps import Hosted, Schedule
 from .exactness import counts_exact
 from .figures import DatasetFigures, ValidationFigures
 from .sources import sources_of, trainer_default
+from .warmup import warmup_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +117,9 @@ class DatasetInfo:
     max_length_source: str = ""
     past_max: str = "truncate"
     preference: bool = False  # a preference format: a DPO job, at its rate
-    template: str = "openai"  # how records became tokens (judging.template_for): a family, "file:PATH", "openai"
+    template: str = "openai"  # how records became tokens (resolve.settings): a family, "file:PATH", "openai"
+    model_source: str = ""  # what named the model (RunOptions.model_source) and the file it is in: its findings' place
+    model_file: str = ""
 
 
 @dataclass(frozen=True)
@@ -181,6 +184,7 @@ class Estimate:
     trainer_source: str = ""  # why the run has this trainer
     trainer_steps: str = "hosted"  # its step arithmetic, as its profile names it (ftlint/trainers/profile.py)
     warmup_steps_given: bool = False  # --warmup-steps (not the trainer's rule)
+    warmup_rule: str = ""  # how the warmup steps were found (plan/warmup.py)
     bill: Bill | None = None  # what the provider will bill (cost_usd is its cost)
     rows_rule: str = ""  # how the rows a trainer batches were counted (Trainer.rows)
     # where each plan figure's value came from: a flag, the run config, the trainer's default or ftlint's rule
@@ -246,7 +250,7 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
     elif s.epochs_run != epochs and s.steps_per_epoch:
         epochs_source += f"; the run ends in epoch {s.epochs_run}, when its {s.total_steps:,} planned steps are done"
         epochs = s.epochs_run
-    warmup = strategy.warmup(s.schedule_steps, plan.warmup_ratio, plan.warmup_steps)
+    warmup, warmup_rule = warmup_of(strategy, s.schedule_steps, plan)
     tokens_processed, processed_rule = _tokens_processed(tokens_per_epoch, s, epochs)
     charged, price_note = _price(price, trainer.hosted if trainer else strategy.charges_per_token, info, method)
     usage = Usage(method, tokens_per_epoch, records, epochs, tokens_processed, processed_rule,
@@ -274,8 +278,8 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
         tokens_exact=exactness[0] and not (trainer and trainer.counts_note()),
         tokens_note=exactness[1] or (trainer.counts_note() if trainer else ""),
         price_unit=price.unit if price is not None else "", price_note=price_note,
-        trainer_title=profile.title if profile else "", trainer_source=info.trainer_source,
-        trainer_steps=profile.steps if profile else HOSTED_STEPS, warmup_steps_given=plan.warmup_steps is not None,
+        trainer_title=trainer.title_for(info.preference) if trainer else "", trainer_source=info.trainer_source,
+        trainer_steps=profile.steps if profile else HOSTED_STEPS, warmup_steps_given=plan.warmup_steps is not None, warmup_rule=warmup_rule,
         bill=billed if profile is None or profile.hosted or charged is not None else None, rows_rule=rows_rule,
         sources={**sources_of(plan, profile, epochs_source, batch_source, info.max_length_source),
                  **({"max_steps": steps_source} if max_steps else {})}, run_config=info.run_config, run_notes=info.run_notes,
@@ -321,9 +325,10 @@ def _price(price: Sourced | None, per_token_trainer: bool, info: DatasetInfo, me
                       "known before the job")
     if model is not None and model.assumed and model.name.startswith("("):
         provider = f" for {model.provider}" if model.provider else ""
-        return None, f"no model named: give --model (`ftlint models --provider {model.provider or 'NAME'}`){provider} or --price USD_PER_1M_TOKENS"
+        return None, f"no model of ftlint's catalog: give --model (`ftlint models --provider {model.provider or 'NAME'}`){provider} or --price USD_PER_1M_TOKENS"
     rule = f"; {info.trainer.name} bills {info.trainer.profile.billing.value}" if info.trainer and info.trainer.hosted else ""
-    return None, f"price unknown for {info.model}: pass --price USD_PER_1M_TOKENS{rule}"
+    why = f" ({model.unpriced.value}; {model.unpriced.note})" if model is not None and model.unpriced is not None else ""
+    return None, f"price unknown for {info.model}{why}: pass --price USD_PER_1M_TOKENS{rule}"
 
 
 def _validation(v: ValidationFigures | None, trainer: Trainer | None, evals: int) -> ValidationFigures | None:
@@ -342,8 +347,8 @@ def _tokens_processed(tokens_per_epoch: int, s: Schedule, epochs: int) -> tuple[
     if not rest:
         return tokens_per_epoch * passes, f"= {tokens_per_epoch:,} x {passes} epoch{'s' if passes != 1 else ''}"
     tokens = round(Fraction(tokens_per_epoch * s.sequences_processed, n))
-    return tokens, (f"= {s.sequences_processed:,} sequences fed x {tokens_per_epoch:,} / {n:,} tokens each on average "
-                    "(a shuffled run's expected tokens)")
+    return tokens, (f"= round({s.sequences_processed:,} sequences fed x {tokens_per_epoch:,} / {n:,}): the tokens of "
+                    "a sequence on average, a shuffled run's expected tokens")
 
 
 def _budget(e: Estimate, plan: PlanOptions, price: float | None) -> BudgetFigures | None:

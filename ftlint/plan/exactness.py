@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from ..models import Model
 
+DEFAULT_ENCODING = "o200k_base"  # what counts when nothing names a tokenizer
+
 
 def counts_exact(model: Model | None, encoding: str, template: str, format_name: str = "") -> tuple[bool, str]:
     """Whether the counts are the trainer's, and what they are when not. A tokenizer file of the
@@ -24,11 +26,20 @@ def counts_exact(model: Model | None, encoding: str, template: str, format_name:
         return False, f"an estimate: {why}"
     if model is None:
         return True, ""
+    given = "" if encoding in (DEFAULT_ENCODING, model.encoding) else _given(encoding)
     if model.assumed and model.name.startswith("("):  # no model named, and no provider default
-        note = "an estimate: no model named, counted with o200k_base; give --model for the model's own tokenizer"
-        return True, note if encoding == "o200k_base" else ""
+        if own_tokenizer and template.startswith("file:"):  # the model's own files, read as the trainer reads them
+            return True, ""
+        if not given:
+            return True, ("an estimate: no model of ftlint's catalog named, counted with o200k_base; give --model for the "
+                          "model's own tokenizer")
+        convention = ("" if template != "openai" else
+                      " over ftlint's token convention, no chat template (give --model or --chat-template for the model's own)")
+        return True, f"no model of ftlint's catalog named: counted with {given}{convention}"
     if own_tokenizer and template.startswith("file:"):
         return True, ""
+    if model.tokenizer in ESTIMATED_TOKENIZERS and given and not own_tokenizer:
+        return False, f"counted with {given}: {ESTIMATED_TOKENIZERS[model.tokenizer]} is not available offline"
     if model.tokenizer in ESTIMATED_TOKENIZERS and not own_tokenizer:
         folder = "; its folder (--tokenizer DIR --chat-template DIR) counts it exactly" if model.provider == "hf" else ""
         return False, (f"an estimate: {ESTIMATED_TOKENIZERS[model.tokenizer]} is not available offline, so tokens are counted "
@@ -42,6 +53,15 @@ def counts_exact(model: Model | None, encoding: str, template: str, format_name:
     if model.template_doubt and not template.startswith("file:") and _templated(format_name):
         return False, f"an estimate: {model.template_doubt}"
     return True, ""
+
+
+def _given(encoding: str) -> str:
+    """A tokenizer --tokenizer gave, as the note names it: a family, or its file's name."""
+    if encoding.startswith("path:"):
+        import os
+
+        return f"the --tokenizer file {os.path.basename(encoding.removeprefix('path:'))}"
+    return f"{encoding} (--tokenizer)"
 
 
 def _templated(format_name: str) -> bool:

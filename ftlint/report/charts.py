@@ -25,6 +25,12 @@ def mermaid_text(text: str) -> str:
     return re.sub(r"[\"`\[\]{}<>#;\x00-\x1f\x7f-\x9f\u2028\u2029]", " ", text)
 
 
+def y_axis(title: str, top: float) -> str:
+    """The y axis from 0 to the tallest bar: Mermaid's own range starts at the smallest bar, which
+    draws the first epoch's cost (or the smallest bin) as a sliver of the others."""
+    return f'  y-axis "{mermaid_text(title)}" 0 --> {top:g}'
+
+
 def length_bins(lengths: Lengths, limit: int | None) -> list[tuple[int, int, int]]:
     """(low, high, records of low <= tokens < high): bins doubling from 16 (a long tail stays
     readable), split at the limit so no bin holds records on both sides of it; from the first
@@ -51,7 +57,7 @@ def length_chart(lengths: Lengths, limit: int | None) -> list[str]:
     title = f"records by tokens per record (limit {limit:,})" if limit else "records by tokens per record (no limit known)"
     return ["```mermaid", "xychart-beta", f'  title "{mermaid_text(title)}"',
             "  x-axis [" + ", ".join(f'"{mermaid_text(label)}"' for label in labels) + "]",
-            '  y-axis "records"', "  bar [" + ", ".join(str(n) for _, _, n in bins) + "]", "```"]
+            y_axis("records", max(n for _, _, n in bins)), "  bar [" + ", ".join(str(n) for _, _, n in bins) + "]", "```"]
 
 
 def epochs_shown(epochs: int, points: int = CHART_POINTS) -> list[int]:
@@ -73,7 +79,9 @@ def cost_chart(e: Estimate, cost: str) -> list[str]:
     shown = epochs_shown(e.epochs)
     labels = [f"epoch {k} (step {k * e.steps_per_epoch:,})" for k in shown]
     values = [round(e.cost_usd * k / e.epochs, 4) for k in shown]
+    if not values[-1]:  # under half a hundredth of a cent: bars of 0 say nothing
+        return []
     title = f"cost by epoch: {cost} for {e.total_steps:,} steps"
     return ["```mermaid", "xychart-beta", f'  title "{mermaid_text(title)}"',
             "  x-axis [" + ", ".join(f'"{mermaid_text(label)}"' for label in labels) + "]",
-            '  y-axis "USD"', "  bar [" + ", ".join(f"{v:g}" for v in values) + "]", "```"]
+            y_axis("USD", values[-1]), "  bar [" + ", ".join(f"{v:g}" for v in values) + "]", "```"]

@@ -26,9 +26,21 @@ from .shared import SarifWriter, github_annotation
 
 def concise(d: Diagnostic) -> str:
     """path:line:col: CODE message ($.json.path), the shape editors and CI logs understand;
-    always one line, whatever the data holds."""
-    where = f" ({terminal_safe(d.pointer)})" if d.pointer else ""
-    return f"{path_text(d.path)}:{d.line}:{d.col}: {d.code} {terminal_safe(d.message)}{where}"
+    always one line, whatever the data holds. A finding on no file (the model a flag chose,
+    ftlint/origin.py) is CODE message: no location it does not have."""
+    where = f" ({terminal_safe(beside(d))})" if d.pointer or d.element else ""
+    return f"{location(d)}{d.code} {terminal_safe(d.message)}{where}"
+
+
+def beside(d: Diagnostic) -> str:
+    """What follows a finding's message in parentheses: a JSON array's element, its JSON path."""
+    element = f"element {d.element}" if d.element else ""
+    return ", ".join(part for part in (element, d.pointer or "") if part)
+
+
+def location(d: Diagnostic) -> str:
+    """`path:line:col: `, or nothing for a finding on no file."""
+    return f"{path_text(d.path)}:{d.line}:{d.col}: " if d.path else ""
 
 
 def summary_lines(files: list[FileSummary], by_code: Counter[tuple[str, str]], headline: str | None = None) -> list[str]:
@@ -168,9 +180,10 @@ class TextReporter(Reporter):
         if not self.color:
             self.out.write(concise(d) + "\n")
             return
-        where = f" {click.style(f'({terminal_safe(d.pointer)})', dim=True)}" if d.pointer else ""
+        where = f" {click.style(f'({terminal_safe(beside(d))})', dim=True)}" if d.pointer or d.element else ""
         code = click.style(d.code, fg="red" if d.severity == ERROR else "yellow", bold=True)
-        self.out.write(f"{click.style(f'{path_text(d.path)}:{d.line}:{d.col}:', bold=True)} {code} {terminal_safe(d.message)}{where}\n")
+        place = click.style(location(d), bold=True) if d.path else ""
+        self.out.write(f"{place}{code} {terminal_safe(d.message)}{where}\n")
 
     def show_run(self, d: Diagnostic, last: int) -> None:
         if self.color:
@@ -194,11 +207,11 @@ class GithubReporter(Reporter):
     summarises = True
 
     def show(self, d: Diagnostic) -> None:
-        where = f" ({d.pointer})" if d.pointer else ""
+        where = f" ({beside(d)})" if d.pointer or d.element else ""
         self.out.write(github_annotation(d.severity, d.code, d.message + where, d.path, d.line, d.col) + "\n")
 
     def show_run(self, d: Diagnostic, last: int) -> None:
-        where = f" ({d.pointer})" if d.pointer else ""
+        where = f" ({beside(d)})" if d.pointer or d.element else ""
         one = github_annotation(d.severity, d.code, d.message + where, d.path, 1, d.col) + "\n"
         if not d.path or d.path == "<stdin>":  # no file to put it on (github_annotation): every line's is the same
             self.out.write(one * (last - d.line + 1))

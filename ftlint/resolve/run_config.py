@@ -40,7 +40,7 @@ def applied(config: RunConfig, run: RunOptions, plan: PlanOptions | None, given:
     values: dict[str, object] = {k: s.value for k, s in config.run.items() if k not in given and hasattr(run, k)}
     if "trainer" not in given:
         values["trainer"] = config.trainer
-        values["trainer_source"] = redact(f"from {config.name} (a {config.kind} run config)")
+        values["trainer_source"] = redact(f"from {config.name} ({'an' if config.kind[0] in 'aeiou' else 'a'} {config.kind} run config)")
     paths = run.paths or _paths(config)
     values["paths"] = paths
     if "mapping" not in given and run.mapping is None:
@@ -55,8 +55,8 @@ def applied(config: RunConfig, run: RunOptions, plan: PlanOptions | None, given:
         values.pop("max_seq_len", None)
     if "max_seq_len" in values and "max_seq_len" in config.run:
         values["max_seq_len_source"] = redact(config.run["max_seq_len"].source)
-    if "model_name" in values:
-        values["model_source"] = redact(config.run["model_name"].source)
+    if "model_name" in values and "model_name" in config.run:  # its findings are on the config, said by its key
+        values["model_source"], values["model_file"] = redact(config.run["model_name"].source), config.path
     # the config's values are quoted in notes and sources ("base_model NAME: not in ftlint's
     # catalog"): masked here, where all of them pass, for every output that shows them
     notes = tuple(redact(n) for n in (*config.notes, *(f"{u} (not set in {config.name})" for u in config.unset)))

@@ -91,6 +91,10 @@ class Trainer:
     def title(self) -> str:
         return self.profile.title
 
+    def title_for(self, preference: bool) -> str:
+        """The trainer as it runs this data (`preference`: pairs of answers, a DPO run)."""
+        return self.title
+
     @property
     def hosted(self) -> bool:
         return self.profile.hosted
@@ -165,8 +169,9 @@ class Trainer:
         if fact.value == "max":
             return 8, f"{self.name}'s default is the model's largest batch, not known here: 8 assumed; give --batch-size"
         value, rule = steps.default_epochs(records) if name == "epochs" else steps.default_batch(records)
-        if name == "batch" and fact.value == "auto" and not self.auto_documented:
-            rule = f"{self.name}: {fact.source}; assumed as {rule}"  # another provider's rule, said as such
+        if fact.value == "auto" and not self.auto_documented:
+            # another provider's rule standing in for one this provider does not publish, said as such
+            rule = f"a stand-in for {self.name}'s own default, which it does not publish ({fact.source}): {rule}"
         return value, rule
 
     def pack(self, lengths: Iterable[int], max_seq_len: int) -> Packing:

@@ -83,8 +83,9 @@ def model(keys: Keys, key: str, run: dict[str, Setting], prefix: str = "", folde
     try:  # a provider's job runs the provider's models only
         run["model_name"] = Setting(get_model(f"{prefix}{name}").name, source)
     except UnknownModel:
-        keys.note(f"{key} {name}: not in ftlint's catalog; counted with o200k_base and the trainer's default renderer "
-                  "(give --model or --tokenizer and --chat-template for the model's own)")
+        # how the counts are made without it is said once, beside them (plan/exactness.py)
+        keys.note(f"{key} {name}: not in ftlint's catalog (give --model for one it knows, or --tokenizer and --chat-template "
+                  "for this one's own)")
 
 
 def dataset(keys: Keys, path: str, kind: str = "", mapping: str | None = None) -> DatasetRef:

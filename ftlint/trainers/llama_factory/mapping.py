@@ -53,7 +53,8 @@ def mapping_of(file: str, name: str, paths: tuple[str, ...], limit: int) -> Mapp
     if formatting == "alpaca" and set(given) == {"prompt"} and isinstance(given["prompt"], str):
         # data/README.md, Pre-training Dataset: `"columns": {"prompt": "text"}`, and "only the text column
         # will be used" (data/processor/pretrain.py reads the prompt alone): no output to miss
-        return Mapping(name, "text", {"text": given["prompt"]}, ("text",))
+        return Mapping(name, "text", {"text": given["prompt"]}, ("text",),
+                       reason=f"{Path(file).name} entry {name}: its one column, prompt, is pre-training text")
     table = ALPACA_COLUMNS if formatting == "alpaca" else SHAREGPT_COLUMNS
     unknown = sorted(set(given) - set(table) - {"chosen", "rejected", "kto_tag"})
     if unknown:
@@ -66,4 +67,5 @@ def mapping_of(file: str, name: str, paths: tuple[str, ...], limit: int) -> Mapp
     required = ("instruction", "output") if formatting == "alpaca" else ("conversations",)
     tags = {**SHAREGPT_TAGS, **{k: v for k, v in (entry.get("tags") or {}).items() if isinstance(v, str)}}
     # src/llamafactory/hparams/data_args.py: media_dir defaults to dataset_dir, the folder of dataset_info.json
-    return Mapping(name, formatting, columns, required, tags, media_dir=str(Path(file).resolve().parent))
+    return Mapping(name, formatting, columns, required, tags, media_dir=str(Path(file).resolve().parent),
+                   reason=f"{Path(file).name} entry {name}: formatting {formatting}{'' if entry.get('formatting') else ' (the default)'}")

@@ -18,8 +18,8 @@ class Split(Cut):
     def past(self, tokens: int, cut: int) -> bool:
         return False  # a long sample continues into the next sequence
 
-    def kept(self, pairs: Pairs, cut: int) -> tuple[int, int] | None:
-        return sum(u + t for u, t in pairs), sum(t for _, t in pairs)
+    def kept_pairs(self, pairs: Pairs, cut: int) -> list[tuple[int, int]] | None:
+        return list(pairs)
 
 
 SPLIT_CUT = Split()

@@ -23,6 +23,12 @@ class TRL(Trainer):
 
         return read(keys)
 
+    def title_for(self, preference: bool) -> str:
+        # TRL trains preference pairs with its DPOTrainer, not the SFTTrainer its profile is named for
+        if preference:
+            return "TRL DPOTrainer (Hugging Face Trainer; the SFTTrainer's defaults assumed)"
+        return self.title
+
     def pack(self, lengths: Iterable[int], max_seq_len: int) -> Packing:
         from .packing import pack
 
