@@ -10,7 +10,7 @@ and exits. No printing here.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -18,6 +18,7 @@ from .dataset import DatasetView
 from .diagnostics import Diagnostic
 from .engine import Analysis, Settings, analyse, dataset_findings, view_of
 from .engine.places import placed_all
+from .engine.verdict import Verdict
 from .errors import UsageError
 from .formats import Format, get_format, trained_as
 from .models import Model, Sourced, default_model, user_value
@@ -99,7 +100,8 @@ def analyse_data(run: Run, emit: Emit, progress: Progress | None = None, train: 
     if held_out:
         validation = analyse_files(held_out, dataclasses.replace(run.settings, training=False), emit, options, progress)
         views = (_view(train), _view(validation))
-        made, found = dataset_findings(views, "split", options.selection, _formats(train) + _formats(validation))
+        made, found = dataset_findings(views, "split", options.selection, _formats(train) + _formats(validation),
+                                       run.settings.trainer)
         _report(placed_all(found, (train, validation)), validation, emit)
         leaks = made["FT404"]
     return Data(run, model, train, validation, leaks, run.today.isoformat(), trainer, why, refused)
@@ -121,7 +123,7 @@ def analyse_files(paths: tuple[str, ...], settings: Settings, emit: Emit, run: R
     else:
         result = counted(lambda: analyse(paths, settings, emit, jobs=run.jobs, progress=progress))
     if run.dataset_rules:
-        found = dataset_findings((_view(result),), "dataset", run.selection, _formats(result))[1]
+        found = dataset_findings((_view(result),), "dataset", run.selection, _formats(result), settings.trainer)[1]
         _report(placed_all(found, (result,)), result, emit)
     return result
 
@@ -139,17 +141,14 @@ def counted(work: Callable[[], Analysis]) -> Analysis:
 
 def trainer_findings(trainer: Trainer, train: Analysis, run: RunOptions) -> list[Diagnostic]:
     """The trainer rules' findings on each file (FT110: a format the trainer does not take)."""
-    from .rules import OFF, checks, severity
+    from .rules import checks
 
     out = []
     for summary in train.files:
         fmt = get_format(summary.format)
-        for c in checks("trainer"):
-            for hit in c.func(trainer.profile, fmt, redact(summary.path)):
-                code = hit.code or c.codes[0]
-                level = severity(code, fmt.severities)
-                if level != OFF and run.selection.allows(code, summary.path):
-                    out.append(Diagnostic(redact(summary.path), 0, 0, code, redact(hit.message), level))
+        verdict = Verdict(fmt, run.selection.for_path(summary.path), trainer.name)
+        out += verdict.findings(summary.path, [(hit.code or c.codes[0], hit) for c in checks("trainer")
+                                               for hit in c.func(trainer.profile, fmt, redact(summary.path))])
     return out
 
 
@@ -221,8 +220,8 @@ def estimate_data(data: Data, plan: PlanOptions) -> EstimateRun:
                        max_length_source=loss.max_len_source if loss.max_seq_len else f"the limit of {data.settings.limit_for(fmt)[1]}")
     price: Sourced | None = user_value(plan.price, "usd_per_1m_tokens") if plan.price is not None else data.model.price
     path = train.paths[0] if train.paths else None
-    result = planned(figures, plan, info, price=price, lengths=train.record_tokens() if plan.packing else None,
-                     allows=lambda code: run.selection.allows(code, path), severities=fmt.severities)
+    verdict = Verdict(fmt, lambda code: run.selection.allows(code, path), data.settings.trainer)
+    result = planned(figures, plan, info, price=price, lengths=train.record_tokens() if plan.packing else None, verdict=verdict)
     if data.refused:  # a file the trainer does not take: its figures are not the run's, and the estimate fails
         result = dataclasses.replace(result, findings=(*data.refused, *result.findings))
     return EstimateRun(data, result)
@@ -252,10 +251,9 @@ def _fitted(plan: PlanOptions, data: Data) -> PlanOptions:
 
 
 def planned(figures: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, price: Sourced | None,
-            lengths: Iterable[int] | None = None, allows: Callable[[str], bool] = lambda code: True,
-            severities: Mapping[str, str] | None = None) -> Estimate:
-    """The estimate of a dataset's figures under a plan, with the plan rules' findings (the
-    registry's severities, or the format's: `severities`) for the codes `allows` lets through."""
+            lengths: Iterable[int] | None = None, verdict: Verdict | None = None) -> Estimate:
+    """The estimate of a dataset's figures under a plan, with the plan rules' findings at the run's
+    `verdict` (none given: the registry's severities, every code reported)."""
     import dataclasses
 
     from .engine.judge import plan_findings
@@ -266,7 +264,7 @@ def planned(figures: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pr
     e = estimate(figures, plan, info, price=price, lengths=lengths)
     ctx = PlanContext(plan, info.min_examples, info.model_entry, info.today)
     # on the dataset's file when it is one (its line 0), else on none; a model's finding where the model was chosen
-    found = plan_findings(e, ctx, allows, severities, redact(info.paths[0]) if len(info.paths) == 1 else "")
+    found = plan_findings(e, ctx, verdict or Verdict(None), info.paths[0] if len(info.paths) == 1 else "")
     model = model_codes()
     return dataclasses.replace(e, findings=tuple(located(d, info.model_entry, info.model_source, info.model_file)
                                                  if d.code in model and info.model_entry else d for d in found))
@@ -326,10 +324,11 @@ def convert_file(options: ConvertOptions, emit: Emit) -> Conversion:
 
     from .convert import READERS, Tally, convert_lines
     from .convert.output import writable, write_rows
+    from .diagnostics import Hit
     from .formats.registry import FORMATS
     from .formats.shape import DETECT_RECORDS, detect
     from .read import InputError, display_name, read_lines
-    from .rules import ERROR, OFF, severity
+    from .rules import ERROR
     from .rules.file import line_hits
 
     path, limits = options.path, options.limits
@@ -342,18 +341,18 @@ def convert_file(options: ConvertOptions, emit: Emit) -> Conversion:
             source = detect(head).name
         if source not in READERS:
             raise UsageError(f"cannot convert from {source!r}; ftlint converts from {', '.join(sorted(READERS))} (give --format)")
-        shown, allows = redact(display_name(path)), options.selection.for_path(path)
-        target_severities = FORMATS[options.target].severities
+        shown, allows = display_name(path), options.selection.for_path(path)
+        # the registry's severities for what is read; the target format's for what it would reject
+        read_verdict, target_verdict = Verdict(None, allows), Verdict(FORMATS[options.target], allows)
         tally = Tally(options.drop_invalid)
 
         def report(number: int, col: int, code: str, message: str, pointer: str | None = None,
-                   own: Mapping[str, str] | None = None) -> str | None:
+                   verdict: Verdict = read_verdict) -> str | None:
             """The finding, if its code is reported: its severity (None: not reported)."""
-            level = severity(code, own)
-            if level == OFF or not allows(code):
-                return None
-            emit(Diagnostic(shown, number, col, code, redact(message), level, pointer and redact(pointer)))
-            return level
+            found = verdict.finding(shown, number, code, Hit(message, pointer, col))
+            if found is not None:
+                emit(found)
+            return found.severity if found is not None else None
 
         own_error: dict[int, str] = {}  # a parsed line's own error (a duplicate key), until its record is converted
 
@@ -384,7 +383,7 @@ def convert_file(options: ConvertOptions, emit: Emit) -> Conversion:
                     continue
                 for code, message, pointer in item.rejected:
                     level = report(item.number, 1, code, f"in the {options.target} record: {message}", pointer or None,
-                                   target_severities)
+                                   target_verdict)
                     first_error = first_error or (code if level == ERROR else None)
                 if first_error is not None:
                     tally.rejected[first_error] += 1

@@ -46,16 +46,12 @@ def model_findings(model: Model, today: dt.date, run: RunOptions, fmt: Format, p
     """The model rules' findings (its lifecycle), with the registry's severities (or the format's),
     for the codes the selection lets through on `path` (the data's first file), located where the
     model was chosen."""
-    from .rules import OFF, checks, severity
+    from .engine.verdict import Verdict
+    from .rules import checks
 
-    out = []
-    for c in checks("model"):
-        for hit in c.func(model, today):
-            code = hit.code or c.codes[0]
-            level = severity(code, fmt.severities)
-            if level != OFF and run.selection.allows(code, path or None):
-                out.append(located(Diagnostic("", 0, 0, code, hit.message, level), model, run.model_source, run.model_file))
-    return out
+    verdict = Verdict(fmt, lambda code: run.selection.allows(code, path or None))
+    found = verdict.findings("", [(hit.code or c.codes[0], hit) for c in checks("model") for hit in c.func(model, today)])
+    return [located(d, model, run.model_source, run.model_file) for d in found]
 
 
 def _shown(file: str) -> str:

@@ -55,8 +55,7 @@ class Runs:
             self.last = number
             return
         self._flush()
-        self.first = Diagnostic(found.path, number, found.col, found.code, found.message, found.severity, found.pointer,
-                                found.fingerprint)
+        self.first = found.at(number)
         self.same, self.last = found, number
 
     def add(self, found: list[Diagnostic]) -> None:
@@ -129,7 +128,7 @@ class Merger:
             run(d, last)
             return
         for line in range(d.line, last + 1):
-            self.emit(Diagnostic(d.path, line, d.col, d.code, d.message, d.severity, d.pointer, d.fingerprint))
+            self.emit(d.at(line))
 
     def add(self, part: ChunkResult) -> None:
         result, summaries, columns = self.result, self.summaries, self.columns
@@ -153,9 +152,9 @@ class Merger:
             found = []
         for fields in found:
             if len(fields) == RUN_FIELDS:
-                self.report_run(Diagnostic(*fields[:-1]), fields[-1])
+                self.report_run(Diagnostic.of(fields[:-1]), fields[-1])
             else:
-                self.report(Diagnostic(*fields))
+                self.report(Diagnostic.of(fields))
         result.lengths.merge(part.lengths)
         if part.ordered is not None and result.ordered is not None:
             result.ordered.extend(part.ordered)

@@ -138,7 +138,7 @@ def _rejection(before: tuple, summary: FileSummary, found: list[Diagnostic]) -> 
     if changed.keys() != {"lines", "invalid"} or any(b != a + 1 for a, b in changed.values()):
         return False
     d = found[0]
-    return Diagnostic(d.path, 0, d.col, d.code, d.message, d.severity, d.pointer, d.fingerprint)
+    return d.at(0)
 
 
 _PROCESS_WORKER: Worker | None = None

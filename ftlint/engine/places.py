@@ -31,7 +31,7 @@ def placed(d: Diagnostic, lines: Sequence[int] | None) -> Diagnostic:
     element's own start, not the line's), the element beside it; a file's finding (line 0) as it is."""
     if not lines or d.line <= 0:
         return d
-    return Diagnostic(d.path, line_of(lines, d.line), 1, d.code, d.message, d.severity, d.pointer, d.fingerprint, d.line)
+    return d.at(line_of(lines, d.line), 1, element=d.line)
 
 
 def on_elements(fields: tuple, lines: Sequence[int]) -> Iterator[Diagnostic]:
@@ -39,9 +39,9 @@ def on_elements(fields: tuple, lines: Sequence[int]) -> Iterator[Diagnostic]:
     the same finding on consecutive elements is one finding a line, each on its element."""
     if len(fields) == RUN_FIELDS:
         for element in range(fields[1], fields[-1] + 1):
-            yield placed(Diagnostic(fields[0], element, *fields[2:-1]), lines)
+            yield placed(Diagnostic.of(fields[:-1]).at(element), lines)
     else:
-        yield placed(Diagnostic(*fields), lines)
+        yield placed(Diagnostic.of(fields), lines)
 
 
 def summary_on_lines(summary: FileSummary, lines: Sequence[int] | None) -> FileSummary:

@@ -156,7 +156,7 @@ RUN_BATCH = 10_000  # lines of a run written at a time: memory stays flat
 
 
 def _on_line(d: Diagnostic, line: int) -> Diagnostic:
-    return Diagnostic(d.path, line, d.col, d.code, d.message, d.severity, d.pointer, d.fingerprint)
+    return d.at(line)
 
 
 def _split_at(text: str, key: str) -> tuple[str, str]:
