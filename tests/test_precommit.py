@@ -18,7 +18,7 @@ GOOD = json.dumps({"messages": [{"role": "user", "content": "hi"}, {"role": "ass
 BAD = json.dumps({"messages": [{"role": "user", "content": "hi"}]})
 
 # one worker builds the hook's environment once for the module (xdist would split the module otherwise)
-pytestmark = [pytest.mark.skipif(shutil.which("git") is None, reason="pre-commit needs git"), pytest.mark.xdist_group("pre-commit")]
+pytestmark = [pytest.mark.skipif(shutil.which("git") is None, reason="pre-commit needs git"), pytest.mark.xdist_group("pre-commit"), pytest.mark.slow]
 
 
 def git(repo: Path, *args: str) -> subprocess.CompletedProcess:
