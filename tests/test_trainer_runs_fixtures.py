@@ -105,7 +105,8 @@ def test_per_record_figures_add_up_to_the_totals(trainer: str, case: dict[str, A
 @pytest.mark.parametrize(("trainer", "case"), CASES, ids=IDS)
 def test_step_figures_hold_together(trainer: str, case: dict[str, Any]) -> None:
     f = recording(trainer, case["case"])["figures"]
-    assert 1 <= f["steps_per_epoch"] <= f["total_steps"]
+    # axolotl's own total under sample packing can end inside the first epoch (a03, a05, a08)
+    assert f["steps_per_epoch"] >= 1 and f["total_steps"] >= 1
     assert 0 <= f["warmup_steps"] <= f["total_steps"]
     # transformers' loop: as many epochs as it takes to reach the total
     assert (f["epochs"] - 1) * f["steps_per_epoch"] < f["total_steps"] <= f["epochs"] * f["steps_per_epoch"]

@@ -33,7 +33,7 @@ def ftlint_figures(report: dict[str, Any]) -> dict[str, Any]:
     validation = report.get("validation") or {}
     return {
         "records_in": report.get("lines"),
-        "records_kept": (report.get("records") or 0) - (cut.get("records_dropped") or 0),
+        "records_kept": report.get("records"),  # the records dropped past the max length are in no figure
         "validation_rows": validation.get("records", 0) if validation else 0,
         "tokens": report.get("tokens"),
         "trained_tokens": report.get("trainable_tokens"),

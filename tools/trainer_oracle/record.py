@@ -9,7 +9,9 @@ For each case: the tiny model folder of the model the config names is built (onc
 environment, tools/trainer_oracle/tiny_model.py) and its tokenizer checked against ftlint's ranks
 on every string of the case's data; then the trainer's runner (run_<trainer>.py) runs the case in
 a process of its own, in the config's folder, and fixtures/trainer_runs/<trainer>/<case>.recorded.json
-is written.
+is written. A case whose `env` names another environment (the same trainer on another
+transformers) is recorded from that environment (`<envs>/<env>/bin/python record.py trl`) or by
+name.
 """
 from __future__ import annotations
 
@@ -65,7 +67,9 @@ def record(trainer: str, case: dict[str, Any], checked: set[tuple[str, str]]) ->
         with open(job_path, "w", encoding="utf-8") as fh:
             json.dump(job, fh)
         env = dict(os.environ, PYTHONPATH=str(HERE), HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1",
-                   TRANSFORMERS_OFFLINE="1", CUDA_VISIBLE_DEVICES="", HF_DATASETS_CACHE=os.path.join(tmp, "cache"))
+                   TRANSFORMERS_OFFLINE="1", CUDA_VISIBLE_DEVICES="", HF_DATASETS_CACHE=os.path.join(tmp, "cache"),
+                   # no telemetry: axolotl's posthog client waits for a network that is not there
+                   DO_NOT_TRACK="1", AXOLOTL_DO_NOT_TRACK="1", WANDB_MODE="disabled")
         runner = HERE / f"run_{trainer}.py"
         done = subprocess.run([sys.executable, str(runner), job_path, out_path], cwd=folder, env=env,
                               capture_output=True, text=True)
@@ -90,8 +94,14 @@ def record(trainer: str, case: dict[str, Any], checked: set[tuple[str, str]]) ->
 def main(argv: list[str]) -> int:
     trainer, wanted = argv[0], set(argv[1:])
     checked: set[tuple[str, str]] = set()
-    for case in cases(trainer):
-        if not wanted or case["case"] in wanted:
+    corpus = cases(trainer)
+    here = Path(sys.prefix).name
+    special = {c["env"] for c in corpus if "env" in c}
+    for case in corpus:
+        # a case with an `env` of its own (another transformers) runs from that environment (or by
+        # name), and only those cases run from it
+        mine = case.get("env") == here if here in special else "env" not in case
+        if case["case"] in wanted or (not wanted and mine):
             record(trainer, case, checked)
     return 0
 

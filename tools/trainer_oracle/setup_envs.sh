@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build one virtual environment per trainer for tools/trainer_oracle/record.py (docs/oracles.md).
 #
-#   tools/trainer_oracle/setup_envs.sh ENVS_DIR trl|llamafactory|axolotl [SOURCE_DIR LABEL]
+#   tools/trainer_oracle/setup_envs.sh ENVS_DIR trl|trl-t514|llamafactory|axolotl [SOURCE_DIR LABEL]
 #
 # SOURCE_DIR is the trainer's source tree at the commit ftlint cites (docs/oracles.md says how to
 # get one) and LABEL names it (owner/repo@commit): the recordings carry it; without them the
@@ -10,7 +10,7 @@
 # LLaMA-Factory (2.11, see below). Every other pin below is what the recordings
 # in fixtures/trainer_runs/ were made with: change one and the recordings say so (their "versions").
 set -euo pipefail
-envs=${1:?ENVS_DIR}; which=${2:?trl|llamafactory|axolotl}; src=${3:-}; label=${4:-}
+envs=${1:?ENVS_DIR}; which=${2:?trl|trl-t514|llamafactory|axolotl}; src=${3:-}; label=${4:-}
 py=${PYTHON:-python3}
 mkdir -p "$envs"
 venv="$envs/$which"
@@ -34,6 +34,9 @@ case "$which" in
   trl)
     "${pip[@]}" transformers==5.23.0 datasets==4.8.4 accelerate==1.13.0 jinja2 packaging pyyaml tiktoken
     trainer trl==1.9.0 ;;  # the cited commit f2cd577 is v1.9.0 plus 26 commits
+  trl-t514)  # the same TRL on the last transformers with TrainingArguments.warmup_ratio
+    "${pip[@]}" transformers==5.14.1 datasets==4.8.4 accelerate==1.13.0 jinja2 packaging pyyaml tiktoken
+    trainer trl==1.9.0 ;;
   llamafactory)
     # LLaMA-Factory's own upper pins (pyproject.toml at ff6d4d1)
     "${pip[@]}" transformers==5.8.0 datasets==4.0.0 accelerate==1.11.0 peft==0.18.1 trl==0.24.0 \
