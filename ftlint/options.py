@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import ClassVar
 
-from .checked import Count, Flag, Number, OneOf, OptionError, Ratio, Rule, Text, check_fields
+from .checked import Count, Flag, Number, OneOf, OptionError, Ratio, Rule, Text, Version, check_fields
 from .parse import DEFAULT_MAX_DEPTH
 from .read.base import DEFAULT_MAX_LINE_BYTES
 from .selection import Selection
@@ -94,6 +94,11 @@ class RunOptions:
     template_budget: TemplateBudget = field(default_factory=TemplateBudget)  # the chat template's, per record
     run: str | None = None  # --run FILE: the run config whose values fill the options not given (ftlint/resolve/run_config.py)
     run_notes: tuple[str, ...] = ()  # what the run config says that ftlint reads but does not model, and its defaults
+    # the run config's findings: a key its trainer's version ignores or rejects (FT514), one ftlint cannot apply (FT515)
+    run_findings: tuple[tuple[str, str], ...] = ()
+    trainer_keys: tuple[tuple[str, object], ...] = ()  # the run config's keys its trainer reads itself (RunConfig.keys)
+    trainer_version: str | None = None  # --trainer-version: the trainer's release the run is modelled as
+    transformers_version: str | None = None  # --transformers-version: transformers' release under it
 
     RULES: ClassVar[dict[str, Rule]] = {
         "validation": Text(path=True), "model_name": Text(), "context": Count(1), "today": Text(), "tokenizer": Text(path=True),
@@ -101,7 +106,7 @@ class RunOptions:
         "prompt_fingerprints": Flag(), "assistant_only_loss": Flag(), "completion_only_loss": Flag(), "max_seq_len": Count(1),
         "bound_tokens": Flag(), "mapping": Text(path=True), "keep_order": Flag(), "engine": OneOf(("local", "ray")), "trainer": OneOf(TRAINER_CHOICES),
         "trainer_source": Text(), "max_seq_len_source": Text(),
-        "run": Text(path=True),
+        "run": Text(path=True), "trainer_version": Version(), "transformers_version": Version(),
     }
 
     @property

@@ -11,6 +11,8 @@ Families (CHAT_TEMPLATES):
   (gpt-oss), deepseek-r1-distill
       the models' own Jinja templates, shipped in ftlint/chat/templates/ (Apache-2.0 or MIT;
       provenance and licences in templates/SOURCES.md), rendered in a sandbox (render.py);
+  FAMILY-training (qwen2.5, qwen3, qwen3-instruct-2507, qwen3.5, qwen3.5-nothink, qwen3.6, harmony)
+      TRL's training variants of those, which its SFTTrainer renders with under assistant_only_loss;
   mistral-common
       Mistral's Tekken models as mistral-finetune tokenizes them (mistral_common.py): chosen by
       --trainer mistral-finetune, not a template of the model's;
@@ -26,7 +28,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
 
@@ -103,6 +105,13 @@ CHAT_TEMPLATES: dict[str, ChatTemplate] = {t.name: t for t in (
                  "<｜end▁of▁sentence｜>", "deepseek-r1-distill.jinja"),
 )}
 
+# TRL's training variants of some of them ({% generation %} around what the assistant writes), which its
+# SFTTrainer swaps in for the model's own under assistant_only_loss (trl/chat_template_utils.py
+# get_training_chat_template; ftlint/trainers/trl): FAMILY-training.jinja, the same tokens
+TRAINED_FAMILIES = ("qwen2.5", "qwen3", "qwen3-instruct-2507", "qwen3.5", "qwen3.5-nothink", "qwen3.6", "harmony")
+CHAT_TEMPLATES.update({f"{n}-training": replace(CHAT_TEMPLATES[n], name=f"{n}-training", source=f"{n}-training.jinja",
+                                                title=f"{CHAT_TEMPLATES[n].title}: TRL's training variant ({{% generation %}})")
+                       for n in TRAINED_FAMILIES})
 
 # a --chat-template file names no tokenizer: its added tokens and end of turn are those of the
 # tokenizer family counting it (a tokenizer_config.json's own added tokens come first)

@@ -128,6 +128,8 @@ JUDGING = [
     *SELECTION,
     click.option("-j", "--jobs", type=of(RunOptions, "jobs"), metavar="N", help="Worker processes (default: all cores; one for inputs under 4 MB; never more than the cores)."),
     click.option("--trainer", type=choices(RunOptions, "trainer"), metavar="NAME", help="The trainer that runs the job (`ftlint trainers`): trl (hf), axolotl, llama-factory, mistral-finetune, or a provider's job (openai, together, ...; hosted: the model's provider's). Default: the one the model's provider implies."),
+    click.option("--trainer-version", type=of(RunOptions, "trainer_version"), metavar="VERSION", help="The trainer's release the run is modelled as (default: the one installed beside ftlint, else the one its profile models: `ftlint trainers NAME`)."),
+    click.option("--transformers-version", type=of(RunOptions, "transformers_version"), metavar="VERSION", help="transformers' release under the trainer (default: installed beside the trainer, else its profile's): a run-config key it ignores or rejects is FT514 (warmup_ratio from 5.15)."),
     click.option("--engine", type=choices(RunOptions, "engine"), default="local", show_default=True,
                  help="Where lines are judged: this machine's processes, or a Ray cluster (RAY_ADDRESS, else a local one; pip install 'ftlint[ray]'). Same findings and figures."),
     click.option("--today", metavar="YYYY-MM-DD", help="Judge model lifecycles as of this date (default: the clock, or $FTLINT_TODAY)."),
@@ -226,6 +228,7 @@ def run_options(params: dict[str, Any], paths: tuple[str, ...], selection_base: 
         max_seq_len=params.get("max_seq_len"),  # estimate's and plan's plan options take it too
         bound_tokens=bound_tokens, mapping=params.pop("mapping", None), engine=params.pop("engine", "local"),
         trainer=params.pop("trainer", None), run=params.pop("run", None),
+        trainer_version=params.pop("trainer_version", None), transformers_version=params.pop("transformers_version", None),
         template_budget=TemplateBudget(params.pop("template_max_chars"), params.pop("template_max_steps"),
                                        params.pop("template_seconds")),
     )

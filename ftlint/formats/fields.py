@@ -20,6 +20,11 @@ class FieldsFormat(Format):
 
     inputs: tuple[str, ...] = ()
     outputs: tuple[str, ...] = ("text",)
+    # how a trainer reads a plain row (ftlint/formats read_as, from its Reading): the end of text it appends
+    # to a text or a completion that lacks it, and whether it tokenizes prompt + completion as one text
+    eos: str = ""
+    joined: bool = False
+    prompt_trains: bool = False  # ... and, joined, the prompt trains too (TRL's completion_only_loss off)
     kind = "fields"
 
     def prompt(self, record: dict) -> object:
@@ -37,6 +42,10 @@ class FieldsFormat(Format):
             figures = self._templated(record, tally)
             if figures is not None:
                 return figures
+        if self.eos or self.joined:
+            plain = self._plain(record, counter)
+            if plain is not None:
+                return LineFigures([RecordFigures(0, 1, plain[0] + plain[1], plain[1])], 0)
         c = Counting(counter)
         context = sum(self._field(c, record.get(k))[0] for k in self.inputs)
         outputs = [self._field(c, record.get(k)) for k in self.outputs]
@@ -50,11 +59,35 @@ class FieldsFormat(Format):
 
     def layout(self, record: dict, counter: TokenCounter, tally: Tally | None = None) -> list[list[tuple[int, int]]]:
         """The inputs first, then each output's own overhead and what it says (Format.layout)."""
+        plain = self._plain(record, counter) if self.eos or self.joined else None
+        if plain is not None:
+            return [[plain]]
         c = Counting(counter)
         context = sum(self._field(c, record.get(k))[0] for k in self.inputs)
         outputs = [self._field(c, record.get(k)) for k in self.outputs]
         pairs = [(context + total - body, body) for total, body in outputs[:1]] + [(total - body, body) for total, body in outputs[1:]]
         return [pairs or [(context, 0)]]
+
+    def _plain(self, record: dict, counter: TokenCounter) -> tuple[int, int] | None:
+        """(untrained, trained) tokens of a plain text, or of a plain prompt and completion, as a
+        trainer reads them that appends `eos` (one added token) and tokenizes prompt + completion as
+        one text, the completion training from the prompt's own token count on (TRL's
+        _prepare_dataset: add_eos, then tokenize_fn's completion_mask). None: not such a row."""
+        if self.outputs == ("text",):
+            text = record.get("text")
+            return (0, self._with_eos(text, counter)) if isinstance(text, str) else None
+        prompt, completion = record.get(self.inputs[0]) if self.inputs else None, record.get(self.outputs[0])
+        if self.outputs != ("completion",) or not isinstance(prompt, str) or not isinstance(completion, str):
+            return None
+        whole = self._with_eos(prompt + completion, counter) if self.joined else counter.count(prompt) + self._with_eos(completion, counter)
+        head = 0 if self.prompt_trains else min(counter.count(prompt), whole)
+        return head, whole - head
+
+    def _with_eos(self, text: str, counter: TokenCounter) -> int:
+        """Tokens of `text` with the end of text appended unless it ends with it: one token, an added one."""
+        if not self.eos:
+            return counter.count(text)
+        return counter.count(text.removesuffix(self.eos)) + 1
 
     def _templated(self, record: dict, tally: Tally) -> LineFigures | None:
         """A conversational prompt and completion through the chat template, masked as TRL

@@ -115,6 +115,7 @@ class DatasetInfo:
     max_length_source: str = ""
     past_max: str = "truncate"
     preference: bool = False  # a preference format: a DPO job, at its rate
+    trainer_keys: tuple[tuple[str, object], ...] = ()  # the run config's keys the trainer reads itself (its packer's)
 
 
 @dataclass(frozen=True)
@@ -216,7 +217,7 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
     packing = truncation = None
     sequences = records
     if plan.packing and plan.max_seq_len and lengths is not None and trainer is not None:
-        packed = trainer.pack(lengths, plan.max_seq_len)
+        packed = trainer.pack(lengths, plan.max_seq_len, dict(info.trainer_keys))
         sequences, tokens_per_epoch = packed.rows, packed.kept_tokens
         packing = PackingFigures(packed.algorithm, packed.max_seq_len, packed.rows, packed.lower_bound_rows,
                                  packed.truncated_records, packed.truncated_tokens)

@@ -17,7 +17,19 @@ from ..engine import Settings
 from ..errors import UsageError
 from ..models import Model, today_from
 from ..options import Loss, RunOptions
-from .settings import loss_for, mapping_of, resolve_model, template_file, template_for, tokenizer_for, trainer_of
+from ..trainers.base import Reading
+from .run_config import findings_of
+from .settings import (
+    end_of_text,
+    loss_for,
+    mapping_of,
+    resolve_model,
+    swapped_template,
+    template_file,
+    template_for,
+    tokenizer_for,
+    trainer_of,
+)
 
 if TYPE_CHECKING:
     from ..mapping import Mapping
@@ -64,11 +76,14 @@ def resolve_run(options: RunOptions) -> Run:
     template = template_for(options, model, trainer)
     mapping = mapping_of(options)
     template_read = template_file(options, template, model) if template.startswith("file:") else None
+    if trainer is not None:  # a template the trainer swaps for one of its own (TRL's training templates)
+        template, template_read = swapped_template(trainer, template, template_read, options.assistant_only_loss)
     if options.assistant_only_loss and template == "openai":
         raise UsageError("--assistant-only-loss needs the model's chat template: name a self-hosted model with --model, "
                          "or give --chat-template FILE")
+    encoding = tokenizer_for(options, model)
     settings = Settings(
-        encoding=tokenizer_for(options, model), model_name=model.name if model else "", template=template,
+        encoding=encoding, model_name=model.name if model else "", template=template,
         model_limit=int(model.context.value) if model and model.context else None, context=options.context,
         today=today.isoformat(), format_name=mapping.formatting if mapping else options.format_name, limits=options.limits,
         selection=options.selection,
@@ -79,8 +94,9 @@ def resolve_run(options: RunOptions) -> Run:
         trainer=trainer.name if trainer else "", trainer_formats=trainer.profile.format_names if trainer else (),
         control_tokens=bool(trainer.profile.control_tokens.value) if trainer else True,
         trains_targets=trainer is not None and trainer.profile.loss.value == TARGETS,
+        reading=trainer.reading(dict(options.trainer_keys), end_of_text(model, template, template_read, encoding)) if trainer else Reading(),
     )
     return Run(options, model, trainer, why, settings, today)
 
 
-__all__ = ["Run", "resolve_run"]
+__all__ = ["Run", "findings_of", "resolve_run"]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from ..diagnostics import Diagnostic
 from ..errors import UsageError
 from ..options import PlanOptions, RunOptions
 from ..trainers.configs.base import DatasetRef, RunConfig, RunConfigError
@@ -24,7 +25,9 @@ def configured(run: RunOptions, plan: PlanOptions | None, given: dict[str, str])
 
     assert run.run is not None
     try:
-        return applied(read_run(run.run, limit=run.limits.max_file_bytes, templates=frozenset(CHAT_TEMPLATES)), run, plan, given)
+        config = read_run(run.run, limit=run.limits.max_file_bytes, templates=frozenset(CHAT_TEMPLATES),
+                          versions=(run.trainer_version, run.transformers_version))
+        return applied(config, run, plan, given)
     except RunConfigError as exc:
         raise UsageError(str(exc)) from None
 
@@ -51,7 +54,8 @@ def applied(config: RunConfig, run: RunOptions, plan: PlanOptions | None, given:
     if "max_seq_len" in values and "max_seq_len" in config.run:
         values["max_seq_len_source"] = config.run["max_seq_len"].source
     notes = (*config.notes, *(f"{u} (not set in {config.name})" for u in config.unset))
-    new_run = dataclasses.replace(run, **values, run=config.path, run_notes=notes)  # type: ignore[arg-type]
+    new_run = dataclasses.replace(run, **values, run=config.path, run_notes=notes, run_findings=config.findings,  # type: ignore[arg-type]
+                                  trainer_keys=tuple(config.keys.items()))
     if plan is None:
         return new_run, None
     chosen: dict[str, object] = {}
@@ -93,3 +97,14 @@ def _from_here(resolved: str) -> str:
 
     here = os.getcwd()
     return os.path.relpath(resolved, here) if resolved.startswith(here.rstrip(os.sep) + os.sep) else resolved
+
+
+def findings_of(run: RunOptions) -> list[Diagnostic]:
+    """The run config's own findings (FT514, FT515: ftlint/rules/runs.py), on the config."""
+    from ..redact import redact
+    from ..rules import OFF, severity
+
+    if run.run is None:
+        return []
+    return [Diagnostic(redact(run.run), 0, 0, code, redact(message), level) for code, message in run.run_findings
+            if (level := severity(code)) != OFF and run.selection.allows(code, run.run)]

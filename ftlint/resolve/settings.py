@@ -83,7 +83,7 @@ def loss_for(run: RunOptions, trainer: Trainer | None, mapping: Mapping | None =
     knows per format); with what it does past it."""
     from ..trainers.cut import KEEP_START
 
-    past = (trainer.cut if trainer is not None else KEEP_START).name
+    past = (trainer.cut_for(dict(run.trainer_keys), run.keep_order) if trainer is not None else KEEP_START).name
     length, source = run.max_seq_len, run.max_seq_len_source or "--max-seq-len"
     if length is None and mapping is not None and mapping.max_length is not None:
         length, source = mapping.max_length
@@ -91,6 +91,34 @@ def loss_for(run: RunOptions, trainer: Trainer | None, mapping: Mapping | None =
     if length is None and default is not None and isinstance(default.value, int):
         length, source = default.value, f"{trainer.name}'s default ({default.source})"  # type: ignore[union-attr]
     return Loss(run.assistant_only_loss, run.completion_only_loss, length, past, source)
+
+
+def swapped_template(trainer: Trainer, template: str, read: TemplateFile | None,
+                     assistant_only: bool) -> tuple[str, TemplateFile | None]:
+    """The template the trainer renders with: its own in place of one it swaps (a --chat-template
+    whose text is one of ftlint's templates byte for byte is that template, as the trainer compares
+    texts), else the one chosen."""
+    from ..chat import CHAT_TEMPLATES, template_text
+
+    family = template
+    if read is not None:
+        family = next((name for name, t in CHAT_TEMPLATES.items() if t.source.endswith(".jinja") and template_text(name) == read.source), "")
+    swapped = trainer.training_template(family, assistant_only) if family else None
+    return (swapped, None) if swapped is not None else (template, read)
+
+
+def end_of_text(model: Model | None, template: str, read: TemplateFile | None, encoding: str) -> str:
+    """The model's end of text (its tokenizer's eos_token): the catalog's where it says, else its
+    chat template's end of turn (a tokenizer_config.json's eos_token, else the tokenizer family's)."""
+    from ..chat import CHAT_TEMPLATES, FAMILY_TEMPLATE_DEFAULTS
+
+    if model is not None and model.eos is not None:
+        return str(model.eos.value)
+    if read is not None and read.eos:
+        return read.eos
+    if template in CHAT_TEMPLATES:
+        return CHAT_TEMPLATES[template].eos
+    return FAMILY_TEMPLATE_DEFAULTS.get(encoding, ((), "", "", ""))[2]
 
 
 def trainer_of(run: RunOptions, model: Model | None) -> tuple[Trainer | None, str]:

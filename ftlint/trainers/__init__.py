@@ -31,7 +31,7 @@ ALIASES = {alias: t.name for t in TRAINERS.values() for alias in t.aliases}  # o
 HOSTED = "hosted"  # the named model's provider's job (or the format's), whichever provider it is
 CHOICES = (*TRAINERS, *ALIASES, HOSTED)
 SELF_HOSTED_PROVIDER = "hf"  # the catalog's provider of the models people fine-tune themselves
-CUTS: dict[str, Cut] = {c.name: c for c in (KEEP_START, *(t.cut for t in TRAINERS.values()))}
+CUTS: dict[str, Cut] = {c.name: c for c in (KEEP_START, *(c for t in TRAINERS.values() for c in (t.cut, *t.other_cuts)))}
 
 # the plan options only some trainers take (Trainer.plan_options), and what a run of another is told, in this order
 REFUSED = {
