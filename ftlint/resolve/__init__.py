@@ -77,7 +77,8 @@ def resolve_run(options: RunOptions) -> Run:
     mapping = mapping_of(options)
     template_read = template_file(options, template, model) if template.startswith("file:") else None
     if trainer is not None:  # a template the trainer swaps for one of its own (TRL's training templates)
-        template, template_read = swapped_template(trainer, template, template_read, options.assistant_only_loss)
+        versions = trainer.versions(options.trainer_version, options.transformers_version)
+        template, template_read = swapped_template(trainer, template, template_read, options.assistant_only_loss, versions)
     if options.assistant_only_loss and template == "openai":
         raise UsageError("--assistant-only-loss needs the model's chat template: name a self-hosted model with --model, "
                          "or give --chat-template FILE")

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from ..chat.source import TemplateFile
     from ..mapping import Mapping
     from ..trainers import Trainer
+    from ..trainers.versions import Versions
 
 
 def tokenizer_for(run: RunOptions, model: Model | None) -> str:
@@ -83,7 +84,10 @@ def loss_for(run: RunOptions, trainer: Trainer | None, mapping: Mapping | None =
     knows per format); with what it does past it."""
     from ..trainers.cut import KEEP_START
 
-    past = (trainer.cut_for(dict(run.trainer_keys), run.keep_order) if trainer is not None else KEEP_START).name
+    if trainer is None:
+        past = KEEP_START.name
+    else:
+        past = trainer.cut_for(dict(run.trainer_keys), run.keep_order, trainer.versions(run.trainer_version, run.transformers_version)).name
     length, source = run.max_seq_len, run.max_seq_len_source or "--max-seq-len"
     if length is None and mapping is not None and mapping.max_length is not None:
         length, source = mapping.max_length
@@ -94,7 +98,7 @@ def loss_for(run: RunOptions, trainer: Trainer | None, mapping: Mapping | None =
 
 
 def swapped_template(trainer: Trainer, template: str, read: TemplateFile | None,
-                     assistant_only: bool) -> tuple[str, TemplateFile | None]:
+                     assistant_only: bool, versions: Versions) -> tuple[str, TemplateFile | None]:
     """The template the trainer renders with: its own in place of one it swaps (a --chat-template
     whose text is one of ftlint's templates byte for byte is that template, as the trainer compares
     texts), else the one chosen."""
@@ -103,7 +107,7 @@ def swapped_template(trainer: Trainer, template: str, read: TemplateFile | None,
     family = template
     if read is not None:
         family = next((name for name, t in CHAT_TEMPLATES.items() if t.source.endswith(".jinja") and template_text(name) == read.source), "")
-    swapped = trainer.training_template(family, assistant_only) if family else None
+    swapped = trainer.training_template(family, assistant_only, versions) if family else None
     return (swapped, None) if swapped is not None else (template, read)
 
 

@@ -160,7 +160,7 @@ class Trainer:
         """A renderer of its own for the model's records (None: the model's chat template)."""
         return None
 
-    def training_template(self, template: str, assistant_only: bool) -> str | None:
+    def training_template(self, template: str, assistant_only: bool, versions: Versions) -> str | None:
         """A template it renders with instead of `template` (a family of ftlint/chat), as it swaps one in
         (None: it renders with that one)."""
         return None
@@ -170,8 +170,8 @@ class Trainer:
         itself (RunConfig.keys), `eos`: the model's end of text."""
         return Reading()
 
-    def cut_for(self, keys: Keyed[str, object], packing: bool) -> Cut:
-        """What it does past its max length in this run (`packing`: records are packed)."""
+    def cut_for(self, keys: Keyed[str, object], packing: bool, versions: Versions) -> Cut:
+        """What it does past its max length in this run (`packing`: records are packed; `versions`: the run's)."""
         return self.cut
 
     # planning

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from ..base import Packing, Reading, Trainer
 from ..cut import KEEP_START, Cut
+from ..versions import parse
 from .cut import DROP_UNTRAINED, WRAPPED
 
 if TYPE_CHECKING:
@@ -16,6 +17,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping as Keyed
 
     from ..configs.base import Keys, RunConfig
+    from ..versions import Versions
 
 # the templates of ftlint's families TRL recognizes and swaps, each for its training variant (trl/chat_templates/)
 SWAPPED = {"qwen2.5": "qwen2_5_training.jinja", "qwen3": "qwen3_training.jinja",
@@ -37,11 +39,12 @@ class TRL(Trainer):
 
         return read(keys, self.versions(*keys.versions))
 
-    def training_template(self, template: str, assistant_only: bool) -> str | None:
+    def training_template(self, template: str, assistant_only: bool, versions: Versions) -> str | None:
         """With assistant_only_loss, a model's template without {% generation %} that TRL knows byte
         for byte is swapped for TRL's training variant (trl/trainer/sft_trainer.py SFTTrainer.__init__,
-        trl/chat_template_utils.py get_training_chat_template); ftlint ships those of its families."""
-        return f"{template}-training" if assistant_only and template in SWAPPED else None
+        trl/chat_template_utils.py get_training_chat_template; from TRL 1.1, #5470); ftlint ships those of its families."""
+        swaps = assistant_only and template in SWAPPED and parse(versions.trainer) >= (1, 1)
+        return f"{template}-training" if swaps else None
 
     def reading(self, keys: Keyed[str, object], eos: str) -> Reading:
         """_prepare_dataset: the eos (SFTConfig.eos_token, else the tokenizer's) appended to a plain
@@ -50,12 +53,12 @@ class TRL(Trainer):
         given = keys.get("eos_token")
         return Reading(given if isinstance(given, str) else eos, joined=True, speakers=True)
 
-    def cut_for(self, keys: Keyed[str, object], packing: bool) -> Cut:
+    def cut_for(self, keys: Keyed[str, object], packing: bool, versions: Versions) -> Cut:
         """No cut where it packs (_prepare_dataset truncates only unpacked rows): bfd cuts each row in
         the packer (trl/data_utils.py _pack_bfd), wrapped cuts none; unpacked, rows left with no trained
-        token are dropped."""
+        token are dropped from TRL 1.9 (#6320), before that kept."""
         if not packing:
-            return self.cut
+            return self.cut if parse(versions.trainer) >= (1, 9) else KEEP_START
         return WRAPPED if keys.get("packing_strategy") in ("wrapped", "bfd_split") else KEEP_START
 
     def pack(self, lengths: Iterable[int], max_seq_len: int, keys: Keyed[str, object] | None = None) -> Packing:
