@@ -51,7 +51,7 @@ def test_warmup_ratio_is_applied_up_to_transformers_5_14_and_dropped_from_5_15()
     assert old["total_steps"] == new["total_steps"] == recorded("t14_warmup_ratio")["figures"]["total_steps"]
     assert old["warmup_steps"] == math.ceil(0.1 * old["total_steps"]) == recorded("t19_warmup_ratio_transformers_514")["figures"]["warmup_steps"]
     assert new["warmup_steps"] == 0 == recorded("t14_warmup_ratio")["figures"]["warmup_steps"]
-    assert "FT514" not in codes(old)
+    assert "FT514" not in codes(old) and old_exit == 0
     said = codes(new)["FT514"]
     assert "transformers 5.15.0 has no warmup_ratio" in said and "warmup_steps: 0.1" in said and "`trl sft`" in said
     assert new_exit == 1  # an error: the run is not what the config says
