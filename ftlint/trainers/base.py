@@ -87,6 +87,7 @@ class Rows:
     sequences: int | None  # None: the records (or --packing's rows) as they are
     rule: str  # in words, for the estimate (rows_rule)
     length: int | None = None  # a row's length in tokens, where the bill needs it
+    full: bool = False  # every row fed is `length` tokens long: the data iterator never ends (tokens processed follow)
 
 
 class Trainer:

@@ -23,9 +23,8 @@ def read(keys: Keys) -> RunConfig:
     if name:
         keys.note(f"model_id_or_path {name}: a local model folder to mistral-finetune; give --model for the catalog's entry")
     seq = keys.setting("seq_len", "int")
-    if seq is not None:
-        keys.note(f"{seq.source}: mistral-finetune packs samples end to end into sequences of it and cuts none; "
-                  "ftlint counts each sample as a sequence")
+    if seq is not None:  # the pack length: samples end to end into sequences of it (finetune/data/dataset.py sequence_iterator)
+        run["max_seq_len"] = plan["max_seq_len"] = seq
     count(keys, "batch_size", "batch_size", plan)
     count(keys, "num_microbatches", "grad_accum", plan)
     count(keys, "max_steps", "max_steps", plan)
