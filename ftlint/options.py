@@ -60,6 +60,9 @@ class Loss:
     max_seq_len: int | None = None  # the trainer's max length: --max-seq-len, else its profile's default (None: the limit only)
     past_max: str = TRUNCATE  # what the trainer does with a sample past it: its Cut's name (ftlint/trainers CUTS)
     max_len_source: str = "--max-seq-len"  # where max_seq_len comes from, as the findings and the estimate say it
+    # unsloth's train_on_responses_only: what follows response_part, up to the next instruction_part, trains ("": off)
+    instruction_part: str = ""
+    response_part: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +102,9 @@ class RunOptions:
     trainer_keys: tuple[tuple[str, object], ...] = ()  # the run config's keys its trainer reads itself (RunConfig.keys)
     trainer_version: str | None = None  # --trainer-version: the trainer's release the run is modelled as
     transformers_version: str | None = None  # --transformers-version: transformers' release under it
+    template_name: str | None = None  # --template-name: a chat template by the trainer's own name (unsloth's get_chat_template)
+    instruction_part: str | None = None  # --instruction-part, --response-part: unsloth's train_on_responses_only
+    response_part: str | None = None
 
     RULES: ClassVar[dict[str, Rule]] = {
         "validation": Text(path=True), "model_name": Text(), "context": Count(1), "today": Text(), "tokenizer": Text(path=True),
@@ -107,6 +113,7 @@ class RunOptions:
         "bound_tokens": Flag(), "mapping": Text(path=True), "keep_order": Flag(), "engine": OneOf(("local", "ray")), "trainer": OneOf(TRAINER_CHOICES),
         "trainer_source": Text(), "max_seq_len_source": Text(),
         "run": Text(path=True), "trainer_version": Version(), "transformers_version": Version(),
+        "template_name": Text(), "instruction_part": Text(), "response_part": Text(),
     }
 
     @property

@@ -16,10 +16,12 @@ Families (CHAT_TEMPLATES):
   mistral-common
       Mistral's Tekken models as mistral-finetune tokenizes them (mistral_common.py): chosen by
       --trainer mistral-finetune, not a template of the model's;
-  llama3, llama3.2, llama4
+  llama3, llama3.2, llama4, unsloth-llama-3.1
       ftlint's implementations of Meta's Llama 3 and Llama 4 prompt formats (llama3.py,
-      llama4.py): Meta's own templates are under the Llama licences, so they are not shipped;
-      tests compare each with the real template, record by record;
+      llama4.py; unsloth's llama-3.1 variant): Meta's own templates are under the Llama licences,
+      so they are not shipped; tests compare each with the real template, record by record;
+  unsloth/NAME.jinja
+      unsloth's named templates (get_chat_template), read as a user's file is (ftlint/trainers/unsloth);
   --chat-template FILE
       any Jinja template of the user's, or a tokenizer_config.json that holds one.
 """
@@ -82,6 +84,9 @@ CHAT_TEMPLATES: dict[str, ChatTemplate] = {t.name: t for t in (
                  "<|begin_of_text|>", "<|eot_id|>", "python", r"<\|reserved_special_token_\d+\|>"),
     ChatTemplate("llama3.2", "Llama 3.2 (Meta's prompt format; dated system block: today)", LLAMA3_SPECIALS,
                  "<|begin_of_text|>", "<|eot_id|>", "python", r"<\|reserved_special_token_\d+\|>"),
+    ChatTemplate("unsloth-llama-3.1", "Llama 3.1 as unsloth's get_chat_template('llama-3.1') writes it (no trimming; "
+                 "dated 26 July 2024)", LLAMA3_SPECIALS, "<|begin_of_text|>", "<|eot_id|>", "python",
+                 r"<\|reserved_special_token_\d+\|>"),
     ChatTemplate("llama4", "Llama 4 (Meta's prompt format: <|header_start|>, <|eot|>)", LLAMA4_SPECIALS, "<|begin_of_text|>",
                  "<|eot|>", "python", LLAMA4_RESERVED),
     ChatTemplate("qwen2.5", "Qwen 2.5 (ChatML; default system prompt)", QWEN25_SPECIALS, "", "<|im_end|>", "qwen2.5.jinja"),

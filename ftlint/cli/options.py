@@ -130,6 +130,9 @@ JUDGING = [
     click.option("--trainer", type=choices(RunOptions, "trainer"), metavar="NAME", help="The trainer that runs the job (`ftlint trainers`): trl (hf), axolotl, llama-factory, mistral-finetune, or a provider's job (openai, together, ...; hosted: the model's provider's). Default: the one the model's provider implies."),
     click.option("--trainer-version", type=of(RunOptions, "trainer_version"), metavar="VERSION", help="The trainer's release the run is modelled as (default: the one installed beside ftlint, else the one its profile models: `ftlint trainers NAME`)."),
     click.option("--transformers-version", type=of(RunOptions, "transformers_version"), metavar="VERSION", help="transformers' release under the trainer (default: installed beside the trainer, else its profile's): a run-config key it ignores or rejects is FT514 (warmup_ratio from 5.15)."),
+    click.option("--template-name", type=of(RunOptions, "template_name"), metavar="NAME", help="A chat template by the trainer's own name: unsloth's get_chat_template (chatml, llama-3.1, qwen-2.5, ...; `ftlint trainers unsloth`)."),
+    click.option("--instruction-part", type=of(RunOptions, "instruction_part"), metavar="TEXT", help="unsloth's train_on_responses_only: the text before a user's turn (backslash escapes read: '<|im_start|>user\\n')."),
+    click.option("--response-part", type=of(RunOptions, "response_part"), metavar="TEXT", help="unsloth's train_on_responses_only: the text before an answer; what follows it, up to the next --instruction-part, trains."),
     click.option("--engine", type=choices(RunOptions, "engine"), default="local", show_default=True,
                  help="Where lines are judged: this machine's processes, or a Ray cluster (RAY_ADDRESS, else a local one; pip install 'ftlint[ray]'). Same findings and figures."),
     click.option("--today", metavar="YYYY-MM-DD", help="Judge model lifecycles as of this date (default: the clock, or $FTLINT_TODAY)."),
@@ -229,6 +232,8 @@ def run_options(params: dict[str, Any], paths: tuple[str, ...], selection_base: 
         bound_tokens=bound_tokens, mapping=params.pop("mapping", None), engine=params.pop("engine", "local"),
         trainer=params.pop("trainer", None), run=params.pop("run", None),
         trainer_version=params.pop("trainer_version", None), transformers_version=params.pop("transformers_version", None),
+        template_name=params.pop("template_name", None), instruction_part=params.pop("instruction_part", None),
+        response_part=params.pop("response_part", None),
         template_budget=TemplateBudget(params.pop("template_max_chars"), params.pop("template_max_steps"),
                                        params.pop("template_seconds")),
     )

@@ -64,7 +64,8 @@ def read_as(fmt: Format, reading: Reading, completion_only: bool = True) -> Form
     if not reading.changes:
         return fmt
     if type(fmt) is FieldsFormat and fmt.shape in ("text", "prompt-completion"):
-        return dataclasses.replace(fmt, eos=reading.eos, joined=reading.joined, prompt_trains=not completion_only)
+        return dataclasses.replace(fmt, eos=reading.eos, joined=reading.joined, prompt_trains=not completion_only,
+                                   eos_texts=reading.texts)
     if reading.speakers and type(fmt) is ShareGPT:
         return SpokenShareGPT(**{f.name: getattr(fmt, f.name) for f in dataclasses.fields(fmt)})
     return fmt

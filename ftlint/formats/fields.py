@@ -25,6 +25,7 @@ class FieldsFormat(Format):
     eos: str = ""
     joined: bool = False
     prompt_trains: bool = False  # ... and, joined, the prompt trains too (TRL's completion_only_loss off)
+    eos_texts: bool = True  # the eos is appended to a plain text too, not only to a completion
     kind = "fields"
 
     def prompt(self, record: dict) -> object:
@@ -42,6 +43,9 @@ class FieldsFormat(Format):
             figures = self._templated(record, tally)
             if figures is not None:
                 return figures
+        if tally is not None and tally.loss.response_part and self.outputs == ("text",) and isinstance(record.get("text"), str):
+            masked = tally.responses(record["text"])  # a text the user rendered: unsloth's train_on_responses_only masks it
+            return LineFigures([RecordFigures(0, 1, masked.tokens, masked.trained)], 0, rendered=masked)
         if self.eos or self.joined:
             plain = self._plain(record, counter)
             if plain is not None:
@@ -75,7 +79,9 @@ class FieldsFormat(Format):
         _prepare_dataset: add_eos, then tokenize_fn's completion_mask). None: not such a row."""
         if self.outputs == ("text",):
             text = record.get("text")
-            return (0, self._with_eos(text, counter)) if isinstance(text, str) else None
+            if not isinstance(text, str):
+                return None
+            return 0, self._with_eos(text, counter) if self.eos_texts else counter.count(text)
         prompt, completion = record.get(self.inputs[0]) if self.inputs else None, record.get(self.outputs[0])
         if self.outputs != ("completion",) or not isinstance(prompt, str) or not isinstance(completion, str):
             return None

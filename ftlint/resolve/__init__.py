@@ -23,6 +23,7 @@ from .settings import (
     end_of_text,
     loss_for,
     mapping_of,
+    refused_options,
     resolve_model,
     swapped_template,
     template_file,
@@ -73,6 +74,7 @@ def resolve_run(options: RunOptions) -> Run:
         if options.format_name not in FORMATS:
             raise UsageError(f"format: {options.format_name!r} is not a format; `ftlint formats` lists them")
     trainer, why = trainer_of(options, model)
+    refused_options(options, trainer)
     template = template_for(options, model, trainer)
     mapping = mapping_of(options)
     template_read = template_file(options, template, model) if template.startswith("file:") else None

@@ -71,6 +71,7 @@ class Reading:
     say (Trainer.reading; ftlint/formats read_as applies it). The default: nothing."""
 
     eos: str = ""  # appended to a plain text or a completion that does not end with it ("": nothing)
+    texts: bool = True  # ... to a plain text too (TRL's add_eos), or to a completion only (unsloth's own preparation)
     joined: bool = False  # a plain prompt and completion tokenized as one text, the completion training from the
     #                       prompt's own token count on
     speakers: bool = False  # a ShareGPT turn's speaker kept as its role (not mapped to user/assistant), every token trained
@@ -96,6 +97,7 @@ class Trainer:
 
     cut: Cut = KEEP_START  # what it does past its max length (its profile's past_max names it)
     other_cuts: tuple[Cut, ...] = ()  # the others it may do in a run (cut_for)
+    run_options: frozenset[str] = frozenset()  # the judging options only some trainers take (RunOptions fields)
     aliases: tuple[str, ...] = ()  # other names a user may give it
     auto_documented = False  # its "auto" epochs and batch are the step arithmetic's own rules (ftlint/trainers/steps.py)
     checks_as: ClassVar[dict[str, str]] = {}  # a format it shares -> its own format, whose severities its checker applies to it
@@ -160,6 +162,11 @@ class Trainer:
     def template(self, model: Model) -> str | None:
         """A renderer of its own for the model's records (None: the model's chat template)."""
         return None
+
+    def named_template(self, name: str) -> str:
+        """What ftlint renders its chat template `name` with (a family of ftlint/chat, or a file under
+        ftlint/chat/templates/, NAME.jinja); ValueError when it has no such template."""
+        raise ValueError(f"--template-name {name}: {self.name} names no chat templates")
 
     def training_template(self, template: str, assistant_only: bool, versions: Versions) -> str | None:
         """A template it renders with instead of `template` (a family of ftlint/chat), as it swaps one in

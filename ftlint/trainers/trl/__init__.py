@@ -27,7 +27,7 @@ SWAPPED = {"qwen2.5": "qwen2_5_training.jinja", "qwen3": "qwen3_training.jinja",
 
 
 class TRL(Trainer):
-    aliases: tuple[str, ...] = ("hf", "transformers", "unsloth")  # "hf": the Hugging Face Trainer's arithmetic is TRL's
+    aliases: tuple[str, ...] = ("hf", "transformers")  # "hf": the Hugging Face Trainer's arithmetic is TRL's
     cut = DROP_UNTRAINED
     other_cuts = (WRAPPED,)
 
