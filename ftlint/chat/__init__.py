@@ -118,6 +118,10 @@ CHAT_TEMPLATES.update({f"{n}-training": replace(CHAT_TEMPLATES[n], name=f"{n}-tr
                                                 title=f"{CHAT_TEMPLATES[n].title}: TRL's training variant ({{% generation %}})")
                        for n in TRAINED_FAMILIES})
 
+# what a tokenizer family's Hugging Face tokenizer puts before a text it encodes with add_special_tokens (its
+# tokenizer.json post_processor): Llama 3's TemplateProcessing "<|begin_of_text|> $A"; Qwen's has no bos token
+TEXT_BOS = {"llama3": "<|begin_of_text|>"}
+
 # a --chat-template file names no tokenizer: its added tokens and end of turn are those of the
 # tokenizer family counting it (a tokenizer_config.json's own added tokens come first)
 FAMILY_TEMPLATE_DEFAULTS: dict[str, tuple[tuple[str, ...], str, str, str]] = {

@@ -65,7 +65,7 @@ def read_as(fmt: Format, reading: Reading, completion_only: bool = True) -> Form
         return fmt
     if type(fmt) is FieldsFormat and fmt.shape in ("text", "prompt-completion"):
         return dataclasses.replace(fmt, eos=reading.eos, joined=reading.joined, prompt_trains=not completion_only,
-                                   eos_texts=reading.texts)
+                                   eos_texts=reading.texts, bos=1 if reading.bos else 0)
     if reading.speakers and type(fmt) is ShareGPT:
         return SpokenShareGPT(**{f.name: getattr(fmt, f.name) for f in dataclasses.fields(fmt)})
     return fmt

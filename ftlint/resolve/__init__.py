@@ -13,6 +13,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..chat import TEXT_BOS
 from ..engine import Settings
 from ..errors import UsageError
 from ..models import Model, today_from
@@ -97,7 +98,8 @@ def resolve_run(options: RunOptions) -> Run:
         trainer=trainer.name if trainer else "", trainer_formats=trainer.profile.format_names if trainer else (),
         control_tokens=bool(trainer.profile.control_tokens.value) if trainer else True,
         trains_targets=trainer is not None and trainer.profile.loss.value == TARGETS,
-        reading=trainer.reading(dict(options.trainer_keys), end_of_text(model, template, template_read, encoding)) if trainer else Reading(),
+        reading=trainer.reading(dict(options.trainer_keys), end_of_text(model, template, template_read, encoding),
+                                TEXT_BOS.get(encoding, "")) if trainer else Reading(),
     )
     return Run(options, model, trainer, why, settings, today)
 

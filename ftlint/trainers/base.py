@@ -72,13 +72,14 @@ class Reading:
 
     eos: str = ""  # appended to a plain text or a completion that does not end with it ("": nothing)
     texts: bool = True  # ... to a plain text too (TRL's add_eos), or to a completion only (unsloth's own preparation)
+    bos: str = ""  # put before a plain text or prompt by the tokenizer itself (add_special_tokens: Llama 3's)
     joined: bool = False  # a plain prompt and completion tokenized as one text, the completion training from the
     #                       prompt's own token count on
     speakers: bool = False  # a ShareGPT turn's speaker kept as its role (not mapped to user/assistant), every token trained
 
     @property
     def changes(self) -> bool:
-        return bool(self.eos) or self.joined or self.speakers
+        return bool(self.eos or self.bos) or self.joined or self.speakers
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,9 +174,10 @@ class Trainer:
         (None: it renders with that one)."""
         return None
 
-    def reading(self, keys: Keyed[str, object], eos: str) -> Reading:
+    def reading(self, keys: Keyed[str, object], eos: str, bos: str = "") -> Reading:
         """What it does to rows before it tokenizes them; `keys`: the run config's keys it reads
-        itself (RunConfig.keys), `eos`: the model's end of text."""
+        itself (RunConfig.keys), `eos`: the model's end of text, `bos`: what its tokenizer puts
+        before a text it encodes ("": nothing)."""
         return Reading()
 
     def cut_for(self, keys: Keyed[str, object], packing: bool, versions: Versions) -> Cut:

@@ -46,12 +46,13 @@ class TRL(Trainer):
         swaps = assistant_only and template in SWAPPED and parse(versions.trainer) >= (1, 1)
         return f"{template}-training" if swaps else None
 
-    def reading(self, keys: Keyed[str, object], eos: str) -> Reading:
+    def reading(self, keys: Keyed[str, object], eos: str, bos: str = "") -> Reading:
         """_prepare_dataset: the eos (SFTConfig.eos_token, else the tokenizer's) appended to a plain
         text or completion that lacks it (add_eos), a plain prompt and completion tokenized as one text
-        (tokenize_fn), a ShareGPT row's from/value renamed only (maybe_convert_to_chatml)."""
+        by the tokenizer (trl/data_utils.py _tokenize: processing_class(text=...), which puts its bos
+        first), a ShareGPT row's from/value renamed only (maybe_convert_to_chatml)."""
         given = keys.get("eos_token")
-        return Reading(given if isinstance(given, str) else eos, joined=True, speakers=True)
+        return Reading(given if isinstance(given, str) else eos, joined=True, speakers=True, bos=bos)
 
     def cut_for(self, keys: Keyed[str, object], packing: bool, versions: Versions) -> Cut:
         """No cut where it packs (_prepare_dataset truncates only unpacked rows): bfd cuts each row in

@@ -29,7 +29,7 @@ class Unsloth(Trainer):
 
         return rendered_as(name)
 
-    def reading(self, keys: Keyed[str, object], eos: str) -> Reading:
+    def reading(self, keys: Keyed[str, object], eos: str, bos: str = "") -> Reading:
         """sft_prepare_dataset: a plain prompt and completion tokenized as one text, the completion with
         the tokenizer's eos appended unless it ends with it; a text as it is (no eos)."""
         return Reading(eos, joined=True, texts=False)
