@@ -3,7 +3,7 @@
 (tools/trainer_oracle/setup_envs.sh):
 
     HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 TRANSFORMERS_OFFLINE=1 CUDA_VISIBLE_DEVICES= \
-        /work/envs/trl/bin/python tools/trainer_oracle/record.py trl [CASE ...]
+        $ENVS/trl/bin/python tools/trainer_oracle/record.py trl [CASE ...]
 
 For each case: the tiny model folder of the model the config names is built (once per
 environment, tools/trainer_oracle/tiny_model.py) and its tokenizer checked against ftlint's ranks
