@@ -12,9 +12,8 @@ from __future__ import annotations
 import json
 import random
 
-from datasets import Dataset
-
 import trl
+from datasets import Dataset
 from trl.data_utils import pack_dataset
 
 SEQ_LENGTH = 256
