@@ -13,7 +13,6 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..chat import TEXT_BOS
 from ..engine import Settings
 from ..errors import UsageError
 from ..models import Model, today_from
@@ -86,6 +85,12 @@ def resolve_run(options: RunOptions) -> Run:
         raise UsageError("--assistant-only-loss needs the model's chat template: name a self-hosted model with --model, "
                          "or give --chat-template FILE")
     encoding = tokenizer_for(options, model)
+    reading = Reading()
+    if trainer:
+        from ..chat import TEXT_BOS  # imported here: a plain check never loads the chat package (the hook's case)
+
+        reading = trainer.reading(dict(options.trainer_keys), end_of_text(model, template, template_read, encoding),
+                                  TEXT_BOS.get(encoding, ""))
     settings = Settings(
         encoding=encoding, model_name=model.name if model else "", template=template,
         model_limit=int(model.context.value) if model and model.context else None, context=options.context,
@@ -98,8 +103,7 @@ def resolve_run(options: RunOptions) -> Run:
         trainer=trainer.name if trainer else "", trainer_formats=trainer.profile.format_names if trainer else (),
         control_tokens=bool(trainer.profile.control_tokens.value) if trainer else True,
         trains_targets=trainer is not None and trainer.profile.loss.value == TARGETS,
-        reading=trainer.reading(dict(options.trainer_keys), end_of_text(model, template, template_read, encoding),
-                                TEXT_BOS.get(encoding, "")) if trainer else Reading(),
+        reading=reading,
     )
     return Run(options, model, trainer, why, settings, today)
 
