@@ -10,7 +10,6 @@ and exits. No printing here.
 from __future__ import annotations
 
 import dataclasses
-import datetime as dt
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -18,6 +17,7 @@ from typing import TYPE_CHECKING
 from .dataset import DatasetView
 from .diagnostics import Diagnostic
 from .engine import Analysis, Settings, analyse, dataset_findings, view_of
+from .engine.places import placed_all
 from .errors import UsageError
 from .formats import Format, get_format, trained_as
 from .models import Model, Sourced, default_model, user_value
@@ -83,6 +83,8 @@ def analyse_data(run: Run, emit: Emit, progress: Progress | None = None, train: 
     fmt = get_format(train.files[0].format) if train.files else get_format("openai-chat")
     model = run.model or default_model(fmt.name, run.today)
     if run.model is not None:  # a named model past (or near) its last training date is a finding of check too
+        from .origin import model_findings
+
         _report(model_findings(model, run.today, options, fmt, train.paths[0] if train.paths else ""), train, emit)
     trainer, why = run.trainer, run.trainer_source
     # the run config's keys its version ignores or ftlint does not apply; a trainer named (or implied by the
@@ -98,7 +100,7 @@ def analyse_data(run: Run, emit: Emit, progress: Progress | None = None, train: 
         validation = analyse_files(held_out, dataclasses.replace(run.settings, training=False), emit, options, progress)
         views = (_view(train), _view(validation))
         made, found = dataset_findings(views, "split", options.selection, _formats(train) + _formats(validation))
-        _report(found, validation, emit)
+        _report(placed_all(found, (train, validation)), validation, emit)
         leaks = made["FT404"]
     return Data(run, model, train, validation, leaks, run.today.isoformat(), trainer, why, refused)
 
@@ -119,7 +121,8 @@ def analyse_files(paths: tuple[str, ...], settings: Settings, emit: Emit, run: R
     else:
         result = counted(lambda: analyse(paths, settings, emit, jobs=run.jobs, progress=progress))
     if run.dataset_rules:
-        _report(dataset_findings((_view(result),), "dataset", run.selection, _formats(result))[1], result, emit)
+        found = dataset_findings((_view(result),), "dataset", run.selection, _formats(result))[1]
+        _report(placed_all(found, (result,)), result, emit)
     return result
 
 
@@ -147,20 +150,6 @@ def trainer_findings(trainer: Trainer, train: Analysis, run: RunOptions) -> list
                 level = severity(code, fmt.severities)
                 if level != OFF and run.selection.allows(code, summary.path):
                     out.append(Diagnostic(redact(summary.path), 0, 0, code, redact(hit.message), level))
-    return out
-
-
-def model_findings(model: Model, today: dt.date, run: RunOptions, fmt: Format, path: str) -> list[Diagnostic]:
-    """The model rules' findings (its lifecycle), with the registry's severities."""
-    from .rules import OFF, checks, severity
-
-    out = []
-    for c in checks("model"):
-        for hit in c.func(model, today):
-            code = hit.code or c.codes[0]
-            level = severity(code, fmt.severities)
-            if level != OFF and run.selection.allows(code, path or None):
-                out.append(Diagnostic(redact(path), 0, 0, code, hit.message, level))
     return out
 
 
@@ -221,13 +210,14 @@ def estimate_data(data: Data, plan: PlanOptions) -> EstimateRun:
     reason = redact(train.files[0].format_reason) if train.files else ""  # it may name the data's keys
     if len({f.format for f in train.files}) > 1:
         reason += "; files differ in format: " + ", ".join(f"{f.path}: {f.format}" for f in train.files)
-    info = DatasetInfo(paths=tuple(train.paths), model=data.model.name, encoding=data.settings.encoding,
+    info = DatasetInfo(paths=tuple(train.paths), model=redact(data.model.name), encoding=data.settings.encoding,
                        context_limit=limit, format=fmt.name, format_reason=reason, record_rule=fmt.record_rule,
                        min_examples=fmt.min_examples, validation=_validation_figures(data, limit), model_entry=data.model,
                        preference=fmt.preference,
-                       today=data.today, trainer=data.trainer, trainer_source=data.trainer_source,
+                       today=data.today, trainer=data.trainer, trainer_source=data.trainer_source, template=data.settings.template,
                        run_config=run.run or "", run_notes=run.run_notes, trainer_keys=run.trainer_keys,
                        max_length=loss.max_seq_len, past_max=loss.past_max,
+                       model_source=run.model_source, model_file=run.model_file,
                        max_length_source=loss.max_len_source if loss.max_seq_len else f"the limit of {data.settings.limit_for(fmt)[1]}")
     price: Sourced | None = user_value(plan.price, "usd_per_1m_tokens") if plan.price is not None else data.model.price
     path = train.paths[0] if train.paths else None
@@ -269,12 +259,17 @@ def planned(figures: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pr
     import dataclasses
 
     from .engine.judge import plan_findings
+    from .origin import located, model_codes
     from .plan.estimate import estimate
     from .rules.context import PlanContext
 
     e = estimate(figures, plan, info, price=price, lengths=lengths)
     ctx = PlanContext(plan, info.min_examples, info.model_entry, info.today)
-    return dataclasses.replace(e, findings=plan_findings(e, ctx, allows, severities, redact(info.paths[0]) if info.paths else ""))
+    # on the dataset's file when it is one (its line 0), else on none; a model's finding where the model was chosen
+    found = plan_findings(e, ctx, allows, severities, redact(info.paths[0]) if len(info.paths) == 1 else "")
+    model = model_codes()
+    return dataclasses.replace(e, findings=tuple(located(d, info.model_entry, info.model_source, info.model_file)
+                                                 if d.code in model and info.model_entry else d for d in found))
 
 
 def _validation_figures(data: Data, limit: int | None) -> ValidationFigures | None:
@@ -314,8 +309,11 @@ class Conversion:
 
     @property
     def summary(self) -> str:
+        from .formats.shape import read_back
+
         o = self.options
-        return f"converted {redact(o.path)} ({self.source_format}) to {redact(o.output)} ({o.target}): {self.tally.summary()}"
+        return (f"converted {redact(o.path)} ({self.source_format}) to {redact(o.output)} ({o.target}): {self.tally.summary()}"
+                + read_back(o.output, o.target))
 
 
 def convert_file(options: ConvertOptions, emit: Emit) -> Conversion:
@@ -327,6 +325,7 @@ def convert_file(options: ConvertOptions, emit: Emit) -> Conversion:
     import orjson
 
     from .convert import READERS, Tally, convert_lines
+    from .convert.output import writable, write_rows
     from .formats.registry import FORMATS
     from .formats.shape import DETECT_RECORDS, detect
     from .read import InputError, display_name, read_lines
@@ -334,6 +333,7 @@ def convert_file(options: ConvertOptions, emit: Emit) -> Conversion:
     from .rules.file import line_hits
 
     path, limits = options.path, options.limits
+    writable(options.output)  # before a line is read
     try:
         source = options.source_format
         if source == "auto":
@@ -393,28 +393,9 @@ def convert_file(options: ConvertOptions, emit: Emit) -> Conversion:
                 tally.written += 1
                 yield orjson.dumps(item.record)
 
-        _write_rows(options.output, rows())
+        write_rows(options.output, rows())
     except InputError as exc:
         raise UsageError(str(exc)) from None
     return Conversion(options, source, tally)
 
 
-def _write_rows(output: str, rows: Iterator[bytes]) -> None:
-    """JSONL as the rows come, or Parquet for a .parquet name (a frame of all the rows), by a
-    temporary file renamed into place (atomic.py)."""
-    from .atomic import atomic_path, atomic_text_writer
-
-    if not output.endswith(".parquet"):
-        with atomic_text_writer(output) as fh:
-            for row in rows:
-                fh.write(row.decode("utf-8", "surrogateescape") + "\n")
-        return
-    import orjson
-    import polars as pl
-
-    records = [orjson.loads(row) for row in rows]
-    try:
-        with atomic_path(output, ".parquet") as tmp:
-            (pl.DataFrame(records, infer_schema_length=None) if records else pl.DataFrame()).write_parquet(tmp)
-    except Exception as exc:  # polars cannot make one frame of the records (types that differ row to row)
-        raise UsageError(f"{output}: cannot write the records as Parquet ({str(exc).splitlines()[0][:200]}); write JSONL") from None

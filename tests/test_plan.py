@@ -191,6 +191,22 @@ def test_advice_fires_and_stays_silent() -> None:
     assert "FT508" not in codes(plan_for(200_000, Plan(epochs=1, batch_size=64)))
 
 
+def test_preference_pairs_are_not_said_to_be_supervised() -> None:
+    """FT506's threshold for preference pairs is 2 epochs, in words of preference runs; TRL trains
+    them with its DPOTrainer, and the trainer row says so, not the SFTTrainer."""
+    def warnings(*args: str) -> dict[str, str]:
+        out = json.loads(run("estimate", *args, "-o", "json").stdout)
+        return {w["code"]: w["message"] for w in out["warnings"]} | {"title": out["trainer_title"]}
+
+    pairs = warnings("fixtures/formats/trl-preference/good.jsonl", "--trainer", "trl", "--epochs", "3", "--batch-size", "1")
+    assert pairs["FT506"] == "3 epochs: preference (DPO) runs rarely gain past 2; check validation loss per epoch"
+    assert "SFT" not in pairs["title"].split("(")[0] and pairs["title"].startswith("TRL DPOTrainer")
+    chats = warnings("fixtures/formats/trl-messages/good.jsonl", "--trainer", "trl", "--epochs", "3", "--batch-size", "1")
+    assert "FT506" not in chats and chats["title"] == "TRL SFTTrainer (Hugging Face Trainer)"
+    assert "supervised runs rarely gain past 3" in warnings("fixtures/good/drone_training.jsonl", "--trainer", "trl",
+                                                            "--epochs", "4")["FT506"]  # 103 records: not FT504's few
+
+
 def test_thresholds_are_configurable() -> None:
     t = Thresholds(min_total_steps=10)
     assert "FT503" in codes(plan_for(156, Plan(epochs=3, batch_size=16)))  # 30 steps

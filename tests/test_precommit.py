@@ -138,7 +138,7 @@ def test_the_hook_reads_every_data_file_type_and_judges_held_out_files_as_valida
                          env=hook_home, timeout=900)
     out = ran.stdout
     assert ran.returncode == 1, out + ran.stderr
-    assert "data/extra.json:2:1: FT201 no assistant message" in out
+    assert "data/extra.json:1:1: FT201 no assistant message" in out and "(element 2, $.messages)" in out  # a one-line array
     assert "data/web.jsonl.zst:1:1: FT201 no assistant message" in out
     assert "checked 6 files" in out  # train, extra, more.parquet, web.jsonl.zst; valid and holdout_set as validation
     assert "valid.jsonl:0:0: FT401" not in out and "holdout_set.jsonl:0:0: FT401" not in out  # no held-out file judged as a

@@ -3,7 +3,10 @@ user runs it, `ftlint estimate DATA --run CASE.yaml -o json`, figure by figure a
 parser, data pipeline and Trainer did with the same config and data (<case>.recorded.json, recorded
 by tools/trainer_oracle/ with huggingface/trl@f2cd577). The transformers version each recording ran
 with is given as --transformers-version, as an environment with it installed beside ftlint would
-give it. Where a total differs, each record is estimated alone and compared with the recording's
+give it. A base model's chat template is not its instruct model's, so ftlint counts its conversations
+only as an estimate (ftlint/names.py): the recorder's tiny base model carried the instruct model's
+template (tools/trainer_oracle/tiny_model.py SPECS), which is given here as --chat-template, as the
+estimate's note asks a user to. Where a total differs, each record is estimated alone and compared with the recording's
 own figures for it, so the failure names the records that differ.
 """
 
@@ -20,6 +23,8 @@ from conftest import FIXTURES, run
 
 RUNS = FIXTURES / "trainer_runs"
 FOLDER = RUNS / "trl"
+# the template the recorder's model folder carried, for a base model's name (tools/trainer_oracle/tiny_model.py)
+RECORDED_TEMPLATES = {"Qwen/Qwen2.5-0.5B": "ftlint/chat/templates/qwen2.5.jinja"}
 
 
 def cases() -> list[dict[str, Any]]:
@@ -50,7 +55,9 @@ def figures(report: dict[str, Any]) -> dict[str, Any]:
 
 
 def estimate(data: list[str], config: Path, transformers: str) -> dict[str, Any]:
-    r = run("estimate", *data, "--run", str(config), "--transformers-version", transformers, "-o", "json")
+    model = yaml.safe_load(config.read_text(encoding="utf-8")).get("model_name_or_path")
+    template = ("--chat-template", RECORDED_TEMPLATES[model]) if model in RECORDED_TEMPLATES else ()
+    r = run("estimate", *data, "--run", str(config), "--transformers-version", transformers, *template, "-o", "json")
     assert r.exit_code in (0, 1), r.stderr
     return json.loads(r.stdout)
 

@@ -61,3 +61,15 @@ def test_eos_token_from_the_config_is_the_one_appended(tmp_path: Path) -> None:
     config.write_text("model_name_or_path: Qwen/Qwen2.5-0.5B\neos_token: '<|im_end|>'\n", encoding="utf-8")
     expected = len(tok("first<|im_end|>").input_ids) + len(tok("second<|endoftext|><|im_end|>").input_ids)
     assert figures(data, "--run", str(config))[0] == expected
+
+
+def test_a_base_qwen_models_own_eos_is_appended(tmp_path: Path) -> None:
+    """Qwen/Qwen2.5-0.5B's eos_token is <|endoftext|>, not its Instruct model's <|im_end|>: a text
+    ending with it gets nothing more, one ending with <|im_end|> gets <|endoftext|>."""
+    tok = hf_tokenizer("qwen2.5")
+    config = tmp_path / "sft.yaml"
+    config.write_text("model_name_or_path: Qwen/Qwen2.5-0.5B\n", encoding="utf-8")
+    for text, trained in (("first<|endoftext|>", "first<|endoftext|>"), ("second<|im_end|>", "second<|im_end|><|endoftext|>")):
+        data = tmp_path / "text.jsonl"
+        data.write_text(json.dumps({"text": text}) + "\n", encoding="utf-8")
+        assert figures(data, "--run", str(config))[0] == len(tok(trained).input_ids), text

@@ -152,7 +152,7 @@ def test_the_api_refuses_what_its_flags_refuse_with_usage_error(case: str) -> No
     ("--batch-size", "batch-size", "batch_size", "0", "0 is not at least 1"),
     ("--epochs", "epochs", "epochs", "nan", "'nan' is not a whole number"),
     ("--warmup-ratio", "warmup-ratio", "warmup_ratio", "2", "2 is not between 0 and 1"),
-    ("--max-depth", "max-depth", "max_depth", "1001", "1001 is not at least 1 and at most 1000"),
+    ("--max-depth", "max-depth", "max_depth", "1001", "1001 is not at least 1 and at most 1,000"),
 ])
 def test_a_flag_its_config_key_and_its_keyword_refuse_alike(tmp_path: Path, flag: str, key: str, keyword: str, value: str,
                                                             reason: str) -> None:

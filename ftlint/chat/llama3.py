@@ -1,4 +1,4 @@
-"""Meta's Llama 3 prompt format (3.1, 3.2, 3.3), as ftlint's own code: Meta's Jinja template is
+"""Meta's Llama 3 prompt formats (3.1, 3.2, 3.3; and 3's own, `first_format`), as ftlint's own code: Meta's Jinja template is
 Llama Materials under the Llama Community License, so ftlint does not ship it; this follows the
 format Meta documents, and tests/test_chat.py renders the real template (a test fixture, with its
 licence) and compares, record by record.
@@ -98,3 +98,24 @@ def dated(name: str, today: dt.date) -> str:
     if name == UNSLOTH_31:
         return "26 July 2024"
     return today.strftime("%d %b %Y") if name == "llama3.2" else "26 Jul 2024"
+
+
+def first_format(messages: Sequence[dict], add_generation_prompt: bool = False) -> Rendered:
+    """Llama 3's own format (Meta-Llama-3-8B and 70B Instruct), as its template writes it:
+    <|begin_of_text|>, then each message as <|start_header_id|>ROLE<|end_header_id|>\\n\\n,
+    its content stripped, <|eot_id|> (meta-llama/llama3 llama/tokenizer.py ChatFormat). No
+    system block of its own; tools and tool calls are not written. The template joins the
+    content as Jinja prints it (`message['content'] | trim`): a content that is not a string
+    is written as Python writes it, a missing one (or null: transformers 5 drops it) as nothing."""
+    from .render import normalised
+
+    out = ["<|begin_of_text|>"]
+    for message in normalised(messages):
+        role = message.get("role")
+        if not isinstance(role, str):
+            raise TemplateFailure(f"a message's role is {type(role).__name__}, which the Llama 3 template cannot join to its text")
+        content = message.get("content", "")
+        out.append(f"<|start_header_id|>{role}<|end_header_id|>\n\n{str(content).strip()}<|eot_id|>")
+    if add_generation_prompt:
+        out.append("<|start_header_id|>assistant<|end_header_id|>\n\n")
+    return Rendered("".join(out))

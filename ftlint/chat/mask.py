@@ -24,7 +24,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..tokens import described, failed, get_encoding, is_panic, normalises_nfc
+from ..tokens import described, failed, get_encoding, is_panic, library_of, normalises_nfc
 from ..trust import MAX_FILE_BYTES
 
 EMPTY_THINK = re.compile(r"<think>\s*</think>")
@@ -51,19 +51,27 @@ class Masked:
     eos: str = ""  # the template's end of turn (the tokenizer's eos_token)
     unmarked: bool = False  # assistant_only_loss with a template that has no generation block at all
     pairs: list[tuple[int, int]] | None = None  # the tokens in order as (untrained, trained) runs (trainers/cut.py)
+    pieces: list[tuple[str, int, bool]] | None = None  # mistral-common's: each piece's text, tokens and whether it trains
 
 
 class Tokenizer:
-    """A tiktoken vocabulary with the template's added tokens, giving token starts."""
+    """A tiktoken vocabulary with the template's added tokens, giving token starts; or a
+    tokenizer.json the tokenizers library runs, which gives them itself (its character offsets,
+    the ones transformers' char_to_token reads)."""
 
     def __init__(self, encoding_name: str, splitter: re.Pattern[str], file_limit: int = MAX_FILE_BYTES) -> None:
         self.name = encoding_name
-        self.encoding = get_encoding(encoding_name, file_limit)
-        self.nfc = normalises_nfc(encoding_name, file_limit)
+        self.library = library_of(encoding_name, file_limit)
+        if self.library is None:
+            self.encoding = get_encoding(encoding_name, file_limit)
+            self.nfc = normalises_nfc(encoding_name, file_limit)
         self.splitter = splitter
         self._special: dict[str, int] = {}
 
     def encode(self, text: str) -> Encoded:
+        if self.library is not None:
+            ids, offsets = self.library.offsets(text)
+            return Encoded(ids, [start for start, _ in offsets], [end for _, end in offsets])
         try:
             return self._encode(text)
         except BaseException as exc:  # a panic of tiktoken's on the text: one TokenizerError (ftlint.tokens.failed)

@@ -14,7 +14,7 @@ import click
 
 from .. import __version__, interrupt
 from ..diagnostics import EXIT_OK, EXIT_USAGE
-from . import catalog, check, convert, diff, plan
+from . import catalog, check, convert, diff, plan, show
 from .common import config_notes
 from .errors import UsageFailure
 
@@ -36,6 +36,7 @@ def cli(ctx: click.Context, config_path: str | None, no_config: bool, withheld: 
     ftlint estimate data.jsonl -e 3    records, tokens, steps and cost of a run
     ftlint plan / review               a tuning study before; the best step after
     ftlint diff OLD NEW                what a data change does (files or REV:PATH)
+    ftlint show FILE:LINE              one record as the trainer sees it: text, marks, cut
     ftlint convert IN OUT --to FORMAT  between formats, every line accounted for
     ftlint formats / rules / models    formats, codes, models with their sources
 
@@ -68,7 +69,7 @@ def cli(ctx: click.Context, config_path: str | None, no_config: bool, withheld: 
 
 
 # each group of commands is a module of doors: parse, call a use case, pick a reporter, exit
-for module in (check, plan, diff, convert, catalog):
+for module in (check, plan, diff, convert, catalog, show):
     for command in module.COMMANDS:
         cli.add_command(command)
 

@@ -32,7 +32,8 @@ from pathlib import Path
 
 import click
 
-from ..trust import MAX_CONFIG_BYTES, Refused, confine, read_file
+from ..checked import shown as _shown
+from ..trust import MAX_CONFIG_BYTES, Refused, confine, read_file, special
 
 SECTIONS = ("check", "estimate", "plan", "diff", "review")
 NOT_FROM_FILES = {
@@ -92,6 +93,8 @@ def _load(path: Path, what: str) -> dict:
         return tomllib.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"{path}: {exc}") from None
+    except ValueError as exc:  # an integer past Python's 4,300 digits, which tomllib converts with int()
+        raise ConfigError(f"{path}: not read ({str(exc).split(';')[0]})") from None
     except RecursionError:  # tomllib parses nested arrays and inline tables recursively
         raise ConfigError(f"{path}: values nested too deeply to be a configuration") from None
 
@@ -160,11 +163,16 @@ def _set(config: Config, path: Path, commands: dict[str, click.Command], section
             if option.callback is not None:
                 converted = option.callback(ctx, option, converted)
         except click.BadParameter as exc:
-            raise ConfigError(f"{path}: {shown} = {value!r}: {exc.message}") from None
+            raise ConfigError(f"{path}: {shown} = {quoted(value)}: {exc.message}") from None
         config.default_map[section][str(option.name)] = converted
     if not used:
         known = sorted(known_keys({s: commands[s] for s in sections}))
         raise ConfigError(f"{path}: unknown key '{shown}'; known keys: {', '.join(known)}")
+
+
+def quoted(value: object) -> str:
+    """A value as an error quotes it: a long one (a 400-digit number) cut short."""
+    return _shown(repr(value))
 
 
 def _confined(option: click.Option, value: object, path: Path, shown: str) -> object:
@@ -188,6 +196,9 @@ def _confined(option: click.Option, value: object, path: Path, shown: str) -> ob
         inside = confine(file, path, shown)
     except Refused as exc:
         raise ConfigError(str(exc)) from None
+    what = special(inside) if isinstance(option.type, click.Path) else None
+    if what is not None:  # data (validation): a FIFO or a device would block the data reader, or never end
+        raise ConfigError(f"{path}: {shown} = {quoted(value)}: {what}, not a regular file or a folder")
     return _from_here(inside) + rest
 
 

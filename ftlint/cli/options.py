@@ -12,6 +12,7 @@ import click
 
 from .. import checked
 from ..diagnostics import ERROR, WARNING
+from ..maxima import maximum
 from ..options import Gates, PlanOptions, ReadLimits, RunOptions, StudyOptions, TemplateBudget, Thresholds
 from ..read import DEFAULT_MAX_DEPTH, DEFAULT_MAX_LINE_BYTES
 from ..selection import Selection
@@ -165,7 +166,7 @@ def output_options(formats: tuple[str, ...] = OUTPUT_FORMATS) -> list[Callable[[
     ]
 
 
-MAX_ERRORS = click.option("--max-errors", type=Count(0), metavar="N", help="Show at most N findings (all are still counted for the exit code).")
+MAX_ERRORS = click.option("--max-errors", type=Count(0, maximum("max-errors")), metavar="N", help="Show at most N findings (all are still counted for the exit code).")
 FAIL_ON = click.option("--fail-on", type=click.Choice([ERROR, WARNING]), default=ERROR, show_default=True, help="Lowest severity that makes the exit code 1.")
 
 PLAN = [
@@ -221,6 +222,7 @@ def run_options(params: dict[str, Any], paths: tuple[str, ...], selection_base: 
     """The judging options of a command, popped from its parameters."""
     selection = Selection(params.pop("select", ()) or (), params.pop("ignore", ()) or (), selection_base.per_file,
                           selection_base.base_dir)
+    origin = _model_origin()
     return RunOptions(
         paths=paths, validation=params.pop("validation", None), model_name=params.pop("model_name"),
         context=params.pop("context"), format_name=params.pop("format_name"),
@@ -236,7 +238,19 @@ def run_options(params: dict[str, Any], paths: tuple[str, ...], selection_base: 
         response_part=params.pop("response_part", None),
         template_budget=TemplateBudget(params.pop("template_max_chars"), params.pop("template_max_steps"),
                                        params.pop("template_seconds")),
+        model_source=origin[0], model_file=origin[1],
     )
+
+
+def _model_origin() -> tuple[str, str]:
+    """Where --model's value came from, when the configuration file gave it (its findings name the file)."""
+    from click.core import ParameterSource
+
+    ctx = click.get_current_context(silent=True)
+    if ctx is None or "model_name" not in ctx.params or ctx.get_parameter_source("model_name") != ParameterSource.DEFAULT_MAP:
+        return "", ""
+    path = getattr(ctx.find_root().obj, "path", None)  # the group's Config (cli/config.py), read once
+    return f"model in {path.name if path else 'the configuration file'}", str(path or "")
 
 
 def plan_options(params: dict[str, Any]) -> PlanOptions:

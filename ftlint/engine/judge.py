@@ -1,11 +1,10 @@
 """Judging: one line at a time, then one file, then the files together.
 
-Per line: its facts' hits, then (for a parsed object) the shape gate, the format's figures
-and every record check that applies to the format. Each finding takes its severity from the
-registry (or the format's own, where its provider decides otherwise) and passes the selection
-here, in the worker, so a line's verdict (valid, or with errors: rejected, in no figure) is the
-one the user sees. The engine itself emits no code: every code belongs to a rule module. With
---mapping, the mapping's checks see the record as read, before it is mapped and checked.
+Per line: its facts' hits, then (for a parsed object) the shape gate, the format's figures and
+every record check that applies to the format. Each finding takes its severity from the registry
+(or the format's own) and passes the selection here, in the worker, so a line's verdict (valid, or
+with errors: rejected, in no figure) is the one the user sees. The engine emits no code. With
+--mapping, its checks see the record as read; the others the mapped view, paths put back in its keys.
 """
 
 from __future__ import annotations
@@ -30,6 +29,7 @@ from ..trainers.base import Reading
 from ..trainers.profile import REJECT
 from .bounds import cleared_by_words
 from .fused import fused_pass
+from .media import planner_for
 from .past_max import count_cut, count_dropped, cut_label, line_figures
 from .result import Columns, Lengths
 from .severities import Severities
@@ -88,13 +88,10 @@ class Settings:
         return self.bound_tokens and self.template == "openai" and bounds_tokens(self.encoding)
 
     def named_model(self) -> Model | None:
-        """The catalog's entry for --model (None: no model named, or a local template or model)."""
-        from ..models import UnknownModel, get_model
+        """The model --model or the run config names (names.resolve; None: none named)."""
+        from ..names import resolve
 
-        try:
-            return get_model(self.model_name) if self.model_name else None
-        except UnknownModel:
-            return None
+        return resolve(self.model_name, lenient=True) if self.model_name else None
 
     def limit_for(self, fmt: Format) -> tuple[int | None, str]:
         """Tokens per example and whose limit it is: --context, else the format's provider
@@ -131,10 +128,8 @@ class LineJudge:
         fmt = read_as(trained_as(fmt, settings.trains_targets), settings.reading, settings.loss.completion_only)
         self.fmt, self.counter, self.settings, self.summary, self.columns = fmt, counter, settings, summary, columns
         self.lengths = lengths if lengths is not None else Lengths()
-        self.ordered = ordered
-        self.tally = tally
+        self.ordered, self.tally, self.file_index = ordered, tally, file_index
         self.exact = exact  # the tokenizer, when `counter` is the byte bound
-        self.file_index = file_index
         allowed = settings.selection.for_path(summary.path)
         self.severity = Severities(fmt, allowed, settings.trainer)
         applicable = [c for c in checks("record") if c.applies(fmt)]
@@ -158,7 +153,11 @@ class LineJudge:
         if self.cut is not None and settings.loss.max_seq_len is not None:  # past a hosted limit alone: FT301 says it
             self.context.cut_label = cut_label(settings.loss, self.cut, self.limit, owner)
         self.deferred = deferred
-        self.figures = line_figures(fmt, counter, tally, self.cut, settings.loss.past_max, exact)
+        planner = planner_for(fmt, settings.named_model(), settings.model_name, settings.today, settings.mapping, settings.labels,
+                              settings.trainer, summary.path, tally is not None)
+        context = self.context
+        planner.present = lambda: context.present  # set for each record before its figures (_judge)
+        self.figures = line_figures(fmt, counter, tally, self.cut, settings.loss.past_max, exact, planner)
         self.fused = fused_pass(fmt, self.gates, self.checks, self.context, settings.fused,
                                 settings.mapping is None and tally is None and settings.template == "openai", self.figures)
         self._deferring: list[bool] = []  # FT301 asked for an exact count of the current record
@@ -219,11 +218,17 @@ class LineJudge:
         return found
 
     def _judge(self, line: Line, value: dict, hits: list[tuple[str, Hit]]) -> LineFigures | None:
-        ctx = self.context
         mapping = self.settings.mapping
-        if mapping is not None:
-            hits.extend((hit.code or c.codes[0], hit) for c in self.mapping_checks for hit in c.func(value, mapping))
-            value = mapping.apply(value)
+        if mapping is None:
+            return self._judge_record(line, value, hits)
+        hits.extend((hit.code or c.codes[0], hit) for c in self.mapping_checks for hit in c.func(value, mapping))
+        start = len(hits)
+        figures = self._judge_record(line, mapping.apply(value), hits)
+        hits[start:] = mapping.own_hits(hits[:start], hits[start:])
+        return figures
+
+    def _judge_record(self, line: Line, value: dict, hits: list[tuple[str, Hit]]) -> LineFigures | None:
+        ctx = self.context
         compact = line.compact if line.compact is not None else compact_json(value)
         ctx.present = literals_in(compact)
         ctx.compact = compact
@@ -380,8 +385,7 @@ def dataset_findings(views: tuple[DatasetView, ...], kind: str, selection: Selec
 
 def record_findings(fmt: Format, record: dict, counter: TokenCounter, limit: int | None = None,
                     tally: Tally | None = None) -> list[tuple[str, Hit]]:
-    """Every record check's hits on one parsed record, as (code, hit), whatever their severity
-    (for callers that judge records one by one: the Python API, the tests)."""
+    """Every record check's hits on one record, as (code, hit), whatever their severity (the API's)."""
     compact = compact_json(record)
     ctx = RecordContext(fmt, literals_in(compact), None, limit, "--context", lambda code: True)
     found: list[tuple[str, Hit]] = []
@@ -399,9 +403,8 @@ def record_findings(fmt: Format, record: dict, counter: TokenCounter, limit: int
 
 def plan_findings(e: Estimate, ctx: PlanContext, allows: abc.Callable[[str], bool], severities: abc.Mapping[str, str] | None,
                   path: str) -> tuple[Diagnostic, ...]:
-    """The plan rules' findings on an estimate (and, for a named model, its lifecycle's), with the
-    registry's severities or the format's (`severities`), for the codes `allows` lets through:
-    errors (failed gates) first, then by code."""
+    """The plan rules' findings on an estimate (and a named model's lifecycle's), with the format's
+    severities, for the codes `allows` lets through: errors (failed gates) first, then by code."""
     import datetime as dt
 
     out = []

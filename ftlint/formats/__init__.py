@@ -58,7 +58,7 @@ def read_as(fmt: Format, reading: Reading, completion_only: bool = True) -> Form
     text (the prompt trained too unless `completion_only`), ShareGPT's speakers kept as roles."""
     import dataclasses
 
-    from .chat import ShareGPT, SpokenShareGPT
+    from .chat import ShareGPT
     from .fields import FieldsFormat
 
     if not reading.changes:
@@ -67,5 +67,7 @@ def read_as(fmt: Format, reading: Reading, completion_only: bool = True) -> Form
         return dataclasses.replace(fmt, eos=reading.eos, joined=reading.joined, prompt_trains=not completion_only,
                                    eos_texts=reading.texts, bos=1 if reading.bos else 0)
     if reading.speakers and type(fmt) is ShareGPT:
+        from .spoken import SpokenShareGPT
+
         return SpokenShareGPT(**{f.name: getattr(fmt, f.name) for f in dataclasses.fields(fmt)})
     return fmt

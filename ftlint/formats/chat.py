@@ -105,7 +105,10 @@ class ChatFormat(Format):
                     samples = [(k, tally.masked(rendered[: head + k + 1], tools, only_last=True))
                                for k, t in enumerate(messages) if self.is_target(t)]
                     records = [RecordFigures(k + 1, 1, m.tokens, m.trained) for k, m in samples]
-                    records = records or [RecordFigures(len(messages), 0, tally.tokens(rendered, tools), 0)]
+                    if records:
+                        return LineFigures(records, len(messages), samples=[m for _, m in samples],
+                                           system_dropped=system_dropped(rendered, tally.seen))
+                    records = [RecordFigures(len(messages), 0, tally.tokens(rendered, tools), 0)]
                 elif expand:
                     records = [RecordFigures(k + 1, 1, tally.tokens(rendered[: head + k + 1], tools), c.body(t))
                                for k, t in enumerate(messages) if self.is_target(t)]
@@ -326,31 +329,37 @@ def _converse_text(turn: dict) -> dict:
     return turn if text is None else {**turn, "content": text}
 
 
-# how a shape read as plain messages (ShareGPT, Alpaca) is counted: assistant turns without weight 0 train
-AS_MESSAGES = ChatFormat(name="(as messages)", title="", providers="", record_rule="", schema="", shape="")
-# ... and by a trainer that trains every token of them
-AS_MESSAGES_ALL = ChatFormat(name="(as messages)", title="", providers="", record_rule="", schema="", shape="", targets="all")
+@dataclass(frozen=True)
+class MsSwift(ChatFormat):
+    """ms-swift's standard format (docs/source_en/Customization/Custom-dataset.md): messages, with
+    `images`, `videos`, `audios` whose entries stand where <image>, <video>, <audio> do; an
+    assistant (or tool_call) message trains unless its `loss` is false (loss_scale 'default');
+    a `rejected_response` (a string, or assistant messages) is the other side of a preference pair,
+    counted with the record; `label` marks a KTO row."""
 
+    target_roles: tuple[str, ...] = ("assistant", "tool_call")
 
-class SpokenShareGPT(ShareGPT):
-    """ShareGPT as a trainer reads it that only renames its keys (TRL's maybe_convert_to_chatml:
-    from/value become role/content, conversations becomes messages): each speaker stays the role
-    (human, gpt), a top-level system is not read, and every token trains (its language modelling).
-    The rules still judge the turns as ShareGPT's (their roles mapped)."""
-
-    def _messages(self, record: dict) -> dict:
-        turns = record.get(self.turns_key)
-        messages = [{"role": t.get("from"), "content": t.get("value")} for t in turns if isinstance(t, dict)] \
-            if isinstance(turns, list) else []
-        return {"messages": messages, "tools": record.get("tools")}
-
-    def layout(self, record: dict, counter: TokenCounter, tally: Tally | None = None) -> list[list[tuple[int, int]]]:
-        return AS_MESSAGES_ALL.layout(self._messages(record), counter, tally)
+    def is_target(self, turn: dict) -> bool:
+        role = turn.get("role")
+        return isinstance(role, str) and role in self.target_roles and turn.get("loss") is not False
 
     def figures(self, record: dict, counter: TokenCounter, tally: Tally | None = None) -> LineFigures:
-        if tally is not None:
-            return AS_MESSAGES_ALL.figures(self._messages(record), counter, tally)
-        return self._convention(record, counter)
+        figures = super().figures(record, counter, tally)
+        rejected = record.get("rejected_response")
+        if rejected and figures.records:
+            c = Counting(counter)
+            turns = [{"role": "assistant", "content": rejected}] if isinstance(rejected, str) else \
+                [t for t in rejected if isinstance(t, dict)] if isinstance(rejected, list) else []
+            sizes = [c.turn(t) for t in turns]
+            first = figures.records[0]
+            first.tokens += sum(total for total, _ in sizes)
+            first.trainable += sum(body for _, body in sizes)
+            first.targets += len(sizes)
+        return figures
+
+
+# how a shape read as plain messages (ShareGPT, Alpaca) is counted: assistant turns without weight 0 train
+AS_MESSAGES = ChatFormat(name="(as messages)", title="", providers="", record_rule="", schema="", shape="")
 
 
 OPENAI_RECORD_RULE = "1 line = 1 record; every assistant message without weight 0 is a target (the conversation is not split)"

@@ -79,9 +79,9 @@ class FieldsFormat(Format):
         trainer reads them that appends `eos` (one added token) and tokenizes prompt + completion as
         one text, the completion training from the prompt's own token count on (TRL's
         _prepare_dataset: add_eos, then tokenize_fn's completion_mask). None: not such a row. With
-        the model's template (`tally`), text that spells one of its added tokens is that token, as
-        the trainer's tokenizer reads it."""
-        count = counter.count if tally is None else tally_count(tally, counter)
+        the model's template (`tally`), or else its vocabulary's, text that spells one of its added
+        tokens is that token, as the trainer's tokenizer reads it."""
+        count = tally_count(tally, counter) if tally is not None else family_count(counter)
         if self.outputs == ("text",):
             text = record.get("text")
             if not isinstance(text, str):
@@ -128,6 +128,15 @@ def tally_count(tally: Tally, counter: TokenCounter) -> Callable[[str], int]:
     return lambda text: count_rendered(text, splitter, counter.count)
 
 
+def family_count(counter: TokenCounter) -> Callable[[str], int]:
+    """Tokens of a text no template renders (a base model's plain row) as its Hugging Face tokenizer
+    reads it: each added token of the vocabulary's family one."""
+    from ..chat import count_rendered, family_splitter
+
+    splitter = family_splitter(counter.encoding_name)
+    return counter.count if splitter is None else lambda text: count_rendered(text, splitter, counter.count)
+
+
 class Stepwise(FieldsFormat):
     """TRL's stepwise supervision (PRMTrainer): a prompt, the steps of one completion, and a
     label per step. One row is one record; the steps carry the loss (a label at each step's end)."""
@@ -148,7 +157,7 @@ class Alpaca(FieldsFormat):
     output and, as LLaMA-Factory trains by default (mask_history off), each history answer carry
     the loss."""
 
-    def _messages(self, record: dict) -> list[dict]:
+    def as_messages(self, record: dict) -> list[dict]:
         messages: list[dict] = []
         system = record.get("system")
         if isinstance(system, str) and system:
@@ -165,12 +174,12 @@ class Alpaca(FieldsFormat):
     def layout(self, record: dict, counter: TokenCounter, tally: Tally | None = None) -> list[list[tuple[int, int]]]:
         from .chat import AS_MESSAGES
 
-        return AS_MESSAGES.layout({"messages": self._messages(record)}, counter, tally)
+        return AS_MESSAGES.layout({"messages": self.as_messages(record)}, counter, tally)
 
     def figures(self, record: dict, counter: TokenCounter, tally: Tally | None = None) -> LineFigures:
         from .chat import AS_MESSAGES
 
-        return AS_MESSAGES.figures({"messages": self._messages(record)}, counter, tally)
+        return AS_MESSAGES.figures({"messages": self.as_messages(record)}, counter, tally)
 
 
 @dataclass(frozen=True)

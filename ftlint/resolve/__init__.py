@@ -63,7 +63,7 @@ def resolve_run(options: RunOptions) -> Run:
     had is a UsageError (exit 2), raised here before any file is read."""
     from ..trainers.profile import TARGETS
 
-    model = resolve_model(options.model_name)
+    model = resolve_model(options.model_name, options.model_source)
     try:
         today = today_from(options.today)
     except ValueError:

@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..errors import UsageError
-from ..models import Model, get_model
+from ..models import ESTIMATED_TOKENIZERS, Model
+from ..names import resolve
 from ..options import Loss, RunOptions
 
 if TYPE_CHECKING:
@@ -76,7 +77,7 @@ def template_for(run: RunOptions, model: Model | None, trainer: Trainer | None =
 
             return "file:" + str(resources.files("ftlint").joinpath("chat", "templates", named))
         return named
-    if model is not None and model.template not in ("openai",) and model.tokens_exact:
+    if model is not None and model.template not in ("openai",) and model.tokenizer not in ESTIMATED_TOKENIZERS:
         from ..chat import CHAT_TEMPLATES
 
         own = trainer.template(model) if trainer is not None else None
@@ -216,12 +217,14 @@ def template_file(run: RunOptions, template: str, model: Model | None) -> Templa
     return found
 
 
-def resolve_model(name: str | None) -> Model | None:
+def resolve_model(name: str | None, source: str = "") -> Model | None:
+    """The model a run names (names.resolve); a run config's name (`source`) that ftlint does
+    not know is counted as an estimate that says so, a flag's is an error."""
     from ..models import UnknownModel
 
     if name is None:
         return None
     try:
-        return get_model(name)
+        return resolve(name, lenient=bool(source))
     except UnknownModel as exc:
         raise UsageError(str(exc)) from None

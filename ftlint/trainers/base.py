@@ -116,6 +116,10 @@ class Trainer:
     def title(self) -> str:
         return self.profile.title
 
+    def title_for(self, preference: bool) -> str:
+        """The trainer as it runs this data (`preference`: pairs of answers, a DPO run)."""
+        return self.title
+
     @property
     def hosted(self) -> bool:
         return self.profile.hosted
@@ -184,6 +188,11 @@ class Trainer:
         """What it does past its max length in this run (`packing`: records are packed; `versions`: the run's)."""
         return self.cut
 
+    def image_pixels(self) -> tuple[int, int] | None:
+        """(most, fewest) pixels the trainer resizes an image to before the model's processor sees
+        it (None: it hands the image over as it is)."""
+        return None
+
     # planning
     @property
     def plan_options(self) -> frozenset[str]:
@@ -213,8 +222,9 @@ class Trainer:
         if fact.value == "max":
             return 8, f"{self.name}'s default is the model's largest batch, not known here: 8 assumed; give --batch-size"
         value, rule = steps.default_epochs(records) if name == "epochs" else steps.default_batch(records)
-        if name == "batch" and fact.value == "auto" and not self.auto_documented:
-            rule = f"{self.name}: {fact.source}; assumed as {rule}"  # another provider's rule, said as such
+        if fact.value == "auto" and not self.auto_documented:
+            # another provider's rule standing in for one this provider does not publish, said as such
+            rule = f"a stand-in for {self.name}'s own default, which it does not publish ({fact.source}): {rule}"
         return value, rule
 
     def pack(self, lengths: Iterable[int], max_seq_len: int, keys: Keyed[str, object] | None = None) -> Packing:

@@ -36,6 +36,11 @@ class LlamaFactory(Trainer):
 
         return mapping_of(file, name, paths, limit)
 
+    def image_pixels(self) -> tuple[int, int] | None:
+        """src/llamafactory/hparams/data_args.py image_max_pixels 768 * 768, image_min_pixels 32 * 32
+        (data/mm_plugin.py MMPluginMixin._preprocess_image scales an image into them)."""
+        return 768 * 768, 32 * 32
+
     def pack(self, lengths: Iterable[int], max_seq_len: int, keys: Keyed[str, object] | None = None) -> Packing:
         """Counted as TRL packs (best-fit decreasing); its own greedy_knapsack (processor_utils.py) is not modelled."""
         from ..trl.packing import pack

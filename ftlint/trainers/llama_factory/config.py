@@ -51,9 +51,10 @@ def read(keys: Keys) -> RunConfig:
         keys.note(f"max_samples {keys.get('max_samples', 'int')}: LLaMA-Factory reads at most that many rows of each "
                   "dataset (data/loader.py); ftlint reads them all")
     folder = Path(keys.path).parent / str(keys.get("dataset_dir", "str") or "data")
-    info = _info(keys, folder)
-    datasets = tuple(_entry(keys, info, folder, name, stage) for name in _names(keys, "dataset"))
-    evals = [_entry(keys, info, folder, name, stage) for name in _names(keys, "eval_dataset")]
+    names, eval_names = _names(keys, "dataset"), _names(keys, "eval_dataset")
+    info = _info(keys, folder, names)  # read once, for every name
+    datasets = tuple(_entry(keys, info, folder, name, stage) for name in names)
+    evals = [_entry(keys, info, folder, name, stage) for name in eval_names]
     split = keys.setting("val_size", "number")
     if split is not None and float(split.value):  # type: ignore[arg-type]
         keys.note(f"{split.source}: LLaMA-Factory holds out that share of the rows (data/data_utils.py split_dataset); "
@@ -68,15 +69,15 @@ def _names(keys: Keys, key: str) -> list[str]:
     if value is None:
         return []
     names: list[object] = list(value.split(",")) if isinstance(value, str) else list(value) if isinstance(value, list) else []
-    return [str(n).strip() for n in names if str(n).strip()]
+    return keys.bounded(key, [str(n).strip() for n in names if str(n).strip()])
 
 
-def _info(keys: Keys, folder: Path) -> dict:
+def _info(keys: Keys, folder: Path, names: list[str]) -> dict:
     from ...documents import parse_json
     from ...trust import MAX_FILE_BYTES, Refused, inside, read_text
 
     file = folder / "dataset_info.json"
-    if not _names(keys, "dataset"):
+    if not names:
         return {}
     if not inside(file, Path(keys.path).parent):
         raise RunConfigError(f"{keys.path}: dataset_dir = {keys.get('dataset_dir', 'str')!r}: outside the run config's folder")

@@ -62,6 +62,12 @@ class TRL(Trainer):
             return self.cut if parse(versions.trainer) >= (1, 9) else KEEP_START
         return WRAPPED if keys.get("packing_strategy") in ("wrapped", "bfd_split") else KEEP_START
 
+    def title_for(self, preference: bool) -> str:
+        # TRL trains preference pairs with its DPOTrainer, not the SFTTrainer its profile is named for
+        if preference:
+            return "TRL DPOTrainer (Hugging Face Trainer; the SFTTrainer's defaults assumed)"
+        return self.title
+
     def pack(self, lengths: Iterable[int], max_seq_len: int, keys: Keyed[str, object] | None = None) -> Packing:
         from .packing import pack
 

@@ -5,27 +5,21 @@ wrapped packer (or split by bfd_split) is cut nowhere: its tokens continue into 
 
 from __future__ import annotations
 
-from ..cut import Cut, Pairs, keep_start
+from ..cut import Cut, Pairs, Uncut, keep_start
 
 
 class DropUntrained(Cut):
     name = "truncate-drop-untrained"
     words = "cut keeping the start; a row left with no trained token dropped"
 
-    def kept(self, pairs: Pairs, cut: int) -> tuple[int, int] | None:
+    def kept_pairs(self, pairs: Pairs, cut: int) -> list[tuple[int, int]] | None:
         kept = keep_start(pairs, cut)
-        return kept if kept[1] else None
+        return kept if any(t for _, t in kept) else None
 
 
-class Wrapped(Cut):
+class Wrapped(Uncut):
     name = "wrapped"
     words = "packed end to end across rows: nothing cut"
-
-    def past(self, tokens: int, cut: int) -> bool:
-        return False
-
-    def kept(self, pairs: Pairs, cut: int) -> tuple[int, int] | None:
-        return sum(u + t for u, t in pairs), sum(t for _, t in pairs)
 
 
 DROP_UNTRAINED = DropUntrained()

@@ -15,9 +15,9 @@ class Responses(Cut):
     def past(self, tokens: int, cut: int) -> bool:
         return True  # a row of any length may have no response part: each is asked
 
-    def kept(self, pairs: Pairs, cut: int) -> tuple[int, int] | None:
+    def kept_pairs(self, pairs: Pairs, cut: int) -> list[tuple[int, int]] | None:
         kept = keep_start(pairs, cut)
-        return kept if kept[1] else None
+        return kept if any(t for _, t in kept) else None
 
 
 RESPONSES = Responses()
