@@ -24,7 +24,7 @@ from .formats import Format, get_format, trained_as
 from .models import Model, Sourced, default_model, user_value
 from .options import ConvertOptions, PlanOptions, RunOptions, StudyOptions
 from .redact import redact
-from .resolve import Run, resolve_run
+from .resolve import Run, findings_of, resolve_run
 from .trainers import Trainer, chosen
 
 if TYPE_CHECKING:
@@ -49,7 +49,7 @@ class Data:
     today: str = ""
     trainer: Trainer | None = None  # the run's: named, or implied by the model's (or the format's) provider
     trainer_source: str = ""  # why it is the run's
-    refused: list[Diagnostic] = field(default_factory=list)  # what the trainer makes of the files (FT110): estimate's too
+    refused: list[Diagnostic] = field(default_factory=list)  # the run config's keys (FT514, FT515), the files' (FT110): estimate's too
 
     @property
     def settings(self) -> Settings:
@@ -88,11 +88,11 @@ def analyse_data(run: Run, emit: Emit, progress: Progress | None = None, train: 
 
         _report(model_findings(model, run.today, options, fmt, train.paths[0] if train.paths else ""), train, emit)
     trainer, why = run.trainer, run.trainer_source
-    refused: list[Diagnostic] = []
-    if trainer is not None:  # named, or implied by the model named: the files must be of formats it takes
-        refused = trainer_findings(trainer, train, options)
-        _report(refused, train, emit)
-    else:  # none named: the one the file's format's provider implies, if any
+    # the run config's keys its version ignores or ftlint does not apply; a trainer named (or implied by the
+    # model named): the files must be of formats it takes
+    refused = findings_of(options) + (trainer_findings(trainer, train, options) if trainer is not None else [])
+    _report(refused, train, emit)
+    if trainer is None:  # none named: the one the file's format's provider implies, if any
         trainer, why = chosen(None, model.provider)
         why = f"implied by {fmt.name}, {model.provider}'s format" if trainer is not None else ""
     validation, leaks = None, 0
@@ -214,7 +214,7 @@ def estimate_data(data: Data, plan: PlanOptions) -> EstimateRun:
                        min_examples=fmt.min_examples, validation=_validation_figures(data, limit), model_entry=data.model,
                        preference=fmt.preference,
                        today=data.today, trainer=data.trainer, trainer_source=data.trainer_source, template=data.settings.template,
-                       run_config=run.run or "", run_notes=run.run_notes,
+                       run_config=run.run or "", run_notes=run.run_notes, trainer_keys=run.trainer_keys,
                        max_length=loss.max_seq_len, past_max=loss.past_max,
                        model_source=run.model_source, model_file=run.model_file,
                        max_length_source=loss.max_len_source if loss.max_seq_len else f"the limit of {data.settings.limit_for(fmt)[1]}")

@@ -156,6 +156,20 @@ class Text:
 
 
 @dataclass(frozen=True, slots=True)
+class Version:
+    """A release's version as a package gives it (5, 5.14, 5.14.1, 1.10.0.dev0): numbers first."""
+
+    name: str = "version"
+
+    def __call__(self, value: object) -> str:
+        import re
+
+        if not isinstance(value, str) or not re.fullmatch(r"[vV]?\d{1,4}(\.\d{1,6}){0,3}([.+-]?[A-Za-z0-9]{1,16}){0,3}", value):
+            raise OptionError(f"{value!r} is not a version (5.14.1, 1.10.0.dev0)")
+        return value
+
+
+@dataclass(frozen=True, slots=True)
 class OneOf:
     """One of some names."""
 

@@ -114,6 +114,7 @@ class Model:
     storage: Sourced | None = None  # what the provider bills besides training (a custom model's storage a month)
     # false: the counts cannot be the trainer's (its rendering is not public); the remark gives the error band measured
     exact: Sourced | None = None
+    eos: Sourced | None = None  # the tokenizer's eos_token, where it is not its chat template's end of turn (a base model's)
     # a vision model's image processor (a name of ftlint.media.processors.PROCESSORS): how many tokens an image is
     processor: Sourced | None = None
     # a model a name rule resolved (names.py): why its conversations' counts are an estimate (its vocabulary is exact)
@@ -231,8 +232,8 @@ def _models_of(stem: str) -> dict[str, Model]:
             unsupported_parts=_sourced(e.get("unsupported_parts")), price=_sourced(e.get("price")) or bracket_price,
             parameters=_sourced(e.get("parameters")), max_batch=_sourced(e.get("max_batch")),
             max_batch_full=_sourced(e.get("max_batch_full")), context_dpo=_sourced(e.get("context_dpo")),
-            storage=_sourced(e.get("storage")), exact=_sourced(e.get("exact")), processor=_sourced(e.get("processor")),
-            unpriced=_sourced(e.get("unpriced")),
+            storage=_sourced(e.get("storage")), exact=_sourced(e.get("exact")), eos=_sourced(e.get("eos")),
+            processor=_sourced(e.get("processor")), unpriced=_sourced(e.get("unpriced")),
             **billing,
         )
     return out

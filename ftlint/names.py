@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from .models import UNKNOWN, Model, UnknownModel, all_models, get_model
+from .models import UNKNOWN, Model, Sourced, UnknownModel, all_models, get_model
 
 COPIERS = {"unsloth": "Unsloth", "nousresearch": "Nous Research"}  # lower-cased organisation -> who
 _QUANTISED = re.compile(r"-(?:unsloth-)?bnb-4bit$", re.I)
@@ -148,8 +148,14 @@ def _copy(name: str, original: Model, copier: str) -> Model:
     return dataclasses.replace(original, name=name, aliases=(), template_doubt=f"{why} ({_COPY_SOURCE})")
 
 
+# a base model's own end of text (its tokenizer_config.json eos_token) where it is not its instruct
+# model's end of turn, by vocabulary: what TRL appends to a plain row (trl/trainer/sft_trainer.py add_eos)
+BASE_EOS = {"qwen2": Sourced("<|endoftext|>", "huggingface.co/Qwen/Qwen2.5-0.5B tokenizer_config.json eos_token", "2024-09-19", "U")}
+
+
 def _base(name: str, instruct: Model) -> Model:
     why = (f"a base model: its vocabulary is {instruct.name}'s, not its chat template (a base model's tokenizer carries none or "
            "another), so conversations are counted with OpenAI's per-message convention: give the template the trainer "
            "renders with (--chat-template, or the model's folder with --tokenizer DIR --chat-template DIR)")
-    return dataclasses.replace(instruct, name=name, aliases=(), template="openai", status=None, template_doubt=f"{why} ({_BASE_SOURCE})")
+    return dataclasses.replace(instruct, name=name, aliases=(), template="openai", status=None, template_doubt=f"{why} ({_BASE_SOURCE})",
+                               eos=BASE_EOS.get(instruct.tokenizer, instruct.eos))

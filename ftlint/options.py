@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import ClassVar
 
-from .checked import Count, Flag, Number, OneOf, OptionError, Ratio, Rule, Text, check_fields
+from .checked import Count, Flag, Number, OneOf, OptionError, Ratio, Rule, Text, Version, check_fields
 from .maxima import ceiling, maximum
 from .parse import DEFAULT_MAX_DEPTH
 from .read.base import DEFAULT_MAX_LINE_BYTES
@@ -63,6 +63,9 @@ class Loss:
     max_seq_len: int | None = None  # the trainer's max length: --max-seq-len, else its profile's default (None: the limit only)
     past_max: str = TRUNCATE  # what the trainer does with a sample past it: its Cut's name (ftlint/trainers CUTS)
     max_len_source: str = "--max-seq-len"  # where max_seq_len comes from, as the findings and the estimate say it
+    # unsloth's train_on_responses_only: what follows response_part, up to the next instruction_part, trains ("": off)
+    instruction_part: str = ""
+    response_part: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +104,14 @@ class RunOptions:
     template_budget: TemplateBudget = field(default_factory=TemplateBudget)  # the chat template's, per record
     run: str | None = None  # --run FILE: the run config whose values fill the options not given (ftlint/resolve/run_config.py)
     run_notes: tuple[str, ...] = ()  # what the run config says that ftlint reads but does not model, and its defaults
+    # the run config's findings: a key its trainer's version ignores or rejects (FT514), one ftlint cannot apply (FT515)
+    run_findings: tuple[tuple[str, str], ...] = ()
+    trainer_keys: tuple[tuple[str, object], ...] = ()  # the run config's keys its trainer reads itself (RunConfig.keys)
+    trainer_version: str | None = None  # --trainer-version: the trainer's release the run is modelled as
+    transformers_version: str | None = None  # --transformers-version: transformers' release under it
+    template_name: str | None = None  # --template-name: a chat template by the trainer's own name (unsloth's get_chat_template)
+    instruction_part: str | None = None  # --instruction-part, --response-part: unsloth's train_on_responses_only
+    response_part: str | None = None
 
     RULES: ClassVar[dict[str, Rule]] = {
         "validation": Text(path=True), "model_name": Text(), "context": Count(1, maximum("context")), "today": Text(), "tokenizer": Text(path=True),
@@ -108,7 +119,8 @@ class RunOptions:
         "prompt_fingerprints": Flag(), "assistant_only_loss": Flag(), "completion_only_loss": Flag(), "max_seq_len": Count(1, maximum("max-seq-len")),
         "bound_tokens": Flag(), "mapping": Text(path=True), "keep_order": Flag(), "engine": OneOf(("local", "ray")), "trainer": OneOf(TRAINER_CHOICES),
         "trainer_source": Text(), "max_seq_len_source": Text(), "model_source": Text(), "model_file": Text(),
-        "run": Text(path=True),
+        "run": Text(path=True), "trainer_version": Version(), "transformers_version": Version(),
+        "template_name": Text(), "instruction_part": Text(), "response_part": Text(),
     }
 
     @property

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from conftest import run
+from conftest import FIXTURES, run
 from ftlint.app import planned as estimate
 from ftlint.models import Sourced
 from ftlint.options import PlanOptions as Plan
@@ -139,6 +139,15 @@ def test_packing_happens_per_1000_record_batch() -> None:
     # TRL packs each map batch of 1000 apart: 1000 rows + 1000/4 = 1250 rows
     assert pack([1500] * 1000 + [500] * 1000, 2048).rows == 1250
     assert pack([1500, 500] * 1000, 2048).rows == 1000
+
+
+@pytest.mark.parametrize("strategy", ["bfd", "bfd_split", "wrapped"])
+def test_packing_strategies_make_the_rows_trls_own_packer_made(strategy: str) -> None:
+    """fixtures/oracle/trl_pack_dataset.json: trl.data_utils.pack_dataset (huggingface/trl@f2cd577) run on
+    2,300 rows of random lengths at seq_length 256 (tools/record_trl_packing.py)."""
+    oracle = json.loads((FIXTURES / "oracle" / "trl_pack_dataset.json").read_text(encoding="utf-8"))
+    p = pack(oracle["lengths"], oracle["seq_length"], strategy)
+    assert (p.rows, p.kept_tokens) == (oracle["packed"][strategy]["rows"], oracle["packed"][strategy]["tokens"])
 
 
 def test_packing_drives_steps() -> None:

@@ -169,6 +169,22 @@ def test_mistral_finetune_runs_max_steps() -> None:
     assert e["sources"]["warmup"] == f"optim.pct_start {cfg['optim']['pct_start']:g} from 7B.yaml"
 
 
+def test_mistral_finetune_packs_into_the_configs_seq_len_and_every_step_is_full() -> None:
+    """seq_len from the YAML is the pack length (on main the default 2,048 was used while the run
+    says 32,768). mistral-finetune's training iterator never ends (finetune/data/dataset.py
+    get_dataset_iterator: `while True`) and sequence_iterator yields only sequences of exactly
+    seq_len tokens, so each step trains batch_size x num_microbatches full sequences per GPU."""
+    config = RUNS / "mistral-finetune" / "7B.yaml"
+    cfg = yaml.safe_load(config.read_text())
+    e = estimate(rel(TOY), "--run", rel(config))
+    seq_len, steps = cfg["seq_len"], cfg["max_steps"]
+    assert (e["truncation"]["max_seq_len"], e["sources"]["max_seq_len"]) == (seq_len, f"seq_len {seq_len} from 7B.yaml")
+    assert e["sequences"] == -(-e["tokens"] // seq_len) == 1  # 8,206 tokens: one sequence holds them four times over
+    fed = steps * cfg["batch_size"] * 1  # num_microbatches: TrainArgs' default 1
+    assert e["tokens_processed"] == fed * seq_len == 9_830_400
+    assert e["epochs_covered"] == round(fed * seq_len / e["tokens"], 4) and e["epochs"] == math.ceil(fed * seq_len / e["tokens"])
+
+
 def test_together_job_and_its_defaults(tmp_path: Path) -> None:
     job = json.loads((RUNS / "together" / "job.json").read_text())
     e = estimate(rel(TOY), "--run", rel(RUNS / "together" / "job.json"))

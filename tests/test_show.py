@@ -28,6 +28,9 @@ CASES = [
     ("fixtures/chat/mask_corpus.jsonl", ("--format", "trl-messages", "--tokenizer", "qwen2", "--chat-template",
                                          "fixtures/templates/trl/qwen3_training.jinja", "--assistant-only-loss")),  # TRL's mask
     ("fixtures/formats/trl-prompt-completion/good.jsonl", QWEN),  # TRL: the completion after the common prefix
+    (TOY, (*QWEN, "--trainer", "trl", "--assistant-only-loss", "--max-seq-len", "10")),  # TRL: a row cut before its answer dropped
+    (TOY, (*QWEN, "--trainer", "unsloth", "--template-name", "qwen-2.5", "--instruction-part", "<|im_start|>user\\n",
+           "--response-part", "<|im_start|>assistant\\n")),  # unsloth's train_on_responses_only
     (TOY, (*QWEN, "--trainer", "axolotl", "--max-seq-len", "44")),  # axolotl: its targets; a record past it dropped
     (TOY, (*QWEN, "--trainer", "llama-factory", "--max-seq-len", "40")),  # LLaMA-Factory: cut in proportion
     ("fixtures/formats/alpaca/good.jsonl", (*QWEN, "--trainer", "llama-factory", "--max-seq-len", "30")),  # its Alpaca rows
@@ -83,6 +86,8 @@ def test_every_trainer_is_shown_and_the_cases_reach_each_kind_of_mark() -> None:
     dropped = [r for n in range(1, 6) for r in shown(f"{TOY}:{n}", *QWEN, "--trainer", "axolotl", "--max-seq-len", "44")["records"]
                if r["dropped"]]
     assert dropped and all(r["kept_trained"] == 0 for r in dropped)
+    untrained = shown(f"{TOY}:1", *QWEN, "--trainer", "trl", "--assistant-only-loss", "--max-seq-len", "10")["records"][0]
+    assert untrained["dropped"] and untrained["kept_tokens"] == 0  # TRL drops a row its cut leaves with nothing to train
 
 
 @pytest.mark.parametrize("name", sorted(GOLDENS))

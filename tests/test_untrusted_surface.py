@@ -123,7 +123,7 @@ API_CASES: dict[str, tuple[Callable[[], object], str]] = {
     "warmup_ratio=1.5": (lambda: ftlint.estimate(GOOD, warmup_ratio=1.5), "warmup_ratio: 1.5 is not between 0 and 1"),
     "gates nan": (lambda: ftlint.estimate(GOOD, gates={"max_cost_usd": float("nan")}), "gates.max_cost_usd: nan is not a finite number"),
     "thresholds typo": (lambda: ftlint.estimate(GOOD, thresholds={"max_epoch": 3}), "thresholds: unknown key 'max_epoch'"),
-    "trainer": (lambda: ftlint.estimate(GOOD, trainer="deepspeed"), "trainer: 'deepspeed' is not one of 'trl', 'axolotl'"),
+    "trainer": (lambda: ftlint.estimate(GOOD, trainer="deepspeed"), "trainer: 'deepspeed' is not one of 'trl', 'unsloth', 'axolotl'"),
     "check(5)": (lambda: ftlint.check(5), "paths: 5 (int) is not a path or a list of paths"),
     "check([])": (lambda: ftlint.check([]), "paths: none given"),
     "unknown keyword": (lambda: ftlint.check(GOOD, modle="gpt-4o"), "unknown keyword 'modle'; the known ones: "),

@@ -46,12 +46,17 @@ def _tool_result(content: object) -> str:
     return str(content)  # Jinja prints a number, None or a boolean as Python does
 
 
-def render(messages: Sequence[dict], tools: object = None, dated: str = "26 Jul 2024", add_generation_prompt: bool = False) -> Rendered:
+def render(messages: Sequence[dict], tools: object = None, dated: str = "26 Jul 2024", add_generation_prompt: bool = False,
+           trim: bool = True) -> Rendered:
+    """`trim` off: the contents as they are (unsloth's llama-3.1 template: "No trimming in Llama 3.1 Instruct!")."""
+    def said(value: object) -> str:
+        return _text(value).strip() if trim else _text(value)
+
     out = ["<|begin_of_text|>"]
     rest = list(messages)
     system = ""
     if rest and rest[0].get("role") == "system":
-        system = _text(rest[0].get("content")).strip()
+        system = said(rest[0].get("content"))
         rest = rest[1:]
     out.append("<|start_header_id|>system<|end_header_id|>\n\n")
     if tools:
@@ -60,7 +65,7 @@ def render(messages: Sequence[dict], tools: object = None, dated: str = "26 Jul 
     if tools:
         if not rest:
             raise TemplateFailure("Cannot put tools in the first user message when there's no first user message!")
-        first = _text(rest[0].get("content")).strip()
+        first = said(rest[0].get("content"))
         rest = rest[1:]
         listed = "".join(json.dumps(t, ensure_ascii=False, indent=4) + "\n\n" for t in tools) if isinstance(tools, list) else ""
         out.append("<|start_header_id|>user<|end_header_id|>\n\n" + TOOLS_INTRO + listed + first + "<|eot_id|>")
@@ -79,13 +84,19 @@ def render(messages: Sequence[dict], tools: object = None, dated: str = "26 Jul 
             out.append('<|start_header_id|>assistant<|end_header_id|>\n\n{"name": "' + _text(function.get("name"))
                        + '", "parameters": ' + arguments + "}<|eot_id|>")
         else:
-            out.append(f"<|start_header_id|>{_text(role)}<|end_header_id|>\n\n{_text(message.get('content')).strip()}<|eot_id|>")
+            out.append(f"<|start_header_id|>{_text(role)}<|end_header_id|>\n\n{said(message.get('content'))}<|eot_id|>")
     if add_generation_prompt:
         out.append("<|start_header_id|>assistant<|end_header_id|>\n\n")
     return Rendered("".join(out))
 
 
+# unsloth's llama-3.1 (unslothai/unsloth unsloth/chat_templates.py llama31_template): no trimming, "26 July 2024"
+UNSLOTH_31 = "unsloth-llama-3.1"
+
+
 def dated(name: str, today: dt.date) -> str:
+    if name == UNSLOTH_31:
+        return "26 July 2024"
     return today.strftime("%d %b %Y") if name == "llama3.2" else "26 Jul 2024"
 
 

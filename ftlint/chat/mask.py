@@ -192,3 +192,39 @@ def common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
             break
         n += 1
     return n
+
+
+def responses_mask(ids: Sequence[int], question: Sequence[int], answer: Sequence[int]) -> list[bool]:
+    """unsloth's train_on_responses_only (unslothai/unsloth-zoo unsloth_zoo/dataset_utils.py, with its
+    default force_match=True: each part is its own tokens, matched exactly): after each run of the
+    response part's tokens, every token trains up to where the instruction part's tokens next begin,
+    or to the sequence's end; the search for the next response part resumes one token past that
+    instruction part. No response part found: nothing trains."""
+    n, mask = len(ids), [False] * len(ids)
+    if not question or not answer:
+        return mask
+    j = 0
+    while j < n:
+        if list(ids[j:j + len(answer)]) == list(answer):
+            start = end = j + len(answer)
+            while end < n - 1 and list(ids[end:end + len(question)]) != list(question):
+                end += 1
+            found = end < n - 1
+            mask[start:end if found else n] = [True] * ((end if found else n) - start)
+            j = end + len(question) if found else n
+        j += 1
+    return mask
+
+
+def char_spans(encoded: Encoded, mask: Sequence[bool]) -> list[tuple[int, int]]:
+    """The characters of the runs of trained tokens (a mask's spans in the text)."""
+    spans: list[tuple[int, int]] = []
+    for i, bit in enumerate(mask):
+        if not bit:
+            continue
+        start, end = encoded.starts[i], encoded.ends[i] if encoded.ends else encoded.starts[i] + 1
+        if spans and mask[i - 1]:
+            spans[-1] = (spans[-1][0], end)
+        else:
+            spans.append((start, end))
+    return spans

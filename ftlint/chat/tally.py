@@ -12,7 +12,7 @@ from ..options import Loss, TemplateBudget
 from ..tokens import TokenCounter, added_tokens, library_of
 from ..trainers.cut import pairs_of_mask
 from . import CHAT_TEMPLATES, FAMILY_TEMPLATE_DEFAULTS, MISTRAL_COMMON, ChatTemplate, count_rendered, template_text
-from .mask import Masked, Tokenizer, common_prefix, span_mask
+from .mask import Masked, Tokenizer, char_spans, common_prefix, responses_mask, span_mask
 from .mistral_common import Piece, pieces
 from .render import JinjaTemplate, Rendered
 from .source import TemplateFile, read_template
@@ -88,7 +88,8 @@ class Tally:
                 return llama4.render(messages, tools, add_generation_prompt)
             if self.name == "llama3.0":
                 return llama3.first_format(messages, add_generation_prompt)
-            return llama3.render(messages, tools, llama3.dated(self.name, self.today), add_generation_prompt)
+            return llama3.render(messages, tools, llama3.dated(self.name, self.today), add_generation_prompt,
+                                 trim=self.name != llama3.UNSLOTH_31)
         return jinja.render(messages, tools, self.spec.bos, self.spec.eos, add_generation_prompt, self._deadline)
 
     @property
@@ -104,6 +105,8 @@ class Tally:
             return self._pieces(pieces(messages, tools, only_last))
         rendered = self.render(messages, tools)
         self.seen.append(rendered.text)
+        if self.loss.response_part:
+            return self.responses(rendered.text)
         if not self.loss.assistant_only:
             tokens = self._count(rendered.text)
             return self._cut(Masked(tokens, tokens, rendered.text, [], True, self.spec.eos), None)
@@ -111,6 +114,15 @@ class Tally:
         mask = span_mask(encoded, rendered.spans)
         return self._cut(Masked(len(encoded.ids), sum(mask), rendered.text, rendered.spans, False, self.spec.eos,
                                 not self.has_generation), mask)
+
+    def responses(self, text: str) -> Masked:
+        """A text as unsloth's train_on_responses_only masks it (ftlint/chat/mask.py responses_mask):
+        the loss's instruction and response parts, each tokenized on its own."""
+        tokenizer = self.tokenizer
+        encoded = tokenizer.encode(text)
+        question, answer = (tokenizer.encode(part).ids for part in (self.loss.instruction_part, self.loss.response_part))
+        mask = responses_mask(encoded.ids, question, answer)
+        return self._cut(Masked(len(encoded.ids), sum(mask), text, char_spans(encoded, mask), False, self.spec.eos), mask)
 
     def prompt_completion(self, prompt: Sequence[dict], completion: Sequence[dict], tools: object = None) -> Masked:
         """A conversational prompt-completion row as TRL trains it: the completion starts where

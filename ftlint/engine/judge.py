@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from ..dataset import DatasetView, fingerprint, fingerprints, hex_fingerprint
 from ..diagnostics import ERROR, Diagnostic, Hit
-from ..formats import trained_as
+from ..formats import read_as, trained_as
 from ..literals import present as literals_in
 from ..options import Loss, ReadLimits, TemplateBudget
 from ..parse import BLANK, Line, compact_json
@@ -25,6 +25,7 @@ from ..redact import redact
 from ..rules import Check, checks
 from ..rules.context import FIRST_LINES, FileContext, FileSummary, RecordContext
 from ..selection import Selection
+from ..trainers.base import Reading
 from ..trainers.profile import REJECT
 from .bounds import cleared_by_words
 from .fused import fused_pass
@@ -73,6 +74,7 @@ class Settings:
     trainer_formats: tuple[str, ...] = ()  # ... and the formats it takes: a file of another shape is read as its own
     control_tokens: bool = True  # text spelling an added token becomes it (the trainer's profile; transformers' default)
     trains_targets: bool = False  # the trainer's loss is the targets (its profile's), even of a format trained whole elsewhere
+    reading: Reading = field(default_factory=Reading)  # what the trainer does to a row before it tokenizes it
     fused: bool = field(default_factory=lambda: os.environ.get("FTLINT_FUSED", "1") != "0")  # engine/fused.py; 0: full path
 
     @property
@@ -117,13 +119,11 @@ class LineJudge:
                  columns: Columns, file_index: int, tally: Tally | None = None,
                  exact: abc.Callable[[], TokenCounter] | None = None, lengths: Lengths | None = None,
                  ordered: array | None = None, deferred: list[tuple[int, bytes, str]] | None = None) -> None:
-        fmt = trained_as(fmt, settings.trains_targets)
+        fmt = read_as(trained_as(fmt, settings.trains_targets), settings.reading, settings.loss.completion_only)
         self.fmt, self.counter, self.settings, self.summary, self.columns = fmt, counter, settings, summary, columns
         self.lengths = lengths if lengths is not None else Lengths()
-        self.ordered = ordered
-        self.tally = tally
+        self.ordered, self.tally, self.file_index = ordered, tally, file_index
         self.exact = exact  # the tokenizer, when `counter` is the byte bound
-        self.file_index = file_index
         allowed = settings.selection.for_path(summary.path)
         self.severity = Verdict(fmt, allowed, settings.trainer)
         applicable = [c for c in checks("record") if c.applies(fmt)]
@@ -316,7 +316,7 @@ class Recounter:
         if self._counter is None:
             self._counter = TokenCounter(self.settings.encoding, self.settings.limits.max_file_bytes)
         counter, settings = self._counter, self.settings
-        fmt = get_format(summary.format)
+        fmt = read_as(get_format(summary.format), settings.reading, settings.loss.completion_only)
         level = Verdict(fmt, settings.selection.for_path(summary.path), settings.trainer)
         limit, owner = settings.limit_for(fmt)
         ctx = RecordContext(fmt, frozenset(), None, limit, owner, lambda code: level(code) is not None, settings.named_model())

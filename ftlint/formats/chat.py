@@ -113,7 +113,7 @@ class ChatFormat(Format):
                     records = [RecordFigures(k + 1, 1, tally.tokens(rendered[: head + k + 1], tools), c.body(t))
                                for k, t in enumerate(messages) if self.is_target(t)]
                     records = records or [RecordFigures(len(messages), 0, tally.tokens(rendered, tools), 0)]
-                elif tally.loss.assistant_only or self.targets == "all" or tally.own_mask:
+                elif tally.loss.assistant_only or self.targets == "all" or tally.own_mask or tally.loss.response_part:
                     # the trainer's own mask: TRL trains every token, or the template's generation spans;
                     # mistral-finetune its assistant messages
                     masked = tally.masked(rendered, tools)

@@ -117,6 +117,7 @@ class DatasetInfo:
     max_length_source: str = ""
     past_max: str = "truncate"
     preference: bool = False  # a preference format: a DPO job, at its rate
+    trainer_keys: tuple[tuple[str, object], ...] = ()  # the run config's keys the trainer reads itself (its packer's)
     template: str = "openai"  # how records became tokens (resolve.settings): a family, "file:PATH", "openai"
     model_source: str = ""  # what named the model (RunOptions.model_source) and the file it is in: its findings' place
     model_file: str = ""
@@ -222,7 +223,7 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
     packing = truncation = None
     sequences = records
     if plan.packing and plan.max_seq_len and lengths is not None and trainer is not None:
-        packed = trainer.pack(lengths, plan.max_seq_len)
+        packed = trainer.pack(lengths, plan.max_seq_len, dict(info.trainer_keys))
         sequences, tokens_per_epoch = packed.rows, packed.kept_tokens
         packing = PackingFigures(packed.algorithm, packed.max_seq_len, packed.rows, packed.lower_bound_rows,
                                  packed.truncated_records, packed.truncated_tokens)
@@ -252,6 +253,12 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
         epochs = s.epochs_run
     warmup, warmup_rule = warmup_of(strategy, s.schedule_steps, plan)
     tokens_processed, processed_rule = _tokens_processed(tokens_per_epoch, s, epochs)
+    covered = s.epochs_covered
+    if rows is not None and rows.full and rows.length and tokens_per_epoch:  # an endless iterator: every sequence is full
+        tokens_processed = s.sequences_processed * rows.length
+        processed_rule = f"= {s.sequences_processed:,} sequences fed x {rows.length:,} tokens, each one full"
+        covered = round(tokens_processed / tokens_per_epoch, 4)
+        epochs, epochs_source = math.ceil(covered), f"passes over the data begun: {tokens_processed:,} / {tokens_per_epoch:,} tokens"
     charged, price_note = _price(price, trainer.hosted if trainer else strategy.charges_per_token, info, method)
     usage = Usage(method, tokens_per_epoch, records, epochs, tokens_processed, processed_rule,
                   info.validation.tokens if info.validation else 0, charged, model.minimum_charge if model else None,
@@ -272,7 +279,7 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
         cost_usd=cost, validation=_validation(info.validation, trainer, plan.n_evals or 0), format=info.format,
         format_reason=info.format_reason, record_rule=info.record_rule, sequences=sequences,
         sequences_processed=s.sequences_processed, trainer=profile.name if profile else "", trainer_rule=s.rule, max_steps=max_steps,
-        epochs_covered=s.epochs_covered, packing=packing, truncation=truncation, budget=None, self_hosted=None,
+        epochs_covered=covered, packing=packing, truncation=truncation, budget=None, self_hosted=None,
         learning_rate=None, refusal=s.refusal, provider=model.provider if model else "",
         model_assumed=model.assumed if model else False, tokenizer=info.encoding,
         tokens_exact=exactness[0] and not (trainer and trainer.counts_note()),

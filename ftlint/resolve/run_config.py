@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 
 from ..checked import OptionError
+from ..diagnostics import Diagnostic
 from ..errors import UsageError
 from ..options import PlanOptions, RunOptions
 from ..redact import redact
@@ -27,8 +28,9 @@ def configured(run: RunOptions, plan: PlanOptions | None, given: dict[str, str])
 
     assert run.run is not None
     try:
-        return applied(read_run(run.run, limit=run.limits.max_file_bytes, templates=frozenset(CHAT_TEMPLATES),
-                                models=named), run, plan, given)
+        config = read_run(run.run, limit=run.limits.max_file_bytes, templates=frozenset(CHAT_TEMPLATES), models=named,
+                          versions=(run.trainer_version, run.transformers_version))
+        return applied(config, run, plan, given)
     except RunConfigError as exc:
         raise UsageError(str(exc)) from None
 
@@ -60,7 +62,8 @@ def applied(config: RunConfig, run: RunOptions, plan: PlanOptions | None, given:
     # the config's values are quoted in notes and sources ("base_model NAME: not in ftlint's
     # catalog"): masked here, where all of them pass, for every output that shows them
     notes = tuple(redact(n) for n in (*config.notes, *(f"{u} (not set in {config.name})" for u in config.unset)))
-    new_run = dataclasses.replace(run, **values, run=config.path, run_notes=notes)  # type: ignore[arg-type]
+    new_run = dataclasses.replace(run, **values, run=config.path, run_notes=notes, run_findings=config.findings,  # type: ignore[arg-type]
+                                  trainer_keys=tuple(config.keys.items()))
     if plan is None:
         return new_run, None
     chosen: dict[str, object] = {}
@@ -116,3 +119,14 @@ def _from_here(resolved: str) -> str:
 
     here = os.getcwd()
     return os.path.relpath(resolved, here) if resolved.startswith(here.rstrip(os.sep) + os.sep) else resolved
+
+
+def findings_of(run: RunOptions) -> list[Diagnostic]:
+    """The run config's own findings (FT514, FT515: ftlint/rules/runs.py), on the config."""
+    from ..diagnostics import Hit
+    from ..engine.verdict import Verdict
+
+    if run.run is None:
+        return []
+    verdict = Verdict(None, run.selection.for_path(run.run))
+    return verdict.findings(run.run, [(code, Hit(message)) for code, message in run.run_findings])

@@ -10,6 +10,7 @@ name (Loss.past_max, the estimate's `truncation.rule`); the registry (ftlint/tra
   truncate  the first `cut` tokens stay, and the trained tokens among them train (a
             truncation that keeps the start, most trainers' and a hosted job's): KEEP_START, here.
   reject    the job refuses the sample (a provider's validation): REJECTED, here.
+A packer that lays samples end to end (Uncut) cuts nothing: its trainers name it their own way.
 The others are their trainers' own, in their packages.
 """
 
@@ -59,6 +60,16 @@ class Rejected(Cut):
 
     def kept_pairs(self, pairs: Pairs, cut: int) -> list[tuple[int, int]] | None:
         return None
+
+
+class Uncut(Cut):
+    """Samples packed end to end: a long one continues into the next row, so nothing is cut."""
+
+    def past(self, tokens: int, cut: int) -> bool:
+        return False
+
+    def kept_pairs(self, pairs: Pairs, cut: int) -> list[tuple[int, int]] | None:
+        return list(pairs)
 
 
 KEEP_START = Cut()

@@ -19,10 +19,11 @@ from .base import DatasetRef, Keys, RunConfig, RunConfigError, Setting
 
 
 def read_run(path: str, kind: str | None = None, limit: int | None = None, templates: Collection[str] = (),
-             models: Callable[..., Any] | None = None) -> RunConfig:
+             models: Callable[..., Any] | None = None, versions: tuple[str | None, str | None] = (None, None)) -> RunConfig:
     """The run config at `path` (one regular file of at most `limit` bytes), of `kind` or of the
     kind its keys show. `templates`: the chat templates ftlint renders, by name; `models`: how a
-    self-hosted run's model name is read (names.named), else the catalog's entry alone."""
+    self-hosted run's model name is read (names.named), else the catalog's entry alone; `versions`:
+    the trainer's and transformers' the user gave (--trainer-version, --transformers-version)."""
     from ...documents import parse_json, parse_yaml
     from ...trust import MAX_FILE_BYTES, Refused, read_text
     from .. import CONFIGS
@@ -41,7 +42,7 @@ def read_run(path: str, kind: str | None = None, limit: int | None = None, templ
     reader = next((t for t in CONFIGS if t.name == found), None)
     if reader is None:
         raise RunConfigError(f"--run {path}: unknown kind {found!r}; ftlint reads {kinds}")
-    return reader.read_config(Keys(doc, path, templates, models))
+    return reader.read_config(Keys(doc, path, templates, models, versions))
 
 
 def detect(doc: dict) -> str | None:

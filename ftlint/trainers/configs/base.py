@@ -46,6 +46,8 @@ class RunConfig:
     validation_split: Setting | None = None  # a share (or count) of the training data held out
     notes: tuple[str, ...] = ()  # keys read but not modelled, each said once
     unset: tuple[str, ...] = ()  # keys that decide figures, not set: the trainer's default applies
+    keys: dict[str, object] = field(default_factory=dict)  # keys its trainer reads itself (Trainer.reading, cut_for, pack)
+    findings: tuple[tuple[str, str], ...] = ()  # (code, message): a key its version ignores or rejects, or ftlint cannot apply
 
     @property
     def name(self) -> str:
@@ -56,13 +58,24 @@ class Keys:
     """A config's top-level mapping, read key by key with its type checked: a value of another
     type is a RunConfigError naming the file, the key and what it takes."""
 
-    def __init__(self, doc: dict, path: str, templates: Collection[str] = (), models: Callable[..., Any] | None = None) -> None:
+    def __init__(self, doc: dict, path: str, templates: Collection[str] = (), models: Callable[..., Any] | None = None,
+                 versions: tuple[str | None, str | None] = (None, None)) -> None:
         self.doc, self.path, self.name = doc, path, Path(path).name
         self.templates = templates  # the chat templates ftlint renders, by name: what a config's named one is compared with
         # how a self-hosted run's model name is read (names.named: a folder, a name rule, the catalog),
         # given by the caller so that the readers import nothing above them
         self.models = models
+        self.versions = versions  # (--trainer-version, --transformers-version): what its reader asks its trainer's versions with
         self.notes: list[str] = []
+        self.findings: list[tuple[str, str]] = []
+
+    def ignored(self, text: str) -> None:
+        """A key the run's trainer version ignores or rejects: an error (FT514) saying what the run does instead."""
+        self.findings.append(("FT514", text))
+
+    def unapplied(self, text: str) -> None:
+        """A key that changes figures and that ftlint does not apply: an error (FT515); the figures are not the run's."""
+        self.findings.append(("FT515", text))
 
     def get(self, key: str, kind: str, where: dict | None = None, shown: str | None = None) -> object:
         """The value of `key` (None when absent or null), of `kind`: int, number, bool, str,

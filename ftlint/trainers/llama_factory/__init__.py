@@ -11,6 +11,7 @@ from .cut import PROPORTIONAL_CUT
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
+    from collections.abc import Mapping as Keyed
 
     from ...mapping import Mapping
     from ..configs.base import Keys, RunConfig
@@ -40,7 +41,7 @@ class LlamaFactory(Trainer):
         (data/mm_plugin.py MMPluginMixin._preprocess_image scales an image into them)."""
         return 768 * 768, 32 * 32
 
-    def pack(self, lengths: Iterable[int], max_seq_len: int) -> Packing:
+    def pack(self, lengths: Iterable[int], max_seq_len: int, keys: Keyed[str, object] | None = None) -> Packing:
         """Counted as TRL packs (best-fit decreasing); its own greedy_knapsack (processor_utils.py) is not modelled."""
         from ..trl.packing import pack
 

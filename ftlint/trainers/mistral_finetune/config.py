@@ -22,9 +22,8 @@ def read(keys: Keys) -> RunConfig:
     # a local folder to mistral-finetune, rendered by mistral-common, not by a template of the folder's
     model(keys, "model_id_or_path", run, folders=False)
     seq = keys.setting("seq_len", "int")
-    if seq is not None:
-        keys.note(f"{seq.source}: mistral-finetune packs samples end to end into sequences of it and cuts none; "
-                  "ftlint counts each sample as a sequence")
+    if seq is not None:  # the pack length: samples end to end into sequences of it (finetune/data/dataset.py sequence_iterator)
+        run["max_seq_len"] = plan["max_seq_len"] = seq
     count(keys, "batch_size", "batch_size", plan)
     count(keys, "num_microbatches", "grad_accum", plan)
     count(keys, "max_steps", "max_steps", plan)
