@@ -58,6 +58,11 @@ KINDS: tuple[Kind, ...] = (
     Kind("email", "e-mail address", re.compile(EMAIL_DOMAIN), ("@",)),
     Kind("phone", "phone number", re.compile(PHONE), ("+", "(")),
 )
+# Masking is wider than finding: a name that glues a secret to a word with "_" ("eval_AKIA...", a
+# metric, a file, a key) has no \b before the secret, yet it must not be echoed; so the masks take
+# letters and digits as a word's characters, where the scanners take \w.
+_ALNUM_BOUNDARY = r"(?:(?<![A-Za-z0-9])(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])(?![A-Za-z0-9]))"
+MASKS: tuple[re.Pattern[str], ...] = tuple(re.compile(kind.pattern.pattern.replace(r"\b", _ALNUM_BOUNDARY)) for kind in KINDS)
 # the kinds each literal triggers (found in one pass: ftlint.literals)
 TRIGGERS: dict[bytes, tuple[int, ...]] = {}
 for _index, _kind in enumerate(KINDS):
@@ -80,7 +85,7 @@ def redact(text: str) -> str:
     for index in sorted(triggered(present)):
         kind = KINDS[index]
         if any(lit in text for lit in kind.literals):
-            text = (_KEY_BLOCK if kind.family == "private-key" else kind.pattern).sub(functools.partial(_masked, kind.family), text)
+            text = (_KEY_BLOCK if kind.family == "private-key" else MASKS[index]).sub(functools.partial(_masked, kind.family), text)
     return text
 
 

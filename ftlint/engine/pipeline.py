@@ -23,9 +23,9 @@ from typing import Any
 from .. import interrupt
 from ..diagnostics import ERROR, Diagnostic
 from ..formats import get_format
-from ..parse import Line, parse_line
+from ..parse import Line, is_blank, parse_line
 from ..read import READ_BLOCK, InputError, LineBlock, display_name, first_rows, read_runs
-from ..tokens import ByteBound, TokenCounter, get_encoding
+from ..tokens import ByteBound, TokenCounter, load
 from .judge import LineJudge, Settings
 from .merge import ChunkResult, Emit, Merger, Runs
 from .result import Analysis, Columns, FileSummary, Lengths
@@ -54,6 +54,7 @@ class Chunk:
     format: str
     format_reason: str
     last: bool = False  # the file's last chunk: file-level findings follow it
+    lines: array | None = None  # a JSON array's: the line each item (an element) starts on in the file
 
 
 class Worker:
@@ -101,7 +102,7 @@ class Worker:
         for number, raw in _lines(chunk.items):
             if isinstance(raw, Line):
                 line_found = judge(raw)
-            elif not raw or (raw.isspace() and len(raw) < 64):
+            elif len(raw) < 64 and is_blank(raw):
                 blank = judge.blank(number, raw)
                 if blank is not None:
                     runs.add_same(number, blank)
@@ -121,7 +122,7 @@ class Worker:
             if line_found:
                 runs.add(line_found)
         return ChunkResult(chunk.file_index, chunk.last, runs.close(), columns.columns(), summary,
-                           lengths.counts, ordered, deferred)
+                           lengths.counts, ordered, deferred, chunk.lines)
 
 
 def _counts(summary: FileSummary) -> tuple:
@@ -140,7 +141,7 @@ def _rejection(before: tuple, summary: FileSummary, found: list[Diagnostic]) -> 
     if changed.keys() != {"lines", "invalid"} or any(b != a + 1 for a, b in changed.values()):
         return False
     d = found[0]
-    return Diagnostic(d.path, 0, d.col, d.code, d.message, d.severity, d.pointer, d.fingerprint)
+    return d.at(0)
 
 
 _PROCESS_WORKER: Worker | None = None
@@ -189,20 +190,22 @@ def chunks(paths: Iterable[str], settings: Settings, io_errors: list[str],
     labels = dict(settings.labels)
     for file_index, path in enumerate(paths):
         shown = labels.get(path) or display_name(path)
+        starts = array("q")  # a JSON array's elements' first lines, as the reader finds them
         try:
-            items = read_runs(path, settings.limits.max_line_bytes, READ_BLOCK)
+            items = read_runs(path, settings.limits.max_line_bytes, READ_BLOCK, starts)
             if settings.rows_per_file is not None:
                 items = first_rows(items, settings.rows_per_file)
-            yield from file_chunks(file_index, shown, items, settings, progress=progress)
+            yield from file_chunks(file_index, shown, items, settings, progress=progress, starts=starts)
         except InputError as exc:
             io_errors.append(str(exc))
 
 
 def file_chunks(file_index: int, shown: str, items_in: Iterable[tuple[int, bytes | Line | LineBlock]], settings: Settings,
                 chosen: tuple[str, str] | None = None, last: bool = True,
-                progress: Progress | None = None) -> Iterator[Chunk]:
+                progress: Progress | None = None, starts: array | None = None) -> Iterator[Chunk]:
     """The chunks of a file's lines (all of them, or a byte range's: then `chosen` is the
-    file's format and `last` says whether the range ends the file)."""
+    file's format and `last` says whether the range ends the file). `starts`: a JSON array's
+    elements' first lines, filled as its items are read; each chunk carries its items'."""
     items: list[tuple[int, bytes | Line | LineBlock]] = []
     size = done = lines = 0
     for number, item in items_in:
@@ -220,19 +223,30 @@ def file_chunks(file_index: int, shown: str, items_in: Iterable[tuple[int, bytes
                 size += len(piece) + 1 if isinstance(piece, bytes) else piece.nbytes + 1
                 lines += 1
             if len(items) >= CHUNK_LINES or size >= CHUNK_BYTES or lines >= CHUNK_MAX_LINES:
-                chosen = chosen or _choose_format(items, settings)
-                yield Chunk(file_index, shown, items, *chosen)
+                chosen = chosen or _choose_format(items, settings, shown)
+                yield Chunk(file_index, shown, items, *chosen, lines=_starts_of(items, starts))
                 done += size
                 if progress:
                     progress(shown, done)
                 items, size, lines = [], 0, 0
-    yield Chunk(file_index, shown, items, *(chosen or _choose_format(items, settings)), last=last)
+    yield Chunk(file_index, shown, items, *(chosen or _choose_format(items, settings, shown)), last=last,
+                lines=_starts_of(items, starts))
 
 
-def _choose_format(items: list[tuple[int, bytes | Line | LineBlock]], settings: Settings) -> tuple[str, str]:
-    """The file's format: as given, or detected from its first readable records."""
+def _starts_of(items: list[tuple[int, bytes | Line | LineBlock]], starts: array | None) -> array | None:
+    """The first lines of a chunk's items (a JSON array's elements, one number each), or None (lines are lines)."""
+    if not starts or not items:
+        return None
+    first = items[0][0] - 1
+    return starts[first: first + len(items)]
+
+
+def _choose_format(items: list[tuple[int, bytes | Line | LineBlock]], settings: Settings, name: str) -> tuple[str, str]:
+    """The file's format: as given, or detected from its first readable records (and its `name`, among formats of their shape)."""
     if settings.format_name != "auto":
-        return settings.format_name, "--format"
+        from ..mapping import given_format
+
+        return settings.format_name, given_format(settings.mapping)
     from ..formats.shape import DETECT_RECORDS, detect
 
     records = []
@@ -243,7 +257,7 @@ def _choose_format(items: list[tuple[int, bytes | Line | LineBlock]], settings: 
                 records.append(value)
                 if len(records) >= DETECT_RECORDS:
                     break
-    found = detect(records, settings.trainer, settings.trainer_formats)
+    found = detect(records, settings.trainer, settings.trainer_formats, name)
     return found.name, found.reason
 
 
@@ -304,7 +318,7 @@ def _pool(jobs: int, settings: Settings, formats: Iterable[str] = ()) -> Any:
     if context.get_start_method() == "fork":
         _warm(formats)
     if not settings.uses_bound:  # loaded once here, its pages shared by the workers (measured: 202 against 278 MiB);
-        get_encoding(settings.encoding, settings.limits.max_file_bytes)  # check's byte bound leaves exact counts to the main process (Recounter)
+        load(settings.encoding, settings.limits.max_file_bytes)  # check's byte bound leaves exact counts to the main process (Recounter)
     gc.freeze()  # what exists now is never traversed by a worker's collector: fewer shared pages copied
     return concurrent.futures.ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_process, initargs=(settings,))
 
@@ -317,7 +331,7 @@ def _warm(formats: Iterable[str]) -> None:
     chunk 0.063 -> 0.022 CPU s (43 modules it imported, none now), the main process 0.04 s more once."""
     import ctypes  # noqa: F401
 
-    from .. import models  # noqa: F401  (each judge asks for the named model)
+    from .. import models, names  # noqa: F401  (each judge asks for the named model)
     from ..formats import shape  # noqa: F401
     from ..literals import present
     from ..rules import registry

@@ -145,6 +145,8 @@ class Analysis:
     rows: dict[str, array] | None = None  # ... or, while fewer than CHUNK_ROWS, as machine-integer columns (no polars)
     ordered: array | None = None  # each record's figures in order (ROW), when kept
     io_errors: list[str] = field(default_factory=list)  # paths that could not be read at all
+    # a JSON array file's (by file index): the line each element starts on, element 1 first (engine/places.py)
+    element_lines: dict[int, array] = field(default_factory=dict)
 
     @property
     def paths(self) -> list[str]:
@@ -262,6 +264,7 @@ class Analysis:
             moved[ROW - 1::ROW] = array("q", (f + offset for f in other.ordered[ROW - 1::ROW]))
             self.ordered.extend(moved)
         self.io_errors.extend(other.io_errors)
+        self.element_lines.update({offset + k: v for k, v in other.element_lines.items()})
 
     @classmethod
     def merged(cls, parts: Iterable[Analysis]) -> Analysis:
@@ -276,4 +279,7 @@ class Analysis:
 def view_of(analysis: Analysis) -> DatasetView:
     """The fingerprints of an analysis, as the dataset checks read them."""
     few = analysis.few_fingerprints()
-    return DatasetView(None, analysis.paths, few) if few is not None else DatasetView(analysis.fingerprints(), analysis.paths)
+    starts = tuple(analysis.element_lines.get(k) for k in range(len(analysis.files)))
+    if few is not None:
+        return DatasetView(None, analysis.paths, few, starts)
+    return DatasetView(analysis.fingerprints(), analysis.paths, starts=starts)

@@ -9,9 +9,14 @@ schema in schemas/ and its fixtures in fixtures/formats/NAME/.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .base import Format, LineFigures, RecordFigures
 
-__all__ = ["Format", "LineFigures", "RecordFigures", "get_format", "trained_as"]
+if TYPE_CHECKING:
+    from ..trainers.base import Reading
+
+__all__ = ["Format", "LineFigures", "RecordFigures", "get_format", "read_as", "trained_as"]
 
 
 def get_format(name: str) -> Format:
@@ -44,4 +49,25 @@ def trained_as(fmt: Format, trains_targets: bool, assistant_only: bool = False) 
         return dataclasses.replace(fmt, targets="roles", record_rule=TARGETS_RULE)  # type: ignore[call-arg]
     if assistant_only:
         return dataclasses.replace(fmt, record_rule=ASSISTANT_ONLY_RULE)
+    return fmt
+
+
+def read_as(fmt: Format, reading: Reading, completion_only: bool = True) -> Format:
+    """`fmt` as the run's trainer reads its rows (its Reading: ftlint/trainers/base.py): a plain text
+    or completion with its end of text appended, a plain prompt and completion tokenized as one
+    text (the prompt trained too unless `completion_only`), ShareGPT's speakers kept as roles."""
+    import dataclasses
+
+    from .chat import ShareGPT
+    from .fields import FieldsFormat
+
+    if not reading.changes:
+        return fmt
+    if type(fmt) is FieldsFormat and fmt.shape in ("text", "prompt-completion"):
+        return dataclasses.replace(fmt, eos=reading.eos, joined=reading.joined, prompt_trains=not completion_only,
+                                   eos_texts=reading.texts, bos=1 if reading.bos else 0)
+    if reading.speakers and type(fmt) is ShareGPT:
+        from .spoken import SpokenShareGPT
+
+        return SpokenShareGPT(**{f.name: getattr(fmt, f.name) for f in dataclasses.fields(fmt)})
     return fmt

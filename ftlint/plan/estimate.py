@@ -32,8 +32,10 @@ from ..trainers.base import RecordRow
 from ..trainers.billing import Bill, Usage, max_batch, method_of, per_token, rate_of
 from ..trainers.profile import HOSTED_STEPS
 from ..trainers.steps import Hosted, Schedule
+from .exactness import counts_exact
 from .figures import DatasetFigures, ValidationFigures, in_rows
 from .sources import sources_of, trainer_default
+from .warmup import warmup_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,9 +118,11 @@ class DatasetInfo:
     max_length_source: str = ""
     past_max: str = "truncate"
     preference: bool = False  # a preference format: a DPO job, at its rate
-    trainer_keys: tuple[tuple[str, object], ...] = ()  # the run config's keys its trainer reads itself
+    trainer_keys: tuple[tuple[str, object], ...] = ()  # the run config's keys the trainer reads itself (its renderer's, split's, packer's)
     rows_per_file: int | None = None  # only the first rows of each file were read (a trainer's max_samples)
-    template: str = "openai"  # what the records were rendered with (Settings.template): "openai", none
+    template: str = "openai"  # how records became tokens (resolve.settings): a family, "file:PATH", "openai"
+    model_source: str = ""  # what named the model (RunOptions.model_source) and the file it is in: its findings' place
+    model_file: str = ""
 
 
 @dataclass(frozen=True)
@@ -183,6 +187,7 @@ class Estimate:
     trainer_source: str = ""  # why the run has this trainer
     trainer_steps: str = "hosted"  # its step arithmetic, as its profile names it (ftlint/trainers/profile.py)
     warmup_steps_given: bool = False  # --warmup-steps (not the trainer's rule)
+    warmup_rule: str = ""  # how the warmup steps were found (plan/warmup.py)
     bill: Bill | None = None  # what the provider will bill (cost_usd is its cost)
     rows_rule: str = ""  # how the rows a trainer batches were counted (Trainer.rows)
     # where each plan figure's value came from: a flag, the run config, the trainer's default or ftlint's rule
@@ -252,8 +257,14 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
     elif s.epochs_run != epochs and s.steps_per_epoch:
         epochs_source += f"; the run ends in epoch {s.epochs_run}, when its {s.total_steps:,} planned steps are done"
         epochs = s.epochs_run
-    warmup = strategy.warmup(s.schedule_steps, plan.warmup_ratio, plan.warmup_steps)
+    warmup, warmup_rule = warmup_of(strategy, s.schedule_steps, plan)
     tokens_processed, processed_rule = _tokens_processed(tokens_per_epoch, s, epochs)
+    covered = s.epochs_covered
+    if rows is not None and rows.full and rows.length and tokens_per_epoch:  # an endless iterator: every sequence is full
+        tokens_processed = s.sequences_processed * rows.length
+        processed_rule = f"= {s.sequences_processed:,} sequences fed x {rows.length:,} tokens, each one full"
+        covered = round(tokens_processed / tokens_per_epoch, 4)
+        epochs, epochs_source = math.ceil(covered), f"passes over the data begun: {tokens_processed:,} / {tokens_per_epoch:,} tokens"
     charged, price_note = _price(price, trainer.hosted if trainer else strategy.charges_per_token, info, method)
     usage = Usage(method, tokens_per_epoch, records, epochs, tokens_processed, processed_rule,
                   info.validation.tokens if info.validation else 0, charged, model.minimum_charge if model else None,
@@ -261,6 +272,7 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
     billed = trainer.bill(usage, rows, plan) if trainer else per_token("tokens x epochs", usage)
     counts_note = trainer.counts_note(dict(info.trainer_keys), info.format) if trainer and info.template != "openai" else ""
     price_value, cost = billed.rate, billed.cost_usd
+    exactness = counts_exact(model, info.encoding, info.template, info.format)
     e = Estimate(
         lines=data.lines, invalid_lines=data.invalid_lines, records=records, messages=data.messages, targets=data.targets,
         tokens=tokens_per_epoch, tokens_in_file=data.tokens_in_file, trainable_tokens=data.trainable_tokens,
@@ -274,14 +286,13 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
         cost_usd=cost, validation=_validation(info.validation, trainer, plan.n_evals or 0), format=info.format,
         format_reason=info.format_reason, record_rule=info.record_rule, sequences=sequences,
         sequences_processed=s.sequences_processed, trainer=profile.name if profile else "", trainer_rule=s.rule, max_steps=max_steps,
-        epochs_covered=s.epochs_covered, packing=packing, truncation=truncation, budget=None, self_hosted=None,
+        epochs_covered=covered, packing=packing, truncation=truncation, budget=None, self_hosted=None,
         learning_rate=None, refusal=s.refusal, provider=model.provider if model else "",
         model_assumed=model.assumed if model else False, tokenizer=info.encoding,
-        tokens_exact=(model.tokens_exact if model else True) and not (trainer and counts_note),
-        tokens_note=_tokens_note(model) or counts_note,
+        tokens_exact=exactness[0] and not counts_note, tokens_note=exactness[1] or counts_note,
         price_unit=price.unit if price is not None else "", price_note=price_note,
-        trainer_title=profile.title if profile else "", trainer_source=info.trainer_source,
-        trainer_steps=profile.steps if profile else HOSTED_STEPS, warmup_steps_given=plan.warmup_steps is not None,
+        trainer_title=trainer.title_for(info.preference) if trainer else "", trainer_source=info.trainer_source,
+        trainer_steps=profile.steps if profile else HOSTED_STEPS, warmup_steps_given=plan.warmup_steps is not None, warmup_rule=warmup_rule,
         bill=billed if profile is None or profile.hosted or charged is not None else None, rows_rule=rows_rule,
         sources={**sources_of(plan, profile, epochs_source, batch_source, info.max_length_source),
                  **({"max_steps": steps_source} if max_steps else {})}, run_config=info.run_config, run_notes=info.run_notes,
@@ -335,9 +346,10 @@ def _price(price: Sourced | None, per_token_trainer: bool, info: DatasetInfo, me
                       "known before the job")
     if model is not None and model.assumed and model.name.startswith("("):
         provider = f" for {model.provider}" if model.provider else ""
-        return None, f"no model named: give --model (`ftlint models --provider {model.provider or 'NAME'}`){provider} or --price USD_PER_1M_TOKENS"
+        return None, f"no model of ftlint's catalog: give --model (`ftlint models --provider {model.provider or 'NAME'}`){provider} or --price USD_PER_1M_TOKENS"
     rule = f"; {info.trainer.name} bills {info.trainer.profile.billing.value}" if info.trainer and info.trainer.hosted else ""
-    return None, f"price unknown for {info.model}: pass --price USD_PER_1M_TOKENS{rule}"
+    why = f" ({model.unpriced.value}; {model.unpriced.note})" if model is not None and model.unpriced is not None else ""
+    return None, f"price unknown for {info.model}{why}: pass --price USD_PER_1M_TOKENS{rule}"
 
 
 def _validation(v: ValidationFigures | None, trainer: Trainer | None, evals: int) -> ValidationFigures | None:
@@ -348,22 +360,6 @@ def _validation(v: ValidationFigures | None, trainer: Trainer | None, evals: int
     return dataclasses.replace(v, billed=said[0], billing_note=said[1])
 
 
-def _tokens_note(model: Model | None) -> str:
-    from ..models import ESTIMATED_TOKENIZERS
-
-    if model is None:
-        return ""
-    if model.tokenizer in ESTIMATED_TOKENIZERS:
-        return (f"an estimate: {ESTIMATED_TOKENIZERS[model.tokenizer]} is not available offline, so tokens are counted with "
-                "o200k_base (which undercounts non-Latin text by up to 26-43% against Llama 3 and Qwen 2.5 on the corpus "
-                "measured; Gemini, Claude and Nova could not be measured)")
-    if model.assumed and model.name.startswith("("):
-        return "an estimate: no model named, counted with o200k_base; give --model for the model's own tokenizer"
-    if not model.tokens_exact and model.exact is not None:
-        return f"an estimate: {model.exact.remark} ({model.exact.note})"
-    return ""
-
-
 def _tokens_processed(tokens_per_epoch: int, s: Schedule, epochs: int) -> tuple[int, str]:
     n = s.sequences
     if not n or not s.total_steps:
@@ -372,8 +368,8 @@ def _tokens_processed(tokens_per_epoch: int, s: Schedule, epochs: int) -> tuple[
     if not rest:
         return tokens_per_epoch * passes, f"= {tokens_per_epoch:,} x {passes} epoch{'s' if passes != 1 else ''}"
     tokens = round(Fraction(tokens_per_epoch * s.sequences_processed, n))
-    return tokens, (f"= {s.sequences_processed:,} sequences fed x {tokens_per_epoch:,} / {n:,} tokens each on average "
-                    "(a shuffled run's expected tokens)")
+    return tokens, (f"= round({s.sequences_processed:,} sequences fed x {tokens_per_epoch:,} / {n:,}): the tokens of "
+                    "a sequence on average, a shuffled run's expected tokens")
 
 
 def _budget(e: Estimate, plan: PlanOptions, price: float | None) -> BudgetFigures | None:

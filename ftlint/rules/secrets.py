@@ -99,7 +99,7 @@ def scan(record: dict, codes: frozenset[str] | None = None, present: frozenset[b
             if not any(lit in text for lit in kind.literals):
                 continue
             for match in _matches(kind, text):
-                message = _message(code, kind.name, match)
+                message = message_of(code, kind.name, match)
                 if message:
                     yield code, message + (" (in a key)" if is_key else ""), json_path(_parts(where))
                     break
@@ -210,7 +210,9 @@ def _first_at(match_at: Callable[[str, int], re.Match[str] | None], start: re.Pa
     return None
 
 
-def _message(code: str, kind: str, match: re.Match[str]) -> str | None:
+def message_of(code: str, kind: str, match: re.Match[str]) -> str | None:
+    """What a match of `kind` says as a finding of `code` (None: the match is a look-alike the
+    rule rejects: a placeholder password, a test domain, a number that is no phone number)."""
     found = match.group(0)
     if code == "FT603":
         password = match.group(1)

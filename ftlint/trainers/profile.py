@@ -61,7 +61,9 @@ class Profile:
     notes: tuple[str, ...] = ()  # what the trainer does that the figures do not show
     max_steps: Fact = Fact(None, "")  # a run of this many steps by default, None: the epochs decide
     tokenizers: Fact = Fact(None, "")  # the catalog tokenizers of the models it trains (some trainers' own), None: any
-    config_keys: tuple[tuple[str, str], ...] = ()  # the run-config keys ftlint applies as it does, each with its source
+    # the versions it is modelled as: {package: its distribution (read installed beside ftlint), trainer, transformers}
+    versions: Fact = Fact({}, "")
+    keys: tuple[tuple[str, str], ...] = ()  # the run-config keys it applies, each with what it does and where (its [keys])
 
     def trains(self, tokenizer: str) -> bool:
         """Whether a model of this tokenizer is one the trainer trains."""
@@ -81,16 +83,18 @@ class Profile:
         return [("formats", self.formats), ("epochs", self.epochs), ("batch", self.batch), ("max length", self.max_length),
                 ("past the max length", self.past_max), ("loss", self.loss), ("renderer", self.renderer),
                 ("special-token text", self.control_tokens), ("packing", self.packing), ("billing", self.billing),
-                *([("max steps", self.max_steps)] if self.max_steps.value is not None else [])]
+                *([("max steps", self.max_steps)] if self.max_steps.value is not None else []),
+                *([("versions", self.versions)] if self.versions.value else [])]
 
 
 def load(name: str, package: str, file: str = "profile") -> Profile:
     """The profile of the trainer `name` in the TOML file `file` of its package: each fact a table
     of its value (absent: None) and its source; `inherits` names a file of the same package that
     it completes. Read the first time a run asks for it (ftlint/trainers/base.py Trainer.profile)."""
-    fields: dict[str, Any] = {key: _fact(value) if isinstance(value, dict) else _frozen(value)
-                              for key, value in _read(package, file).items() if key != "config_keys"}
-    fields["config_keys"] = tuple(_read(package, file).get("config_keys", {}).items())
+    data = _read(package, file)
+    keys = tuple((str(k), str(v)) for k, v in data.pop("keys", {}).items())
+    fields: dict[str, Any] = {key: _fact(value) if isinstance(value, dict) else _frozen(value) for key, value in data.items()}
+    fields["keys"] = keys
     return Profile(name=name, **fields)
 
 

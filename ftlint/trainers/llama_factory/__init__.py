@@ -10,7 +10,7 @@ from ..base import Packing, Trainer
 from .cut import PROPORTIONAL_CUT
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping as KeyMap
+    from collections.abc import Mapping as Keyed
     from collections.abc import Sequence
 
     from ...mapping import Mapping
@@ -37,7 +37,12 @@ class LlamaFactory(Trainer):
 
         return mapping_of(file, name, paths, limit)
 
-    def renderer(self, keys: KeyMap[str, object]) -> Renderer | None:
+    def image_pixels(self) -> tuple[int, int] | None:
+        """src/llamafactory/hparams/data_args.py image_max_pixels 768 * 768, image_min_pixels 32 * 32
+        (data/mm_plugin.py MMPluginMixin._preprocess_image scales an image into them)."""
+        return 768 * 768, 32 * 32
+
+    def renderer(self, keys: Keyed[str, object]) -> Renderer | None:
         """Its own data pipeline (render.py), with the template its config names; None for a
         template ftlint does not have (the model's chat template counts, an estimate)."""
         from .render import Options, Renderer
@@ -55,18 +60,18 @@ class LlamaFactory(Trainer):
         return Renderer(options.with_overrides(default_system if isinstance(default_system, str) else None,
                                                tool_format if isinstance(tool_format, str) else None))
 
-    def split(self, records: Sequence[RecordRow], keys: KeyMap[str, object]) -> Split | None:
+    def split(self, records: Sequence[RecordRow], keys: Keyed[str, object]) -> Split | None:
         from .rows import split
 
         return split(records, keys)
 
-    def pack(self, records: Sequence[RecordRow], max_seq_len: int, keys: KeyMap[str, object]) -> Packing:
+    def pack(self, records: Sequence[RecordRow], max_seq_len: int, keys: Keyed[str, object] | None = None) -> Packing:
         """Per map batch, as its processors pack (rows.py): greedy_knapsack, or pretraining's blocks."""
         from .rows import pack
 
-        return pack(records, max_seq_len, keys)
+        return pack(records, max_seq_len, keys or {})
 
-    def counts_note(self, keys: KeyMap[str, object], formatting: str) -> str:
+    def counts_note(self, keys: Keyed[str, object], formatting: str) -> str:
         found = self.renderer(keys)
         if found is not None and found.reads(formatting):
             return ""

@@ -56,8 +56,8 @@ def read(keys: Keys) -> RunConfig:
         if (value := keys.get(key, "int")) is not None:
             own[option] = value
     folder = Path(keys.path).parent / str(keys.get("dataset_dir", "str") or "data")
-    info = _info(keys, folder)
     names, evals = _names(keys, "dataset"), _names(keys, "eval_dataset")
+    info = _info(keys, folder, [*names, *evals])  # read once, for every name
     datasets = tuple(_entry(keys, info, folder, name, stage) for name in names)
     validation = [_entry(keys, info, folder, name, stage) for name in evals]
     own["columns"] = ",".join(sorted({c for name in names for c in _columns(info.get(name, {}))}))
@@ -170,15 +170,15 @@ def _names(keys: Keys, key: str) -> list[str]:
     if value is None:
         return []
     names: list[object] = list(value.split(",")) if isinstance(value, str) else list(value) if isinstance(value, list) else []
-    return [str(n).strip() for n in names if str(n).strip()]
+    return keys.bounded(key, [str(n).strip() for n in names if str(n).strip()])
 
 
-def _info(keys: Keys, folder: Path) -> dict:
+def _info(keys: Keys, folder: Path, names: list[str]) -> dict:
     from ...documents import parse_json
     from ...trust import MAX_FILE_BYTES, Refused, inside, read_text
 
     file = folder / "dataset_info.json"
-    if not _names(keys, "dataset") and not _names(keys, "eval_dataset"):
+    if not names:
         return {}
     if not inside(file, Path(keys.path).parent):
         raise RunConfigError(f"{keys.path}: dataset_dir = {keys.get('dataset_dir', 'str')!r}: outside the run config's folder")
