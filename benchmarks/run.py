@@ -168,9 +168,9 @@ def commands(path: Path, together: Path, sharegpt: dict[str, Path], jobs: list[s
     return runs
 
 
-def prepare(data: Path, mb: float, tail: Tail | None = None) -> tuple[Path, Path, dict[str, Path]]:
-    """The chat file at `mb` (with `tail`'s long records), its Together copy and its ShareGPT
-    copies, made once."""
+def prepare(data: Path, mb: float, tail: Tail | None = None, sharegpt_rows: bool = True) -> tuple[Path, Path, dict[str, Path]]:
+    """The chat file at `mb` (with `tail`'s long records), its Together copy and (for their rows)
+    its ShareGPT copies, made once."""
     kind = "" if tail is None else ".long" if tail == LONG_CONTEXT else f".tail{tail.share:g}"
     path = data / f"chat_{mb:g}mb{kind}.jsonl"
     if not path.exists():
@@ -179,7 +179,7 @@ def prepare(data: Path, mb: float, tail: Tail | None = None) -> tuple[Path, Path
     # so the data goes through `ftlint convert`: text parts become text, images are dropped)
     sharegpt = {ext: data / f"{path.stem}.sharegpt.{ext}" for ext in ("jsonl", "parquet")}
     for out in sharegpt.values():
-        if not out.exists():
+        if sharegpt_rows and not out.exists():
             subprocess.run([sys.executable, "-m", "ftlint", "convert", str(path), str(out), "--to", "sharegpt"],
                            check=False, stdout=subprocess.DEVNULL)
     together = data / f"{path.stem}.together.jsonl"
@@ -247,7 +247,7 @@ def main() -> None:
 
 def measure_file(data: Path, mb: float, tail: Tail | None, jobs: list[str], args: argparse.Namespace) -> dict[str, dict[str, float]]:
     """One file's rounds, printed as a table."""
-    path, together, sharegpt = prepare(data, mb, tail)
+    path, together, sharegpt = prepare(data, mb, tail, sharegpt_rows=not args.core)
     size_mb = path.stat().st_size / 1e6
     with open(path, "rb") as fh:
         records = sum(1 for _ in fh)
