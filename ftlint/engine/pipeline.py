@@ -57,10 +57,13 @@ class Chunk:
 
 
 class Worker:
-    """Everything a process needs to judge lines; built once per process."""
+    """Everything a process needs to judge lines; built once per process. `counts`: a record whose
+    byte bound reaches its limit is settled here (the tokenizer was loaded before this process
+    was forked), not sent to the main process."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, counts: bool = False) -> None:
         self.settings = settings
+        self.counts = counts
         self._exact: TokenCounter | None = None
         self.counter: TokenCounter | ByteBound
         if settings.uses_bound:
@@ -90,7 +93,8 @@ class Worker:
         found: list[tuple] = []
         deferred: list[tuple[int, bytes, str]] = []
         judge = LineJudge(get_format(chunk.format), self.counter, self.settings, summary, columns, chunk.file_index, self.tally,
-                          self.exact if isinstance(self.counter, ByteBound) else None, lengths, ordered, deferred)
+                          self.exact if isinstance(self.counter, ByteBound) else None, lengths, ordered,
+                          None if self.counts else deferred)
         max_depth = self.settings.limits.max_depth
         runs = Runs(found)
         previous: bytes | None = None  # the line before, and (once it repeats) its rejection, replayed (_rejection)
@@ -143,10 +147,10 @@ def _rejection(before: tuple, summary: FileSummary, found: list[Diagnostic]) -> 
 _PROCESS_WORKER: Worker | None = None
 
 
-def _init_process(settings: Settings) -> None:
+def _init_process(settings: Settings, counts: bool) -> None:
     global _PROCESS_WORKER
     _die_with_parent()
-    _PROCESS_WORKER = Worker(settings)
+    _PROCESS_WORKER = Worker(settings, counts)
 
 
 def _die_with_parent() -> None:
@@ -280,7 +284,7 @@ def analyse(paths: Iterable[str], settings: Settings, emit: Emit, jobs: int | No
     queued = _chain(ahead, stream)
     if jobs <= 1:
         return drive(map(Worker(settings).run, queued), settings, emit, result)
-    pool = pool or _pool(jobs, settings, [c.format for c in ahead])
+    pool = pool or _pool(jobs, settings, [c.format for c in ahead], counts=settings.uses_bound and needs_exact(ahead, settings))
     try:
         drive(_bounded_map(pool, queued, jobs * INFLIGHT_PER_WORKER), settings, emit, result)
     except BaseException:
@@ -290,18 +294,52 @@ def analyse(paths: Iterable[str], settings: Settings, emit: Emit, jobs: int | No
     return result
 
 
-def _pool(jobs: int, settings: Settings, formats: Iterable[str] = ()) -> Any:
+def _pool(jobs: int, settings: Settings, formats: Iterable[str] = (), counts: bool = False) -> Any:
+    """The worker processes. `counts`: check's first chunks hold a record the byte bound and the
+    whole-word bound leave at its limit, so the workers settle such records themselves, with the
+    tokenizer loaded here once before they fork (a worker loading its own would pay its 0.3 CPU s
+    again; the main process counting them all would count on one core)."""
     import concurrent.futures
     import gc
     import multiprocessing
 
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    if context.get_start_method() == "fork":
+    fork = context.get_start_method() == "fork"
+    if fork:
         _warm(formats)
-    if not settings.uses_bound:  # loaded once here, its pages shared by the workers (measured: 202 against 278 MiB);
-        load(settings.encoding, settings.limits.max_file_bytes)  # check's byte bound leaves exact counts to the main process (Recounter)
+    counts = counts and fork
+    if not settings.uses_bound or counts:  # loaded once here, its pages shared by the workers (measured: 202 against 278 MiB);
+        load(settings.encoding, settings.limits.max_file_bytes)  # else check's exact counts are the main process's (Recounter)
     gc.freeze()  # what exists now is never traversed by a worker's collector: fewer shared pages copied
-    return concurrent.futures.ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_process, initargs=(settings,))
+    return concurrent.futures.ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_process, initargs=(settings, counts))
+
+
+def needs_exact(ahead: list[Chunk], settings: Settings) -> bool:
+    """Whether the first chunks hold a record whose byte bound reaches its limit and which the
+    whole-word bound does not clear: one that needs the tokenizer (a few long lines are parsed
+    here twice; a guess, which decides only where such records are counted)."""
+    from .bounds import by_words
+
+    if settings.mapping is not None:
+        return False
+    bound = ByteBound(settings.encoding)
+    for chunk in ahead:
+        fmt = get_format(chunk.format)
+        limit = settings.limit_for(fmt)[0]
+        if limit is None:
+            continue
+        cleared = by_words(fmt, settings.encoding, limit)
+        for number, raw in _lines(chunk.items):
+            if not isinstance(raw, bytes) or len(raw) < limit // 4:  # too short to reach the limit by any bound
+                continue
+            value = parse_line(number, raw, settings.limits.max_depth).value
+            try:
+                if isinstance(value, dict) and any(r.tokens > limit for r in fmt.figures(value, bound).records) \
+                        and cleared(value) is None:
+                    return True
+            except Exception:  # a record the judge would reject before its figures: no guess from it
+                continue
+    return False
 
 
 def _warm(formats: Iterable[str]) -> None:
