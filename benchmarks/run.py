@@ -297,10 +297,10 @@ def report_goals(goals: dict[str, dict[float, dict[str, float]]], mb: float) -> 
     """Each goal of issue 39 on each data set and size, against its bound."""
     labels = [f"{label}, {size:g} MB" for label, sizes in goals.items() for size in sizes]
     print("\nissue 39's goals (medians of the rounds' ratios; * = met)")
-    print(f"  {'':38}" + "".join(f"{label:>22}" for label in labels))
+    print(f"  {'':44}" + "".join(f"{label:>22}" for label in labels))
     for what, bound in GOALS:
         cells = [sizes[size].get(what) for sizes in goals.values() for size in sizes]
-        print(f"  {what + f' <= {bound}':38}" + "".join(f"{'-':>22}" if v is None else f"{v:21.2f}{'*' if v <= bound else ' '}"
+        print(f"  {what + f' <= {bound}':44}" + "".join(f"{'-':>21} " if v is None else f"{v:21.2f}{'*' if v <= bound else ' '}"
                                                       for v in cells))
     for label, sizes in goals.items():
         ratio = sizes[mb * 4]["peak"] / sizes[mb]["peak"]

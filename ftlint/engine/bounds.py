@@ -17,7 +17,7 @@ exactly where the exact count finds it (tests/test_bounds.py, at the limit and o
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from ..tokens import ByteBound, TokenCounter, WordBound
@@ -46,7 +46,8 @@ def by_words(fmt: Format, encoding: str, limit: int | None) -> Callable[[dict], 
 def exactly(fmt: Format, record: dict, limit: int | None, counter: TokenCounter) -> LineFigures:
     """The record's figures for FT301: exact, or (once the pieces counted prove it within `limit`)
     its byte-bound figures with the record's tokens lowered to that proof's bound. Each text is
-    counted once."""
+    counted once. Only for the families ftlint ships (check's byte bound is theirs alone), whose
+    split patterns the pieces' cut holds for."""
     calls = _Calls(counter.encoding_name)
     bounded = fmt.figures(record, calls, None)
     if limit is None or len(bounded.records) != 1:
@@ -71,6 +72,35 @@ def exactly(fmt: Format, record: dict, limit: int | None, counter: TokenCounter)
                 return bounded
         known[text] = done
     return fmt.figures(record, _Known(counter, known), None)
+
+
+def needs_exact(chunks: Iterable[tuple[str, Iterable[tuple[int, object]]]], encoding: str,
+                limit_of: Callable[[Format], int | None], max_depth: int) -> bool:
+    """Whether the first chunks (each its format and its numbered lines) hold a record whose byte
+    bound reaches its limit (`limit_of` its format) and which the whole-word bound does not clear:
+    one that needs the tokenizer. A guess, from a few long lines parsed twice, which decides only
+    where such records are counted (engine/pipeline.py)."""
+    from ..formats import get_format
+    from ..parse import parse_line
+
+    bound = ByteBound(encoding)
+    for name, lines in chunks:
+        fmt = get_format(name)
+        limit = limit_of(fmt)
+        if limit is None:
+            continue
+        cleared = by_words(fmt, encoding, limit)
+        for number, raw in lines:
+            if not isinstance(raw, bytes) or len(raw) < limit // 4:  # too short to reach the limit by any bound
+                continue
+            value = parse_line(number, raw, max_depth).value
+            try:
+                if isinstance(value, dict) and any(r.tokens > limit for r in fmt.figures(value, bound).records) \
+                        and cleared(value) is None:
+                    return True
+            except Exception:  # a record the judge would reject before its figures: no guess from it
+                continue
+    return False
 
 
 class _SampledWords(ByteBound):

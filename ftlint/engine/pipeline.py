@@ -26,6 +26,7 @@ from ..formats import get_format
 from ..parse import Line, is_blank, parse_line
 from ..read import READ_BLOCK, InputError, LineBlock, display_name, read_runs
 from ..tokens import ByteBound, TokenCounter, load
+from .bounds import needs_exact
 from .judge import LineJudge, Settings
 from .merge import ChunkResult, Emit, Merger, Runs
 from .result import Analysis, Columns, FileSummary, Lengths
@@ -284,7 +285,10 @@ def analyse(paths: Iterable[str], settings: Settings, emit: Emit, jobs: int | No
     queued = _chain(ahead, stream)
     if jobs <= 1:
         return drive(map(Worker(settings).run, queued), settings, emit, result)
-    pool = pool or _pool(jobs, settings, [c.format for c in ahead], counts=settings.uses_bound and needs_exact(ahead, settings))
+    counts = settings.uses_bound and settings.mapping is None and needs_exact(
+        [(c.format, _lines(c.items)) for c in ahead], settings.encoding, lambda fmt: settings.limit_for(fmt)[0],
+        settings.limits.max_depth)
+    pool = pool or _pool(jobs, settings, [c.format for c in ahead], counts)
     try:
         drive(_bounded_map(pool, queued, jobs * INFLIGHT_PER_WORKER), settings, emit, result)
     except BaseException:
@@ -295,10 +299,8 @@ def analyse(paths: Iterable[str], settings: Settings, emit: Emit, jobs: int | No
 
 
 def _pool(jobs: int, settings: Settings, formats: Iterable[str] = (), counts: bool = False) -> Any:
-    """The worker processes. `counts`: check's first chunks hold a record the byte bound and the
-    whole-word bound leave at its limit, so the workers settle such records themselves, with the
-    tokenizer loaded here once before they fork (a worker loading its own would pay its 0.3 CPU s
-    again; the main process counting them all would count on one core)."""
+    """The worker processes; with `counts` (check's first chunks need exact counts: bounds.needs_exact)
+    they count near-limit records themselves, the tokenizer loaded here once before they fork."""
     import concurrent.futures
     import gc
     import multiprocessing
@@ -312,34 +314,6 @@ def _pool(jobs: int, settings: Settings, formats: Iterable[str] = (), counts: bo
         load(settings.encoding, settings.limits.max_file_bytes)  # else check's exact counts are the main process's (Recounter)
     gc.freeze()  # what exists now is never traversed by a worker's collector: fewer shared pages copied
     return concurrent.futures.ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_process, initargs=(settings, counts))
-
-
-def needs_exact(ahead: list[Chunk], settings: Settings) -> bool:
-    """Whether the first chunks hold a record whose byte bound reaches its limit and which the
-    whole-word bound does not clear: one that needs the tokenizer (a few long lines are parsed
-    here twice; a guess, which decides only where such records are counted)."""
-    from .bounds import by_words
-
-    if settings.mapping is not None:
-        return False
-    bound = ByteBound(settings.encoding)
-    for chunk in ahead:
-        fmt = get_format(chunk.format)
-        limit = settings.limit_for(fmt)[0]
-        if limit is None:
-            continue
-        cleared = by_words(fmt, settings.encoding, limit)
-        for number, raw in _lines(chunk.items):
-            if not isinstance(raw, bytes) or len(raw) < limit // 4:  # too short to reach the limit by any bound
-                continue
-            value = parse_line(number, raw, settings.limits.max_depth).value
-            try:
-                if isinstance(value, dict) and any(r.tokens > limit for r in fmt.figures(value, bound).records) \
-                        and cleared(value) is None:
-                    return True
-            except Exception:  # a record the judge would reject before its figures: no guess from it
-                continue
-    return False
 
 
 def _warm(formats: Iterable[str]) -> None:
