@@ -56,7 +56,8 @@ KINDS: tuple[Kind, ...] = (
     Kind("private-key", "private key block", re.compile(PRIVATE_KEY), ("PRIVATE KEY",)),
     Kind("password-url", "password in a URL", re.compile(PASSWORD_URL), ("://",)),
     Kind("email", "e-mail address", re.compile(EMAIL_DOMAIN), ("@",)),
-    Kind("phone", "phone number", re.compile(PHONE), ("+", "(")),
+    # a phone number starts with "+" or "(" and a digit: "(" and "+" alone are in most prose and code
+    Kind("phone", "phone number", re.compile(PHONE), tuple(f"{lead}{d}" for lead in "+(" for d in "0123456789")),
 )
 # Masking is wider than finding: a name that glues a secret to a word with "_" ("eval_AKIA...", a
 # metric, a file, a key) has no \b before the secret, yet it must not be echoed; so the masks take

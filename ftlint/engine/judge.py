@@ -27,7 +27,7 @@ from ..rules.context import FIRST_LINES, FileContext, FileSummary, RecordContext
 from ..selection import Selection
 from ..trainers.base import Reading
 from ..trainers.profile import REJECT
-from .bounds import cleared_by_words
+from .bounds import by_words, exactly
 from .fused import fused_pass
 from .media import planner_for
 from .past_max import count_cut, count_dropped, cut_label, line_figures
@@ -158,14 +158,15 @@ class LineJudge:
                                 settings.mapping is None and tally is None and settings.template == "openai", self.figures)
         self._deferring: list[bool] = []  # FT301 asked for an exact count of the current record
         if exact is not None:  # the byte bound counts; a record whose bound reaches its limit is bounded again by whole
-            cleared = cleared_by_words(fmt, settings.encoding, self.limit)  # words, and counted exactly only if still over
+            cleared = by_words(fmt, settings.encoding, self.limit)  # words, and counted exactly only if still over
             if deferred is not None and self.severity(OVER_LIMIT) != ERROR and settings.loss.past_max != REJECT:
                 # ... by the main process, which is otherwise idle: the workers never load the
                 # tokenizer. Not when the finding rejects the record: the line's verdict is made here.
                 asked = self._deferring
                 self.context.recount = lambda record: cleared(record) or asked.append(True)  # type: ignore[func-returns-value]
             else:
-                self.context.recount = lambda record: cleared(record) or fmt.figures(record, exact(), None)
+                limit = self.limit
+                self.context.recount = lambda record: cleared(record) or exactly(fmt, record, limit, exact())
 
     def blank(self, number: int, raw: bytes) -> Diagnostic | None:
         """A blank line, without the general path: a file of millions of them stays fast. Its
@@ -300,10 +301,11 @@ class LineJudge:
 
 
 class Recounter:
-    """The records whose byte bound reached their limit, counted exactly in the main process:
-    the tokenizer is loaded there the first time one occurs (a file without one never loads it),
-    and the checks that recount (FT301) run on the exact figures, as they would have in the
-    worker. Its findings are merged into the chunk's in line order."""
+    """The records whose byte bound reached their limit and the whole-word bound did not clear,
+    settled in the main process (bounds.exactly: counted piece by piece until the limit is
+    decided, to the end if over): the tokenizer is loaded there the first time one occurs (a file
+    without one never loads it), and the checks that recount (FT301) run on those figures, as they
+    would have in the worker. Its findings are merged into the chunk's in line order."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
@@ -328,7 +330,7 @@ class Recounter:
         out = []
         for number, compact, fp in deferred:
             record = orjson.loads(compact)
-            ctx.figures = fmt.figures(record, counter, None)
+            ctx.figures = exactly(fmt, record, limit, counter)  # the whole-word bound did not clear it (the worker tried)
             for c in self._checks:
                 out += level.findings(path, [(hit.code or c.codes[0], hit) for hit in c.func(record, ctx)], number, fp)
         return out

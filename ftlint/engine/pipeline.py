@@ -26,6 +26,7 @@ from ..formats import get_format
 from ..parse import Line, is_blank, parse_line
 from ..read import READ_BLOCK, InputError, LineBlock, display_name, first_rows, read_runs
 from ..tokens import ByteBound, TokenCounter, load
+from .bounds import needs_exact
 from .judge import LineJudge, Settings
 from .merge import ChunkResult, Emit, Merger, Runs
 from .result import Analysis, Columns, FileSummary, Lengths
@@ -58,10 +59,13 @@ class Chunk:
 
 
 class Worker:
-    """Everything a process needs to judge lines; built once per process."""
+    """Everything a process needs to judge lines; built once per process. `counts`: a record whose
+    byte bound reaches its limit is settled here (the tokenizer was loaded before this process
+    was forked), not sent to the main process."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, counts: bool = False) -> None:
         self.settings = settings
+        self.counts = counts
         self._exact: TokenCounter | None = None
         self.counter: TokenCounter | ByteBound
         if settings.uses_bound:
@@ -94,7 +98,8 @@ class Worker:
         found: list[tuple] = []
         deferred: list[tuple[int, bytes, str]] = []
         judge = LineJudge(get_format(chunk.format), self.counter, self.settings, summary, columns, chunk.file_index, self.tally,
-                          self.exact if isinstance(self.counter, ByteBound) else None, lengths, ordered, deferred)
+                          self.exact if isinstance(self.counter, ByteBound) else None, lengths, ordered,
+                          None if self.counts else deferred)
         max_depth = self.settings.limits.max_depth
         runs = Runs(found)
         previous: bytes | None = None  # the line before, and (once it repeats) its rejection, replayed (_rejection)
@@ -147,10 +152,10 @@ def _rejection(before: tuple, summary: FileSummary, found: list[Diagnostic]) -> 
 _PROCESS_WORKER: Worker | None = None
 
 
-def _init_process(settings: Settings) -> None:
+def _init_process(settings: Settings, counts: bool) -> None:
     global _PROCESS_WORKER
     _die_with_parent()
-    _PROCESS_WORKER = Worker(settings)
+    _PROCESS_WORKER = Worker(settings, counts)
 
 
 def _die_with_parent() -> None:
@@ -299,7 +304,10 @@ def analyse(paths: Iterable[str], settings: Settings, emit: Emit, jobs: int | No
     queued = _chain(ahead, stream)
     if jobs <= 1:
         return drive(map(Worker(settings).run, queued), settings, emit, result)
-    pool = pool or _pool(jobs, settings, [c.format for c in ahead])
+    counts = settings.uses_bound and settings.mapping is None and needs_exact(
+        [(c.format, _lines(c.items)) for c in ahead], settings.encoding, lambda fmt: settings.limit_for(fmt)[0],
+        settings.limits.max_depth)
+    pool = pool or _pool(jobs, settings, [c.format for c in ahead], counts)
     try:
         drive(_bounded_map(pool, queued, jobs * INFLIGHT_PER_WORKER), settings, emit, result)
     except BaseException:
@@ -309,18 +317,22 @@ def analyse(paths: Iterable[str], settings: Settings, emit: Emit, jobs: int | No
     return result
 
 
-def _pool(jobs: int, settings: Settings, formats: Iterable[str] = ()) -> Any:
+def _pool(jobs: int, settings: Settings, formats: Iterable[str] = (), counts: bool = False) -> Any:
+    """The worker processes; with `counts` (check's first chunks need exact counts: bounds.needs_exact)
+    they count near-limit records themselves, the tokenizer loaded here once before they fork."""
     import concurrent.futures
     import gc
     import multiprocessing
 
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    if context.get_start_method() == "fork":
+    fork = context.get_start_method() == "fork"
+    if fork:
         _warm(formats)
-    if not settings.uses_bound:  # loaded once here, its pages shared by the workers (measured: 202 against 278 MiB);
-        load(settings.encoding, settings.limits.max_file_bytes)  # check's byte bound leaves exact counts to the main process (Recounter)
+    counts = counts and fork
+    if not settings.uses_bound or counts:  # loaded once here, its pages shared by the workers (measured: 202 against 278 MiB);
+        load(settings.encoding, settings.limits.max_file_bytes)  # else check's exact counts are the main process's (Recounter)
     gc.freeze()  # what exists now is never traversed by a worker's collector: fewer shared pages copied
-    return concurrent.futures.ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_process, initargs=(settings,))
+    return concurrent.futures.ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_process, initargs=(settings, counts))
 
 
 def _warm(formats: Iterable[str]) -> None:

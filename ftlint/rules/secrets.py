@@ -150,8 +150,8 @@ def _parts(where: Where) -> list[object]:
 # it tries any other pattern at every character of a long text), how a match is found from the
 # kind's literals: how far before an occurrence of one a match can start, and a pattern every
 # match starts with, ending at that occurrence. A URL's scheme is a letter and 1 to 20 more
-# characters before its "://" (redact.PASSWORD_URL); a phone number starts with its "+" or "("
-# (redact.PHONE).
+# characters before its "://" (redact.PASSWORD_URL); a phone number starts at its "+" or "(" and
+# the digit after it (redact.PHONE).
 LOCATORS: dict[str, tuple[int, re.Pattern[str] | None]] = {
     "password-url": (21, re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://")),
     "phone": (0, None),
