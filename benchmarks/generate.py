@@ -1,21 +1,39 @@
 """Deterministic generator of realistic OpenAI chat fine-tuning data for benchmarks.
 
 Mix (by record): plain multi-turn chats with a handful of repeated system prompts, tool-calling
-conversations with repeated tool definitions, content-part messages with image URLs, a
-long-record tail; and, laid over them, e-mail addresses, URLs, phone numbers, code and non-Latin
+conversations with repeated tool definitions, content-part messages with image URLs, long
+records of thousands of tokens; and, laid over them, e-mail addresses, URLs, phone numbers, code and non-Latin
 text (Chinese, Japanese, Russian, Arabic). The shares (SHARES below) are those measured by
 `benchmarks/proportions.py` on 4,554 public records (LLaMA-Factory's data/ demo sets, FastChat's
 dummy conversations, torchtune's Alpaca sample, the OpenAI cookbook's two files): see
 docs/performance.md. Same seed and size, same bytes.
 
-    python benchmarks/generate.py OUT.jsonl --mb 40 [--seed 7]
+The near-limit tail (--tail, default 1% of records): records of 50-100% of a 65,536-token
+per-example limit (uniform; o200k_base tokens by ftlint's convention), each a long document (prose,
+code or Chinese: benchmarks/longtext.py) with a question and an answer, as long-context SFT sets
+have them. Those sets are of this length: LongAlign-10k (THUDM, arXiv 2401.18058) holds 10,000
+instruction records "of 8k-64k in length" from nine long-text sources (papers, books, code and
+others), about 10% of them Chinese. Its distribution within that range is not published where it
+could be read here, so --long-context draws lengths log-uniformly over 8,192-65,536 tokens for
+10% of records, 10% of those Chinese and 15% code (an assumption, as the 1% share and the uniform
+50-100% of the default tail are). The tail's records come from their own random stream, so the
+other records are the same bytes with or without it.
+
+    python benchmarks/generate.py OUT.jsonl --mb 40 [--seed 7] [--tail 0.01 | --long-context]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
+import sys
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 WORDS = ["the", "model", "data", "training", "record", "token", "batch", "epoch", "learning", "rate", "schedule", "warmup", "assistant", "user", "system", "message", "answer", "question", "bicycle", "repair", "order", "shipping", "invoice", "account", "password", "reset", "weather", "forecast", "city", "river", "mountain", "coffee", "recipe", "garden", "window", "network", "server", "latency", "cache", "query", "database", "index", "table", "column", "value", "error", "retry", "timeout", "budget", "price", "discount", "customer"]
 FOREIGN = [
@@ -51,7 +69,7 @@ TOOLS = [
 # were 2 in 4,554 (0.04%), raised to 0.1% so that the path is exercised at every size
 SHARES = {"tool_call": 0.165, "image_url": 0.004, "non_latin": 0.318, "code": 0.049, "url": 0.014, "email": 0.006,
           "phone": 0.001}
-LONG = 0.02  # the long-record tail (records of thousands of tokens)
+LONG = 0.02  # long records (of thousands of tokens; the near-limit tail is Tail below)
 NON_LATIN = [s for s in FOREIGN if any(ord(ch) > 0x24F for ch in s)]
 CODE = ["Here is the fix:\n```python\ndef retry(call, times=3):\n    for attempt in range(times):\n        try:\n"
         "            return call()\n        except TimeoutError:\n            continue\n    raise\n```",
@@ -156,17 +174,82 @@ def record(rng: random.Random, n: int) -> dict:
     return out
 
 
-def generate(path: str, megabytes: float, seed: int = 7) -> int:
+@dataclass(frozen=True)
+class Tail:
+    """Which records are long, and how long: a share of records, each of a token count drawn
+    between lo and hi (fractions of `limit`), uniformly or (log) log-uniformly."""
+
+    share: float = 0.01
+    lo: float = 0.5
+    hi: float = 1.0
+    log: bool = False
+    zh: float = 0.1  # of the long records, Chinese documents
+    code: float = 0.15  # ... and code
+    limit: int = 65_536
+
+
+NEAR_LIMIT = Tail()
+LONG_CONTEXT = Tail(share=0.1, lo=8_192 / 65_536, log=True)
+
+
+def tail_chat(rng: random.Random, tail: Tail) -> dict:
+    """A long-context record: a document, a question about it, an answer; its tokens (ftlint's
+    convention, o200k_base) between tail.lo and tail.hi of the limit."""
+    from longtext import Writer, document
+
+    from ftlint.formats import get_format
+    from ftlint.tokens import TokenCounter
+
+    counter = _counter()
+    frac = math.exp(rng.uniform(math.log(tail.lo), math.log(tail.hi))) if tail.log else rng.uniform(tail.lo, tail.hi)
+    target = min(max(int(frac * tail.limit), int(tail.lo * tail.limit) + 8), int(tail.hi * tail.limit))
+    roll = rng.random()
+    kind = "zh" if roll < tail.zh else "code" if roll < tail.zh + tail.code else "prose"
+    answer_tokens = min(target // 8, rng.randint(100, 4000))
+    system = rng.choice(SYSTEM_PROMPTS) if rng.random() < 0.5 else None
+    question = Writer(rng, "prose")._sentence(8, 25)
+    budget = target - answer_tokens - counter.count(question) - 40 - (counter.count(system) if system else 0)
+    doc = document(rng, kind, budget, counter.count)
+    answer = document(rng, "zh" if kind == "zh" else "prose", answer_tokens, counter.count)
+    messages = [{"role": "system", "content": system}] if system else []
+    messages += [{"role": "user", "content": f"{doc}\n\n{question}"}, {"role": "assistant", "content": answer}]
+    out = {"messages": messages}
+    assert isinstance(counter, TokenCounter)
+    chat, writer = get_format("openai-chat"), Writer(rng, "prose")
+    while (tokens := chat.figures(out, counter).records[0].tokens) < target - 4:  # topped up to the target
+        more = f"{answer} {writer._sentence(4, 12) if tokens < target - 64 else writer.draw(1)[0]}"
+        if tokens - counter.count(answer) + counter.count(more) <= target:
+            messages[-1]["content"] = answer = more
+    assert tail.lo * tail.limit <= tokens <= tail.hi * tail.limit, (tokens, target)
+    return out
+
+
+@cache
+def _counter() -> object:
+    from ftlint.tokens import TokenCounter
+
+    return TokenCounter("o200k_base")
+
+
+def generate(path: str, megabytes: float, seed: int = 7, tail: Tail | None = None) -> int:
+    """Records to `path` until it holds `megabytes`; with `tail`, its long records among them
+    (from a random stream of their own: the others are the same records as without it)."""
     rng = random.Random(seed)
+    long_rng = random.Random(seed * 7919 + 1)
     limit = int(megabytes * 1024 * 1024)
-    written = n = 0
+    written = n = lines = 0
     with open(path, "w", encoding="utf-8") as fh:
         while written < limit:
-            line = json.dumps(record(rng, n), ensure_ascii=False) + "\n"
+            if tail is not None and long_rng.random() < tail.share:
+                value = tail_chat(long_rng, tail)
+            else:
+                value = record(rng, n)
+                n += 1
+            line = json.dumps(value, ensure_ascii=False) + "\n"
             fh.write(line)
             written += len(line.encode("utf-8"))
-            n += 1
-    return n
+            lines += 1
+    return lines
 
 
 if __name__ == "__main__":
@@ -174,5 +257,9 @@ if __name__ == "__main__":
     parser.add_argument("out")
     parser.add_argument("--mb", type=float, default=40)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--tail", type=float, default=NEAR_LIMIT.share, help="share of records at 50-100%% of the "
+                        "65,536-token limit (0: none)")
+    parser.add_argument("--long-context", action="store_true", help="instead: 10%% of records of 8,192-65,536 tokens")
     args = parser.parse_args()
-    print(generate(args.out, args.mb, args.seed), "records")
+    chosen = LONG_CONTEXT if args.long_context else Tail(share=args.tail) if args.tail > 0 else None
+    print(generate(args.out, args.mb, args.seed, chosen), "records")

@@ -7,9 +7,13 @@ peak memory (PSS summed over the process tree, sampled every 100 ms from /proc: 
 CPU, which ftlint, using every core, would feel; the sampler's CPU is not in the figures), and
 its ratios to the bare loop. Data goes to benchmarks/data/ (not in git).
 
-    python benchmarks/run.py [--mb 40] [--jobs N] [--rounds 3] [--core] [--ray]
+    python benchmarks/run.py [--mb 40] [--jobs N] [--rounds 3] [--core] [--ray] [--tail 0.01 | --long-context]
 
-Measures at two sizes (--mb and 4x --mb) to show whether memory stays flat. The machines here
+Measures at two sizes (--mb and 4x --mb) to show whether memory stays flat, each on the chat data
+as it is and on a copy with the near-limit tail (generate.py: 1% of records at 50-100% of the
+65,536-token limit; --tail 0 leaves it out, --long-context takes generate.py's long-context mix
+instead), and ends with issue 39's goals, each ratio against its bound, and the machine's load
+average at the start and end of each file's rounds. The machines here
 are shared and their speed drifts by tens of percent from one minute to the next, so each
 command runs --rounds times, the commands taking turns (bare, cookbook, check, estimate, bare,
 ...); a ratio is the median of the per-round ratios (each command against the bare loop of its
@@ -32,7 +36,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from generate import generate  # noqa: E402
+from generate import LONG_CONTEXT, Tail, generate  # noqa: E402
 
 TEMPLATE = HERE.parent / "fixtures" / "templates" / "trl" / "qwen3_training.jinja"
 
@@ -129,8 +133,11 @@ def together_copy(path: Path, out: Path) -> None:
 
 
 BARE = "bare tokenizer loop (1 core)"
-CORE = (BARE, "ftlint check", "ftlint estimate", "together check_file (v1)", "ftlint check, together copy",
-        "hf datasets map(num_proc=2)")
+TOGETHER, TOGETHER_COPY = "together check_file (v1)", "ftlint check, together copy"
+CORE = (BARE, "ftlint check", "ftlint estimate", TOGETHER, TOGETHER_COPY, "hf datasets map(num_proc=2)")
+# issue 39's goals: (what, bound), each a ratio read from one file's results
+GOALS = (("check CPU / bare loop's", 0.8), ("check wall / Together check_file's", 0.8), ("estimate wall / bare loop's", 0.8),
+         ("estimate CPU / bare loop's", 1.2))
 
 
 def commands(path: Path, together: Path, sharegpt: dict[str, Path], jobs: list[str], ray: bool) -> dict[str, list[str]]:
@@ -161,16 +168,18 @@ def commands(path: Path, together: Path, sharegpt: dict[str, Path], jobs: list[s
     return runs
 
 
-def prepare(data: Path, mb: float) -> tuple[Path, Path, dict[str, Path]]:
-    """The chat file at `mb`, its Together copy and its ShareGPT copies, made once."""
-    path = data / f"chat_{mb:g}mb.jsonl"
+def prepare(data: Path, mb: float, tail: Tail | None = None, sharegpt_rows: bool = True) -> tuple[Path, Path, dict[str, Path]]:
+    """The chat file at `mb` (with `tail`'s long records), its Together copy and (for their rows)
+    its ShareGPT copies, made once."""
+    kind = "" if tail is None else ".long" if tail == LONG_CONTEXT else f".tail{tail.share:g}"
+    path = data / f"chat_{mb:g}mb{kind}.jsonl"
     if not path.exists():
-        generate(str(path), mb)
+        generate(str(path), mb, tail=tail)
     # the same conversations as ShareGPT, in JSONL and in Parquet (a Parquet column holds one type,
     # so the data goes through `ftlint convert`: text parts become text, images are dropped)
     sharegpt = {ext: data / f"{path.stem}.sharegpt.{ext}" for ext in ("jsonl", "parquet")}
     for out in sharegpt.values():
-        if not out.exists():
+        if sharegpt_rows and not out.exists():
             subprocess.run([sys.executable, "-m", "ftlint", "convert", str(path), str(out), "--to", "sharegpt"],
                            check=False, stdout=subprocess.DEVNULL)
     together = data / f"{path.stem}.together.jsonl"
@@ -180,13 +189,18 @@ def prepare(data: Path, mb: float) -> tuple[Path, Path, dict[str, Path]]:
 
 
 def bench(runs: dict[str, list[str]], rounds: int) -> dict[str, dict[str, float]]:
-    """Per command: median wall and CPU, and the medians of the per-round ratios to the bare loop."""
+    """Per command: median wall and CPU, and the medians of the per-round ratios to the bare loop
+    (and, for the Together copy, to Together's checker of the same round)."""
     got: dict[str, list[tuple[float, float, float]]] = {name: [] for name in runs}
     for _ in range(rounds):
         for name, cmd in runs.items():
             got[name].append(measure(cmd))
     bare = got[BARE]
     out = {}
+    if TOGETHER in got:
+        pairs = list(zip(got[TOGETHER_COPY], got[TOGETHER], strict=True))
+        out["together ratios"] = {"wall": statistics.median(f[0] / t[0] for f, t in pairs),
+                                  "cpu": statistics.median(f[1] / t[1] for f, t in pairs)}
     for name, samples in got.items():
         out[name] = {
             "wall": statistics.median(w for w, _, _ in samples),
@@ -206,34 +220,91 @@ def main() -> None:
     parser.add_argument("--core", action="store_true", help="only the rows the speed goals are set on")
     parser.add_argument("--ray", action="store_true", help="add `check` and `estimate` with --engine ray (a local Ray cluster "
                         "started per run, as the CLI does: pip install '.[ray]')")
+    parser.add_argument("--tail", type=float, default=0.01, help="the share of records in the near-limit tail of the "
+                        "second data set (0: the chat data only)")
+    parser.add_argument("--long-context", action="store_true", help="the second data set is generate.py's long-context mix")
     args = parser.parse_args()
     data = HERE / "data"
     data.mkdir(exist_ok=True)
     jobs = ["--jobs", str(args.jobs)] if args.jobs else []
+    compiled()
     print(f"machine: {os.cpu_count()} cores; python {sys.version.split()[0]}")
     if importlib.util.find_spec("datasets") is None:
         print("(no `datasets` installed: the Hugging Face row is left out; pip install datasets)")
-    peaks: dict[float, float] = {}
-    for mb in (args.mb, args.mb * 4):
-        path, together, sharegpt = prepare(data, mb)
-        size_mb = path.stat().st_size / 1e6
-        with open(path, "rb") as fh:
-            records = sum(1 for _ in fh)
-        runs = commands(path, together, sharegpt, jobs, args.ray)
-        if args.core:
-            runs = {name: cmd for name, cmd in runs.items() if name in CORE}
-        results = bench(runs, args.rounds)
-        peaks[mb] = results["ftlint check"]["peak"]
-        print(f"\n{path.name}: {size_mb:.1f} MB, {records:,} records (medians of {args.rounds} rounds, interleaved)")
-        print(f"  {'':30} {'wall s':>7} {'CPU s':>6} {'MB/s':>6} {'peak MiB':>9} {'wall/bare':>9} {'CPU/bare':>8}")
-        for name, r in results.items():
+    tails: list[Tail | None] = [None]
+    if args.long_context:
+        tails.append(LONG_CONTEXT)
+    elif args.tail > 0:
+        tails.append(Tail(share=args.tail))
+    goals: dict[str, dict[float, dict[str, float]]] = {}
+    for tail in tails:
+        label = "no tail" if tail is None else "long-context" if tail == LONG_CONTEXT else f"{tail.share:.0%} tail"
+        goals[label] = {}
+        for mb in (args.mb, args.mb * 4):
+            results = measure_file(data, mb, tail, jobs, args)
+            goals[label][mb] = {"peak": results["ftlint check"]["peak"], **read_goals(results)}
+    report_goals(goals, args.mb)
+
+
+def compiled() -> None:
+    """ftlint's bytecode written, as an install has it: an editable install under
+    PYTHONDONTWRITEBYTECODE=1 (this project's sandboxes) would compile every module on every run,
+    0.1-0.15 CPU s that a user's install never pays."""
+    import compileall
+
+    import ftlint
+
+    compileall.compile_dir(str(Path(ftlint.__file__).parent), quiet=1)
+
+
+def measure_file(data: Path, mb: float, tail: Tail | None, jobs: list[str], args: argparse.Namespace) -> dict[str, dict[str, float]]:
+    """One file's rounds, printed as a table."""
+    path, together, sharegpt = prepare(data, mb, tail, sharegpt_rows=not args.core)
+    size_mb = path.stat().st_size / 1e6
+    with open(path, "rb") as fh:
+        records = sum(1 for _ in fh)
+    runs = commands(path, together, sharegpt, jobs, args.ray)
+    if args.core:
+        runs = {name: cmd for name, cmd in runs.items() if name in CORE}
+    load = os.getloadavg()[0]
+    results = bench(runs, args.rounds)
+    print(f"\n{path.name}: {size_mb:.1f} MB, {records:,} records (medians of {args.rounds} rounds, interleaved; load average "
+          f"{load:.1f} at the start, {os.getloadavg()[0]:.1f} at the end)")
+    print(f"  {'':30} {'wall s':>7} {'CPU s':>6} {'MB/s':>6} {'peak MiB':>9} {'wall/bare':>9} {'CPU/bare':>8}")
+    for name, r in results.items():
+        if name in runs:
             print(f"  {name:30} {r['wall']:7.2f} {r['cpu']:6.2f} {size_mb / r['wall']:6.1f} {r['peak']:9.0f} "
                   f"{r['wall_ratio']:9.2f} {r['cpu_ratio']:8.2f}")
-        if "together check_file (v1)" in results:
-            t, f = results["together check_file (v1)"], results["ftlint check, together copy"]
-            print(f"  Together copy: {together.stat().st_size / 1e6:.1f} MB (MB/s above are of the chat file); ftlint check / "
-                  f"together check_file: wall {f['wall'] / t['wall']:.2f}, CPU {f['cpu'] / t['cpu']:.2f}")
-    print(f"\nftlint check's peak memory, {args.mb * 4:g} MB / {args.mb:g} MB: {peaks[args.mb * 4] / peaks[args.mb]:.2f}x")
+    if "together ratios" in results:
+        ratio = results["together ratios"]
+        print(f"  Together copy: {together.stat().st_size / 1e6:.1f} MB (MB/s above are of the chat file); ftlint check / "
+              f"together check_file (medians of the rounds' ratios): wall {ratio['wall']:.2f}, CPU {ratio['cpu']:.2f}")
+    return results
+
+
+def read_goals(results: dict[str, dict[str, float]]) -> dict[str, float]:
+    """Issue 39's ratios, from one file's results (those it has the rows for)."""
+    found = {GOALS[0][0]: results["ftlint check"]["cpu_ratio"]}
+    if "together ratios" in results:
+        found[GOALS[1][0]] = results["together ratios"]["wall"]
+    if "ftlint estimate" in results:
+        found[GOALS[2][0]] = results["ftlint estimate"]["wall_ratio"]
+        found[GOALS[3][0]] = results["ftlint estimate"]["cpu_ratio"]
+    return found
+
+
+def report_goals(goals: dict[str, dict[float, dict[str, float]]], mb: float) -> None:
+    """Each goal of issue 39 on each data set and size, against its bound."""
+    labels = [f"{label}, {size:g} MB" for label, sizes in goals.items() for size in sizes]
+    print("\nissue 39's goals (medians of the rounds' ratios; * = met)")
+    print(f"  {'':44}" + "".join(f"{label:>22}" for label in labels))
+    for what, bound in GOALS:
+        cells = [sizes[size].get(what) for sizes in goals.values() for size in sizes]
+        print(f"  {what + f' <= {bound}':44}" + "".join(f"{'-':>21} " if v is None else f"{v:21.2f}{'*' if v <= bound else ' '}"
+                                                      for v in cells))
+    for label, sizes in goals.items():
+        ratio = sizes[mb * 4]["peak"] / sizes[mb]["peak"]
+        print(f"  check's peak memory, {mb * 4:g} MB / {mb:g} MB ({label}) <= 1.1: {ratio:.2f}{'*' if ratio <= 1.1 else ''}")
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@ over the same file, in microseconds per record (CPU time, best of --repeat passe
 noisy). Run it before and after changing the hot path. The last two rows are the worker with the
 fused clean-record pass (ftlint/engine/fused.py) and without it (the full path for every line).
 
-    python benchmarks/stages.py FILE [--records 5000] [--repeat 5] [--turns 9]
+    python benchmarks/stages.py FILE [--records 5000] [--repeat 5] [--turns 9] [--estimate]
 """
 
 from __future__ import annotations
@@ -36,6 +36,8 @@ def main() -> None:
     parser.add_argument("--checks", action="store_true", help="also time each record check on its own")
     parser.add_argument("--turns", type=int, default=0, help="only the worker with the fused pass and without, taking "
                         "turns for this many rounds (min and median of each)")
+    parser.add_argument("--estimate", action="store_true", help="only estimate's worker (every text counted, no "
+                        "fingerprints) against the bare loop (benchmarks/bare.py's walk), taking turns for --repeat rounds")
     args = parser.parse_args()
     with open(args.file, "rb") as fh:
         raws = [line.rstrip(b"\n") for _, line in zip(range(args.records), fh, strict=False)]
@@ -88,6 +90,9 @@ def main() -> None:
         for c in record_checks:
             stages[f"  check {c.codes[0]} {c.func.__name__}"[:34]] = lambda c=c: run_checks([c])
     n = len(raws)
+    if args.estimate:
+        _estimate(raws, settings, args.repeat)
+        return
     if args.turns:
         _turns(n, args.turns, whole)
         return
@@ -99,6 +104,49 @@ def main() -> None:
             stage()
             best = min(best, time.process_time() - start)
         print(f"  {name:34} {best / n * 1e6:8.1f} us/record")
+
+
+def _estimate(raws: list[bytes], settings: Settings, rounds: int) -> None:
+    """estimate's worker (a fresh one each round: its cache of repeated texts starts empty, as a
+    run's does) and the bare loop on the same lines, in turns: CPU microseconds a record, and the
+    worker's share of what the bare loop takes, the pair's fixed costs (imports, the tokenizer's
+    load) left out."""
+    import statistics
+
+    import orjson
+
+    from ftlint.tokens import get_encoding
+
+    encode = get_encoding(settings.encoding).encode_ordinary
+    counting = dataclasses.replace(settings, bound_tokens=False, content_fingerprints=False)
+
+    def walk(value: object) -> int:
+        if isinstance(value, str):
+            return len(encode(value))
+        if isinstance(value, dict):
+            return sum(walk(v) for v in value.values())
+        if isinstance(value, list):
+            return sum(walk(v) for v in value)
+        return 0
+
+    def bare() -> None:
+        for raw in raws:
+            walk(orjson.loads(raw))
+
+    def worker() -> None:
+        Worker(counting).run(Chunk(0, "x", list(enumerate(raws, 1)), counting.format_name, "bench"))
+
+    times: dict[str, list[float]] = {"bare": [], "estimate": []}
+    worker()
+    for r in range(rounds):
+        for name, run in (("bare", bare), ("estimate", worker)) if r % 2 == 0 else (("estimate", worker), ("bare", bare)):
+            start = time.process_time()
+            run()
+            times[name].append(time.process_time() - start)
+    n = len(raws)
+    for name, got in times.items():
+        print(f"  {name:9} min {min(got) / n * 1e6:7.1f}  median {statistics.median(got) / n * 1e6:7.1f} us/record")
+    print(f"  estimate / bare: {statistics.median(e / b for e, b in zip(times['estimate'], times['bare'], strict=True)):.2f}")
 
 
 def _turns(n: int, rounds: int, whole: Callable[[bool], None]) -> None:

@@ -9,9 +9,18 @@ input it declares to one, and tests/test_action.py holds the two lists equal), G
 (the pull request's base branch: the changed files are `git diff --name-only origin/BASE...HEAD`),
 GITHUB_STEP_SUMMARY and GITHUB_OUTPUT (files the runner reads after the step).
 
-What it costs: each changed file is read by `check` twice (once for the annotations, once for
-the summary), by `estimate` twice (the summary, and the cost as JSON for the step's output), and
-by `diff` with its base revision; nothing is read that the pull request did not change.
+The pull request is a stranger's: its file names, its files and its ftlint.toml. So every name
+reaches a command line after `--` (a file named `--output-file=/x` is a file), the base after
+`git rev-parse --verify --end-of-options`; names are read from git as bytes (`-z`: a newline or
+a non-UTF-8 byte in a name is a name); a changed file is read only when it resolves inside the
+workspace to a regular file (trust.workspace_file); the model, trainer, price and run config
+are the workflow's (`--not-from-config`: the repository's values are said and not used), and
+the gates are judged here, on the estimate's figures, whatever the repository's configuration
+switches off. ftlint's error output lands in the summary inside a fence it cannot close.
+
+What it costs: the changed files are read by `check` twice (the annotations, the summary), by
+`estimate` twice (the summary, the figures as JSON) and by one `diff` with their base revision;
+nothing is read that the pull request did not change.
 """
 
 from __future__ import annotations
@@ -25,7 +34,8 @@ from dataclasses import dataclass
 
 import orjson
 
-from .report.escape import github_data, md_code, md_text
+from .report.escape import github_data, github_property, md_code, md_fence, md_text, shown_path
+from .trust import Refused, workspace_file
 
 # The inputs action.yml declares, by their environment names; the values are what each does.
 INPUTS = {
@@ -39,6 +49,14 @@ INPUTS = {
     "INPUT_MIN_RECORDS": "estimate's --min-records gate",
     "INPUT_FAIL_ON": "--fail-on: error or warning",
 }
+# The gates: input, estimate's flag, the rule of the value (ftlint/options.py Gates), the figure judged.
+GATES = (("INPUT_MAX_COST", "max-cost", "max_cost_usd", "cost_usd"),
+         ("INPUT_MAX_TOKENS", "max-tokens", "max_tokens", "tokens_processed"),
+         ("INPUT_MIN_RECORDS", "min-records", "min_records", "records"))
+# What the gate relies on, owned by the workflow: a repository's ftlint.toml may not change them.
+WORKFLOW_KEYS = ("model", "trainer", "price", "run")
+# ftlint's error output quoted in the summary: at most so many lines of so many characters.
+QUOTED_LINES, QUOTED_CHARS = 40, 500
 
 # Files ftlint reads, as .pre-commit-hooks.yaml matches them (tests/test_action.py holds them equal).
 DATA_FILES = re.compile(r"(\.(jsonl|ndjson|json)(\.gz|\.zst)?|\.(parquet|arrow))$")
@@ -60,19 +78,24 @@ class Inputs:
     model: str
     trainer: str
     run: str
-    gates: tuple[str, ...]  # estimate's gate flags with their values
+    gates: tuple[tuple[str, str, float | int], ...]  # (flag without dashes, as given, limit) of each gate set
     fail_on: str
 
     @classmethod
     def of(cls, env: Mapping[str, str]) -> Inputs:
+        from .checked import OptionError
+        from .options import Gates
+
         def get(name: str) -> str:
             return env.get(name, "").strip()
 
         gates = []
-        for name, flag in (("INPUT_MAX_COST", "--max-cost"), ("INPUT_MAX_TOKENS", "--max-tokens"),
-                           ("INPUT_MIN_RECORDS", "--min-records")):
+        for name, flag, field, _ in GATES:
             if get(name):
-                gates += [flag, get(name)]
+                try:
+                    gates.append((flag, get(name), Gates.RULES[field](get(name))))
+                except OptionError as exc:
+                    raise ActionError(f"{flag}: {exc.reason}") from None
         base = get("INPUT_BASE") or (f"origin/{get('GITHUB_BASE_REF')}" if get("GITHUB_BASE_REF") else None)
         fail_on = get("INPUT_FAIL_ON") or "error"
         if fail_on not in ("error", "warning"):
@@ -81,53 +104,101 @@ class Inputs:
                    tuple(gates), fail_on)
 
     def judging(self) -> list[str]:
-        """The flags check, diff and estimate share."""
-        return [f for flag, value in (("--model", self.model), ("--trainer", self.trainer), ("--run", self.run))
-                if value for f in (flag, value)]
+        """The flags check, diff and estimate share (`--flag=value`: a value is never a flag)."""
+        return [f"--{flag}={value}" for flag, value in (("model", self.model), ("trainer", self.trainer), ("run", self.run))
+                if value]
 
 
 def glob_match(path: str, pattern: str) -> bool:
-    """A git-style glob: `*` and `?` stay within a folder, `**/` is any number of folders."""
-    regex = ""
-    i = 0
-    while i < len(pattern):
-        if pattern.startswith("**/", i):
-            regex, i = regex + "(?:.*/)?", i + 3
-        elif pattern.startswith("**", i):
-            regex, i = regex + ".*", i + 2
-        elif pattern[i] == "*":
-            regex, i = regex + "[^/]*", i + 1
-        elif pattern[i] == "?":
-            regex, i = regex + "[^/]", i + 1
-        else:
-            regex, i = regex + re.escape(pattern[i]), i + 1
-    return re.fullmatch(regex, path) is not None
+    """A git-style glob: `*` and `?` stay within a folder, `**/` is any number of folders, `**`
+    anything. Matched by following every place in the pattern at once (a Thompson simulation),
+    so time is the path's length times the pattern's, never exponential; any character of a
+    name (a newline too) is a character."""
+    tokens = re.findall(r"\*\*/|\*\*|\*|\?|.", pattern, re.DOTALL)
+    end = len(tokens)
+
+    def closure(places: set[int]) -> set[int]:
+        # a star of any kind may match nothing
+        more, todo = set(places), list(places)
+        while todo:
+            i = todo.pop()
+            if i < end and tokens[i] in ("*", "**", "**/") and i + 1 not in more:
+                more.add(i + 1)
+                todo.append(i + 1)
+        return more
+
+    places, folders = closure({0}), set[int]()  # folders: "**/" tokens inside a folder name, before its "/"
+    for ch in path:
+        after: set[int] = set()
+        inside: set[int] = set()
+        for i in places | folders:
+            token = tokens[i] if i < end else None
+            if token == "**/" or i in folders:
+                inside.add(i)
+                if ch == "/":
+                    after.add(i + 1)
+            elif token == "**" or (token == "*" and ch != "/"):
+                after.add(i)
+            elif (token == "?" and ch != "/") or token == ch:
+                after.add(i + 1)
+        places, folders = closure(after), inside
+        if not places and not folders:
+            return False
+    return end in places
 
 
 def is_data(path: str) -> bool:
     return DATA_FILES.search(path) is not None and NOT_DATA.search(path) is None
 
 
-def git(*args: str) -> str:
-    done = subprocess.run(["git", *args], capture_output=True, text=True, check=False)
+def git(*args: str) -> bytes:
+    try:
+        done = subprocess.run(["git", *args], capture_output=True, stdin=subprocess.DEVNULL, check=False)
+    except OSError as exc:
+        raise ActionError(f"cannot run git: {exc.strerror or exc}") from None
     if done.returncode:
-        raise ActionError(f"git {' '.join(args)}: {done.stderr.strip().splitlines()[-1] if done.stderr.strip() else 'failed'}")
+        said = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise ActionError(f"git {args[0]}: {said[-1] if said else 'failed'}")
     return done.stdout
+
+
+def base_commit(base: str) -> str:
+    """The commit `base` names, checked as a revision (a `base` of `--output=x` is no option)."""
+    try:
+        return git("rev-parse", "--verify", "--quiet", "--end-of-options", f"{base}^{{commit}}").decode("ascii").strip()
+    except ActionError:
+        raise ActionError(f"base {base!r} is not a commit in this checkout (fetch it: actions/checkout with fetch-depth: 0)") from None
 
 
 def changed_files(inputs: Inputs) -> list[str]:
     """The data files the pull request adds or changes (every tracked one without a base),
-    as they match `paths`; deleted files are not there to check."""
+    as they match `paths`; deleted files are not there to check. Names are git's bytes, as the
+    file system takes them back (a non-UTF-8 byte is a surrogate escape, as in sys.argv)."""
     if inputs.base:
-        names = git("diff", "--name-only", "--diff-filter=d", "-z", f"{inputs.base}...HEAD").split("\0")
+        listed = git("diff", "--name-only", "--diff-filter=d", "-z", "--end-of-options", f"{base_commit(inputs.base)}...HEAD", "--")
     else:
-        names = git("ls-files", "-z").split("\0")
+        listed = git("ls-files", "-z")
+    names = [os.fsdecode(n) for n in listed.split(b"\0") if n]
     patterns = inputs.paths or ("**",)
-    return [n for n in names if n and is_data(n) and any(glob_match(n, p) for p in patterns)]
+    return [n for n in names if is_data(n) and any(glob_match(n, p) for p in patterns)]
+
+
+def trusted(names: Sequence[str]) -> tuple[list[str], list[tuple[str, str]]]:
+    """(the files to read, (name, why) of each other one): the trust rule of ftlint/trust.py."""
+    files, refused = [], []
+    for name in names:
+        try:
+            workspace_file(name, os.getcwd())
+        except Refused as exc:
+            refused.append((name, str(exc)))
+        else:
+            files.append(name)
+    return files, refused
 
 
 def ftlint(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "ftlint", *args], capture_output=True, text=True, check=False)
+    argv = [sys.executable, "-m", "ftlint", "--not-from-config", ",".join(WORKFLOW_KEYS), *args]
+    return subprocess.run(argv, capture_output=True, stdin=subprocess.DEVNULL, encoding="utf-8", errors="replace", check=False)
 
 
 def ftlint_all(commands: Sequence[Sequence[str]]) -> list[subprocess.CompletedProcess[str]]:
@@ -146,54 +217,125 @@ class Outcome:
     exit_code: int
 
 
-def run(inputs: Inputs, files: Sequence[str]) -> Outcome:
-    """check (annotations on stdout, its Markdown in the summary), diff of each file against the
-    base, estimate of the training files; the step fails as `check` and the gates do."""
+def commands(inputs: Inputs, files: Sequence[str]) -> dict[str, list[str]]:
+    """Each command the step runs, by what it is for: the files always after `--`."""
     from .splits import split_by_name
 
-    summary = ["## ftlint", ""]
-    if not files:
-        summary.append("No data file changed" + (f" against {md_code(inputs.base)}." if inputs.base else "."))
-        return Outcome(summary, {"errors": "0", "warnings": "0", "cost": "", "files": "0"}, 0)
     judging = inputs.judging()
-    checking = ["check", *files, *judging, "--fail-on", inputs.fail_on]
-    diffs = [["diff", f"{inputs.base}:{path}", path, *judging, "-o", "markdown"] for path in files] if inputs.base else []
+    checking = ["check", *judging, f"--fail-on={inputs.fail_on}"]
+    out = {"annotations": [*checking, "-o", "github", "--", *files], "check": [*checking, "-o", "markdown", "--", *files]}
+    if inputs.base:
+        out["diff"] = ["diff", f"--rev={inputs.base}", *judging, "-o", "markdown", "--", *files]
     train, held = split_by_name(tuple(files))
-    validation = ["--validation", held[0]] if len(held) == 1 else []
-    estimating = ["estimate", *train, *validation, *judging, *inputs.gates, "--fail-on", inputs.fail_on]
-    estimates = [[*estimating, "-o", "markdown"], [*estimating, "-o", "json"]] if train else []
-    annotated, checked, *done = ftlint_all([[*checking, "-o", "github"], [*checking, "-o", "markdown"], *diffs, *estimates])
+    if train:
+        validation = [f"--validation={held[0]}"] if len(held) == 1 else []
+        gates = [f"--{flag}={given}" for flag, given, _ in inputs.gates]
+        estimating = ["estimate", *judging, *gates, f"--fail-on={inputs.fail_on}", *validation]
+        out["estimate"] = [*estimating, "-o", "markdown", "--", *train]
+        out["figures"] = [*estimating, "-o", "json", "--", *train]
+    return out
+
+
+def run(inputs: Inputs, files: Sequence[str], refused: Sequence[tuple[str, str]] = ()) -> Outcome:
+    """check (annotations on stdout, its Markdown in the summary), one diff of the files against
+    the base, estimate of the training files, the gates. The step fails as `check` and the gates
+    do (exit 1), and with exit 2 when a file is refused or a command cannot run."""
+    summary = ["## ftlint", ""]
+    for name, reason in refused:
+        print(f"::error file={github_property(name)},title=ftlint::{github_data(shown_path(reason))}")
+    if refused:
+        summary += ["### ftlint: files not read", "", *(f"- {md_code(shown_path(reason))}" for _, reason in refused), ""]
+    if not files:
+        if not refused:
+            summary.append("No data file changed" + (f" against {md_code(inputs.base)}." if inputs.base else "."))
+        return Outcome(summary, {"errors": str(len(refused)), "warnings": "0", "cost": "", "files": "0"}, 2 if refused else 0)
+    planned = commands(inputs, files)
+    done = dict(zip(planned, ftlint_all(list(planned.values())), strict=True))
+    annotated = done["annotations"]
     sys.stdout.write(annotated.stdout)
     sys.stderr.write(annotated.stderr)
     lines = annotated.stdout.splitlines()
-    errors = sum(line.startswith("::error ") for line in lines)
-    warnings = sum(line.startswith("::warning ") for line in lines)
-    codes = [annotated.returncode]
-    summary += [section(checked), *(section(d) for d in done[:len(diffs)])]
-    cost = ""
-    if train:
-        shown, costed = done[len(diffs):]
-        summary.append(section(shown))
-        codes.append(shown.returncode)
-        cost = estimate_cost(costed)
-    outputs = {"errors": str(errors), "warnings": str(warnings), "cost": cost, "files": str(len(files))}
+    summary += [section(done[name]) for name in ("check", "diff", "estimate") if name in done]
+    figures = _figures(done.get("figures"))
+    judged, failing = gates(inputs, figures, "figures" in done)
+    summary += judged
+    codes = [annotated.returncode, done["estimate"].returncode if "estimate" in done else 0, 1 if failing else 0,
+             2 if refused or any(d.returncode == 2 for d in done.values()) else 0]
+    cost = figures.get("cost_usd") if figures else None
+    outputs = {"errors": str(sum(line.startswith("::error ") for line in lines) + len(refused)),
+               "warnings": str(sum(line.startswith("::warning ") for line in lines)),
+               "cost": f"{cost:.4f}" if isinstance(cost, (int, float)) else "", "files": str(len(files))}
     return Outcome(summary, outputs, 2 if 2 in codes else max(codes))
 
 
 def section(done: subprocess.CompletedProcess[str]) -> str:
-    """A command's Markdown, or its one-line error (exit 2) said as such."""
-    if done.returncode == 2 or not done.stdout.strip():
-        return f"> ftlint: {done.stderr.strip() or 'no output'}\n"
-    return done.stdout
+    """A command's Markdown; and its error output (exit 2, or no report) in a fence it cannot
+    close, one line per line it wrote, so no HTML, link or heading of a file name renders."""
+    if done.returncode != 2 and done.stdout.strip():
+        return done.stdout
+    said = done.stderr.splitlines() or ["no output"]
+    quoted = [line if len(line) <= QUOTED_CHARS else line[:QUOTED_CHARS] + " ..." for line in said[:QUOTED_LINES]]
+    if len(said) > QUOTED_LINES:
+        quoted.append(f"... {len(said) - QUOTED_LINES} more lines")
+    return done.stdout + "\n".join([f"ftlint exited {done.returncode}:", "", *md_fence(quoted)]) + "\n"
 
 
-def estimate_cost(done: subprocess.CompletedProcess[str]) -> str:
-    """The estimate's cost in USD as printed by JSON ("" without a price or without an estimate)."""
+def _figures(done: subprocess.CompletedProcess[str] | None) -> dict[str, object] | None:
+    """The estimate's figures (its JSON), or None without an estimate or when it failed."""
+    if done is None or done.returncode == 2:
+        return None
     try:
-        cost = orjson.loads(done.stdout).get("cost_usd")
-    except (orjson.JSONDecodeError, AttributeError):
-        return ""
-    return "" if cost is None else f"{cost:.4f}"
+        figures = orjson.loads(done.stdout)
+    except orjson.JSONDecodeError:
+        return None
+    return figures if isinstance(figures, dict) else None
+
+
+def gates(inputs: Inputs, figures: dict[str, object] | None, estimated: bool) -> tuple[list[str], bool]:
+    """The workflow's gates judged on the estimate's figures: its own verdict, whatever the
+    repository's configuration ignores; a gate that has no estimate to judge fails, saying why."""
+    if not inputs.gates:
+        return [], False
+    rows, failing = [], False
+    for flag, given, limit in inputs.gates:
+        name = next(figure for _, gate, _, figure in GATES if gate == flag)
+        value = figures.get(name) if figures else None
+        verdict = _judged(flag, limit, value, figures, estimated)
+        failing = failing or verdict is not None
+        rows.append(f"| {flag} | {('$' if flag == 'max-cost' else '') + given} | {_shown(flag, value)} | {'❌ ' + md_text(verdict) if verdict else '✅'} |")
+        if verdict:
+            print(f"::error title=ftlint {flag}::{github_data(verdict)}")
+    head = f"### ftlint gates {'❌' if failing else '✅'}"
+    return [head, "", "| gate | limit | estimate | verdict |", "|---|---:|---:|---|", *rows, ""], failing
+
+
+def _shown(flag: str, value: object) -> str:
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return "none"
+    return f"${value:,.4f}" if flag == "max-cost" else f"{value:,}"
+
+
+def _judged(flag: str, limit: float | int, value: object, figures: dict[str, object] | None, estimated: bool) -> str | None:
+    """Why the gate fails (None: it passes)."""
+    if not estimated:
+        return "no estimate: every changed data file is named as a held-out split, none as training"
+    if figures is None:
+        return "no estimate: the estimate failed (its error is above)"
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return "no estimate of the cost: the model has no price (give the workflow a priced model)" if flag == "max-cost" \
+            else "no such figure in the estimate"
+    if flag == "max-cost" and value > limit:
+        return f"the run costs {_shown(flag, value)}, over the limit"
+    if flag == "max-tokens" and value > limit:
+        return f"{_shown(flag, value)} tokens processed, over the limit"
+    if flag == "min-records" and value < limit:
+        return f"{_shown(flag, value)} training records, under the limit"
+    return None
+
+
+def failed(message: str) -> Outcome:
+    print(f"::error title=ftlint::{github_data(message)}")
+    return Outcome(["## ftlint", "", f"> ftlint: {md_code(message)}"], {"errors": "", "warnings": "", "cost": "", "files": "0"}, 2)
 
 
 def write_outputs(path: str, outputs: Mapping[str, str]) -> None:
@@ -205,16 +347,30 @@ def main(env: Mapping[str, str] | None = None) -> int:
     env = os.environ if env is None else env
     try:
         inputs = Inputs.of(env)
-        outcome = run(inputs, changed_files(inputs))
+        if inputs.run:
+            try:
+                workspace_file(inputs.run, os.getcwd())
+            except Refused as exc:
+                raise ActionError(f"run: {exc}") from None
+        outcome = run(inputs, *trusted(changed_files(inputs)))
     except ActionError as exc:
-        print(f"::error title=ftlint::{github_data(str(exc))}")
-        outcome = Outcome(["## ftlint", "", f"> ftlint: {md_text(str(exc))}"], {}, 2)
-    if env.get("GITHUB_STEP_SUMMARY"):
-        with open(env["GITHUB_STEP_SUMMARY"], "a", encoding="utf-8") as out:
-            out.write("\n".join(outcome.summary) + "\n")
-    if env.get("GITHUB_OUTPUT"):
-        write_outputs(env["GITHUB_OUTPUT"], outcome.outputs)
+        outcome = failed(str(exc))
+    except Exception as exc:  # never a traceback: one line, and the summary and outputs still written
+        outcome = failed(f"internal error (please report): {type(exc).__name__}: {exc}")
+    for name, write in (("GITHUB_STEP_SUMMARY", lambda path: _append(path, "\n".join(outcome.summary) + "\n")),
+                        ("GITHUB_OUTPUT", lambda path: write_outputs(path, outcome.outputs))):
+        if env.get(name):
+            try:
+                write(env[name])
+            except OSError as exc:
+                print(f"::error title=ftlint::{github_data(f'{name}: cannot write it: {exc.strerror or exc}')}")
+                outcome.exit_code = 2
     return outcome.exit_code
+
+
+def _append(path: str, text: str) -> None:
+    with open(path, "a", encoding="utf-8", errors="backslashreplace") as out:
+        out.write(text)
 
 
 if __name__ == "__main__":

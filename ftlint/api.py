@@ -93,7 +93,9 @@ def run_options(paths: Paths, *, model: str | None = None, format: str = "auto",
                 assistant_only_loss: bool = False, completion_only_loss: bool = True, max_seq_len: int | None = None,
                 mapping: str | None = None, dataset_rules: bool = True, template_max_chars: int | None = None,
                 template_max_steps: int | None = None, template_seconds: float | None = None,
-                trainer: str | None = None, run: str | None = None) -> RunOptions:
+                trainer: str | None = None, run: str | None = None, trainer_version: str | None = None,
+                transformers_version: str | None = None, template_name: str | None = None,
+                instruction_part: str | None = None, response_part: str | None = None) -> RunOptions:
     """The CLI's judging options, as keywords, each checked as its flag is (UsageError)."""
     default, budget = ReadLimits(), TemplateBudget()
     try:
@@ -103,12 +105,15 @@ def run_options(paths: Paths, *, model: str | None = None, format: str = "auto",
         budget = _budget(template_max_chars if template_max_chars is not None else budget.max_chars,
                          template_max_steps if template_max_steps is not None else budget.max_steps,
                          template_seconds if template_seconds is not None else budget.seconds)
-        return RunOptions(paths=_paths(paths), validation=validation, model_name=model, context=context, today=today,
+        return RunOptions(paths=_paths(paths), validation=validation, model_name=model,
+                          model_source="the model keyword" if model is not None else "", context=context, today=today,
                           tokenizer=tokenizer, chat_template=chat_template, format_name=format, limits=limits,
                           selection=Selection(_codes("select", select), _codes("ignore", ignore)), jobs=jobs,
                           dataset_rules=dataset_rules, assistant_only_loss=assistant_only_loss,
                           completion_only_loss=completion_only_loss, max_seq_len=max_seq_len, mapping=mapping, engine=engine,
-                          template_budget=budget, trainer=trainer, run=run)
+                          template_budget=budget, trainer=trainer, run=run, trainer_version=trainer_version,
+                          transformers_version=transformers_version, template_name=template_name,
+                          instruction_part=instruction_part, response_part=response_part)
     except OptionError as exc:
         raise _usage(exc) from None
 

@@ -10,21 +10,22 @@ and exits. No printing here.
 from __future__ import annotations
 
 import dataclasses
-import datetime as dt
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .dataset import DatasetView
 from .diagnostics import Diagnostic
 from .engine import Analysis, Settings, analyse, dataset_findings, view_of
+from .engine.places import placed_all
+from .engine.rows import trainer_rows
+from .engine.verdict import Verdict
 from .errors import UsageError
 from .formats import Format, get_format, rule_of, trained_as
 from .models import Model, Sourced, default_model, user_value
 from .options import ConvertOptions, PlanOptions, RunOptions, StudyOptions
 from .redact import redact
-from .resolve import Run, resolve_run
-from .trainers import Row, Trainer, chosen
+from .resolve import Run, findings_of, resolve_run
+from .trainers import Trainer, chosen
 
 if TYPE_CHECKING:
     from .convert import Tally
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
     from .plan.estimate import DatasetInfo, Estimate
     from .plan.figures import DatasetFigures, ValidationFigures
     from .plan.study import Study
+    from .trainers.base import RecordRow
 
 Emit = Callable[[Diagnostic], None]
 
@@ -48,7 +50,7 @@ class Data:
     today: str = ""
     trainer: Trainer | None = None  # the run's: named, or implied by the model's (or the format's) provider
     trainer_source: str = ""  # why it is the run's
-    refused: list[Diagnostic] = field(default_factory=list)  # what the trainer makes of the files (FT110): estimate's too
+    refused: list[Diagnostic] = field(default_factory=list)  # the run config's keys (FT514, FT515), the files' (FT110): estimate's too
 
     @property
     def settings(self) -> Settings:
@@ -83,22 +85,25 @@ def analyse_data(run: Run, emit: Emit, progress: Progress | None = None, train: 
     fmt = get_format(train.files[0].format) if train.files else get_format("openai-chat")
     model = run.model or default_model(fmt.name, run.today)
     if run.model is not None:  # a named model past (or near) its last training date is a finding of check too
+        from .origin import model_findings
+
         _report(model_findings(model, run.today, options, fmt, train.paths[0] if train.paths else ""), train, emit)
     trainer, why = run.trainer, run.trainer_source
-    refused: list[Diagnostic] = []
-    if trainer is not None:  # named, or implied by the model named: the files must be of formats it takes
-        refused = trainer_findings(trainer, train, options)
-        _report(refused, train, emit)
-    else:  # none named: the one the file's format's provider implies, if any
+    # the run config's keys its version ignores or ftlint does not apply; a trainer named (or implied by the
+    # model named): the files must be of formats it takes
+    refused = findings_of(options) + (trainer_findings(trainer, train, options) if trainer is not None else [])
+    _report(refused, train, emit)
+    if trainer is None:  # none named: the one the file's format's provider implies, if any
         trainer, why = chosen(None, model.provider)
         why = f"implied by {fmt.name}, {model.provider}'s format" if trainer is not None else ""
     validation, leaks = None, 0
     held_out = options.validation_files
     if held_out:
         validation = analyse_files(held_out, dataclasses.replace(run.settings, training=False), emit, options, progress)
-        views = (_view(train), _view(validation))
-        made, found = dataset_findings(views, "split", options.selection, _formats(train) + _formats(validation))
-        _report(found, validation, emit)
+        views = (view_of(train), view_of(validation))
+        made, found = dataset_findings(views, "split", options.selection, _formats(train) + _formats(validation),
+                                       run.settings.trainer)
+        _report(placed_all(found, (train, validation)), validation, emit)
         leaks = made["FT404"]
     return Data(run, model, train, validation, leaks, run.today.isoformat(), trainer, why, refused)
 
@@ -119,7 +124,8 @@ def analyse_files(paths: tuple[str, ...], settings: Settings, emit: Emit, run: R
     else:
         result = counted(lambda: analyse(paths, settings, emit, jobs=run.jobs, progress=progress))
     if run.dataset_rules:
-        _report(dataset_findings((_view(result),), "dataset", run.selection, _formats(result))[1], result, emit)
+        found = dataset_findings((view_of(result),), "dataset", run.selection, _formats(result), settings.trainer)[1]
+        _report(placed_all(found, (result,)), result, emit)
     return result
 
 
@@ -136,36 +142,15 @@ def counted(work: Callable[[], Analysis]) -> Analysis:
 
 def trainer_findings(trainer: Trainer, train: Analysis, run: RunOptions) -> list[Diagnostic]:
     """The trainer rules' findings on each file (FT110: a format the trainer does not take)."""
-    from .rules import OFF, checks, severity
+    from .rules import checks
 
     out = []
     for summary in train.files:
         fmt = get_format(summary.format)
-        for c in checks("trainer"):
-            for hit in c.func(trainer.profile, fmt, redact(summary.path)):
-                code = hit.code or c.codes[0]
-                level = severity(code, fmt.severities)
-                if level != OFF and run.selection.allows(code, summary.path):
-                    out.append(Diagnostic(redact(summary.path), 0, 0, code, redact(hit.message), level))
+        verdict = Verdict(fmt, run.selection.for_path(summary.path), trainer.name)
+        out += verdict.findings(summary.path, [(hit.code or c.codes[0], hit) for c in checks("trainer")
+                                               for hit in c.func(trainer.profile, fmt, redact(summary.path))])
     return out
-
-
-def model_findings(model: Model, today: dt.date, run: RunOptions, fmt: Format, path: str) -> list[Diagnostic]:
-    """The model rules' findings (its lifecycle), with the registry's severities."""
-    from .rules import OFF, checks, severity
-
-    out = []
-    for c in checks("model"):
-        for hit in c.func(model, today):
-            code = hit.code or c.codes[0]
-            level = severity(code, fmt.severities)
-            if level != OFF and run.selection.allows(code, path or None):
-                out.append(Diagnostic(redact(path), 0, 0, code, hit.message, level))
-    return out
-
-
-def _view(result: Analysis) -> DatasetView:
-    return view_of(result)
 
 
 def _formats(result: Analysis) -> list[Format]:
@@ -217,21 +202,27 @@ def estimate_data(data: Data, plan: PlanOptions) -> EstimateRun:
     run = data.run.options
     plan = _fitted(plan, data)
     loss = data.settings.loss
-    figures = train.figures(context_limit=limit)
+    rows = trainer_rows(train, data.trainer, dict(run.trainer_keys), limit)  # the records that train, as the trainer splits them
+    figures = rows.figures
     reason = redact(train.files[0].format_reason) if train.files else ""  # it may name the data's keys
     if len({f.format for f in train.files}) > 1:
         reason += "; files differ in format: " + ", ".join(f"{f.path}: {f.format}" for f in train.files)
-    info = DatasetInfo(paths=tuple(train.paths), model=data.model.name, encoding=data.settings.encoding,
+    info = DatasetInfo(paths=tuple(train.paths), model=redact(data.model.name), encoding=data.settings.encoding,
                        context_limit=limit, format=fmt.name, format_reason=reason, record_rule=rule_of(fmt, loss),
-                       min_examples=fmt.min_examples, validation=_validation_figures(data, limit), model_entry=data.model,
-                       preference=fmt.preference, today=data.today, trainer=data.trainer, trainer_source=data.trainer_source,
-                       run_config=run.run or "", run_notes=run.run_notes, counts_note=run.counts_note,
+                       min_examples=fmt.min_examples, model_entry=data.model,
+                       validation=rows.validation or _validation_figures(data, limit),
+                       preference=fmt.preference,
+                       today=data.today, trainer=data.trainer, trainer_source=data.trainer_source, template=data.settings.template,
+                       run_config=run.run or "", run_notes=run.run_notes, trainer_keys=run.trainer_keys,
+                       rows_per_file=run.rows_per_file,
                        max_length=loss.max_seq_len, past_max=loss.past_max,
+                       model_source=run.model_source, model_file=run.model_file,
                        max_length_source=loss.max_len_source if loss.max_seq_len else f"the limit of {data.settings.limit_for(fmt)[1]}")
     price: Sourced | None = user_value(plan.price, "usd_per_1m_tokens") if plan.price is not None else data.model.price
     path = train.paths[0] if train.paths else None
-    result = planned(figures, plan, info, price=price, record_rows=train.record_rows() if train.ordered is not None else None,
-                     allows=lambda code: run.selection.allows(code, path), severities=fmt.severities)
+    verdict = Verdict(fmt, lambda code: run.selection.allows(code, path), data.settings.trainer)
+    # the training records in order, when kept: --packing and a trainer's own preparation follow it
+    result = planned(figures, plan, info, price=price, ordered=rows.records, verdict=verdict)
     if data.refused:  # a file the trainer does not take: its figures are not the run's, and the estimate fails
         result = dataclasses.replace(result, findings=(*data.refused, *result.findings))
     return EstimateRun(data, result)
@@ -261,19 +252,23 @@ def _fitted(plan: PlanOptions, data: Data) -> PlanOptions:
 
 
 def planned(figures: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, price: Sourced | None,
-            lengths: Iterable[int] | None = None, record_rows: Sequence[Row] | None = None,
-            allows: Callable[[str], bool] = lambda code: True, severities: Mapping[str, str] | None = None) -> Estimate:
-    """The estimate of a dataset's figures under a plan, with the plan rules' findings (the
-    registry's severities, or the format's: `severities`) for the codes `allows` lets through."""
+            ordered: Sequence[RecordRow] | None = None, verdict: Verdict | None = None) -> Estimate:
+    """The estimate of a dataset's figures under a plan, with the plan rules' findings at the run's
+    `verdict` (none given: the registry's severities, every code reported)."""
+    import dataclasses
+
     from .engine.judge import plan_findings
+    from .origin import located, model_codes
     from .plan.estimate import estimate
     from .rules.context import PlanContext
 
-    if lengths is None and plan.packing and record_rows is not None:
-        lengths = [r.tokens for r in record_rows if not r.dropped]
-    e = estimate(figures, plan, info, price=price, lengths=lengths, record_rows=record_rows)
+    e = estimate(figures, plan, info, price=price, ordered=ordered)
     ctx = PlanContext(plan, info.min_examples, info.model_entry, info.today)
-    return dataclasses.replace(e, findings=plan_findings(e, ctx, allows, severities, redact(info.paths[0]) if info.paths else ""))
+    # on the dataset's file when it is one (its line 0), else on none; a model's finding where the model was chosen
+    found = plan_findings(e, ctx, verdict or Verdict(None), info.paths[0] if len(info.paths) == 1 else "")
+    model = model_codes()
+    return dataclasses.replace(e, findings=tuple(located(d, info.model_entry, info.model_source, info.model_file)
+                                                 if d.code in model and info.model_entry else d for d in found))
 
 
 def _validation_figures(data: Data, limit: int | None) -> ValidationFigures | None:
@@ -313,8 +308,11 @@ class Conversion:
 
     @property
     def summary(self) -> str:
+        from .formats.shape import read_back
+
         o = self.options
-        return f"converted {redact(o.path)} ({self.source_format}) to {redact(o.output)} ({o.target}): {self.tally.summary()}"
+        return (f"converted {redact(o.path)} ({self.source_format}) to {redact(o.output)} ({o.target}): {self.tally.summary()}"
+                + read_back(o.output, o.target))
 
 
 def convert_file(options: ConvertOptions, emit: Emit) -> Conversion:
@@ -326,13 +324,16 @@ def convert_file(options: ConvertOptions, emit: Emit) -> Conversion:
     import orjson
 
     from .convert import READERS, Tally, convert_lines
+    from .convert.output import writable, write_rows
+    from .diagnostics import Hit
     from .formats.registry import FORMATS
     from .formats.shape import DETECT_RECORDS, detect
     from .read import InputError, display_name, read_lines
-    from .rules import ERROR, OFF, severity
+    from .rules import ERROR
     from .rules.file import line_hits
 
     path, limits = options.path, options.limits
+    writable(options.output)  # before a line is read
     try:
         source = options.source_format
         if source == "auto":
@@ -341,18 +342,18 @@ def convert_file(options: ConvertOptions, emit: Emit) -> Conversion:
             source = detect(head).name
         if source not in READERS:
             raise UsageError(f"cannot convert from {source!r}; ftlint converts from {', '.join(sorted(READERS))} (give --format)")
-        shown, allows = redact(display_name(path)), options.selection.for_path(path)
-        target_severities = FORMATS[options.target].severities
+        shown, allows = display_name(path), options.selection.for_path(path)
+        # the registry's severities for what is read; the target format's for what it would reject
+        read_verdict, target_verdict = Verdict(None, allows), Verdict(FORMATS[options.target], allows)
         tally = Tally(options.drop_invalid)
 
         def report(number: int, col: int, code: str, message: str, pointer: str | None = None,
-                   own: Mapping[str, str] | None = None) -> str | None:
+                   verdict: Verdict = read_verdict) -> str | None:
             """The finding, if its code is reported: its severity (None: not reported)."""
-            level = severity(code, own)
-            if level == OFF or not allows(code):
-                return None
-            emit(Diagnostic(shown, number, col, code, redact(message), level, pointer and redact(pointer)))
-            return level
+            found = verdict.finding(shown, number, code, Hit(message, pointer, col))
+            if found is not None:
+                emit(found)
+            return found.severity if found is not None else None
 
         own_error: dict[int, str] = {}  # a parsed line's own error (a duplicate key), until its record is converted
 
@@ -383,7 +384,7 @@ def convert_file(options: ConvertOptions, emit: Emit) -> Conversion:
                     continue
                 for code, message, pointer in item.rejected:
                     level = report(item.number, 1, code, f"in the {options.target} record: {message}", pointer or None,
-                                   target_severities)
+                                   target_verdict)
                     first_error = first_error or (code if level == ERROR else None)
                 if first_error is not None:
                     tally.rejected[first_error] += 1
@@ -392,28 +393,9 @@ def convert_file(options: ConvertOptions, emit: Emit) -> Conversion:
                 tally.written += 1
                 yield orjson.dumps(item.record)
 
-        _write_rows(options.output, rows())
+        write_rows(options.output, rows())
     except InputError as exc:
         raise UsageError(str(exc)) from None
     return Conversion(options, source, tally)
 
 
-def _write_rows(output: str, rows: Iterator[bytes]) -> None:
-    """JSONL as the rows come, or Parquet for a .parquet name (a frame of all the rows), by a
-    temporary file renamed into place (atomic.py)."""
-    from .atomic import atomic_path, atomic_text_writer
-
-    if not output.endswith(".parquet"):
-        with atomic_text_writer(output) as fh:
-            for row in rows:
-                fh.write(row.decode("utf-8", "surrogateescape") + "\n")
-        return
-    import orjson
-    import polars as pl
-
-    records = [orjson.loads(row) for row in rows]
-    try:
-        with atomic_path(output, ".parquet") as tmp:
-            (pl.DataFrame(records, infer_schema_length=None) if records else pl.DataFrame()).write_parquet(tmp)
-    except Exception as exc:  # polars cannot make one frame of the records (types that differ row to row)
-        raise UsageError(f"{output}: cannot write the records as Parquet ({str(exc).splitlines()[0][:200]}); write JSONL") from None

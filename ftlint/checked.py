@@ -34,6 +34,27 @@ class Rule(Protocol):
     def __call__(self, value: object) -> Any: ...
 
 
+def shown(value: object, longest: int = 40) -> str:
+    """A value as an error quotes it: a long one (a 400-digit number) cut to its start and its length."""
+    text = value if isinstance(value, str) else repr(value)
+    return text if len(text) <= longest else f"{text[:20]}... ({len(text):,} characters)"
+
+
+def _huge(value: object) -> bool:
+    """A finite number too large for a float ("1e400", 400 digits), not infinity or NaN."""
+    if isinstance(value, float):
+        return False
+    try:
+        Fraction(str(value).strip())
+    except (ValueError, ZeroDivisionError):
+        return False
+    return True
+
+
+def _figure(value: float) -> str:
+    return f"{int(value):,}" if float(value).is_integer() and abs(value) < 1e18 else f"{value:g}"
+
+
 @dataclass(frozen=True, slots=True)
 class Count:
     """A whole number in a range; a float or a boolean (from a config file, from Python) is refused, not cut."""
@@ -44,14 +65,14 @@ class Count:
 
     def __call__(self, value: object) -> int:
         if isinstance(value, (bool, float)) or not isinstance(value, (str, int)):
-            raise OptionError(f"{value!r} is not a whole number")
+            raise OptionError(f"{shown(repr(value))} is not a whole number")
         try:
             number = int(value)
-        except ValueError:
-            raise OptionError(f"{value!r} is not a whole number") from None
+        except ValueError:  # not digits, or more than Python converts (4,300)
+            raise OptionError(f"{shown(repr(value))} is not a whole number") from None
         if number < self.minimum or (self.maximum is not None and number > self.maximum):
-            bound = f"at least {self.minimum}" + (f" and at most {self.maximum}" if self.maximum is not None else "")
-            raise OptionError(f"{value} is not {bound}")
+            bound = f"at least {self.minimum:,}" + (f" and at most {self.maximum:,}" if self.maximum is not None else "")
+            raise OptionError(f"{shown(value)} is not {bound}")
         return number
 
 
@@ -67,19 +88,21 @@ class Number:
 
     def __call__(self, value: object) -> float:
         if isinstance(value, bool) or not isinstance(value, (str, int, float)):
-            raise OptionError(f"{value!r} is not a number")
+            raise OptionError(f"{shown(repr(value))} is not a number")
         try:
             number = float(value)
-        except (ValueError, OverflowError):
-            raise OptionError(f"{value!r} is not a number") from None
-        if not math.isfinite(number):
-            raise OptionError(f"{value!r} is not a finite number")
+        except ValueError:
+            raise OptionError(f"{shown(repr(value))} is not a number") from None
+        except OverflowError:  # a whole number of hundreds of digits: past any maximum
+            number = math.inf if int(value) > 0 else -math.inf
+        if not math.isfinite(number) and (self.maximum is None or not _huge(value)):
+            raise OptionError(f"{shown(repr(value))} is not a finite number")
         low = number <= self.minimum if self.minimum_open else number < self.minimum
-        if low or (self.maximum is not None and number > self.maximum):
-            bound = f"above {self.minimum:g}" if self.minimum_open else f"at least {self.minimum:g}"
+        if low or (self.maximum is not None and number > self.maximum) or math.isinf(number):
+            bound = f"above {_figure(self.minimum)}" if self.minimum_open else f"at least {_figure(self.minimum)}"
             if self.maximum is not None:
-                bound += f" and at most {self.maximum:g}"
-            raise OptionError(f"{value} is not {bound}")
+                bound += f" and at most {_figure(self.maximum)}"
+            raise OptionError(f"{shown(value)} is not {bound}")
         return number
 
 
@@ -129,6 +152,20 @@ class Text:
             value = os.fspath(value)
         if not isinstance(value, str):
             raise OptionError(f"{value!r} is not {'a path' if self.path else 'a string'}")
+        return value
+
+
+@dataclass(frozen=True, slots=True)
+class Version:
+    """A release's version as a package gives it (5, 5.14, 5.14.1, 1.10.0.dev0): numbers first."""
+
+    name: str = "version"
+
+    def __call__(self, value: object) -> str:
+        import re
+
+        if not isinstance(value, str) or not re.fullmatch(r"[vV]?\d{1,4}(\.\d{1,6}){0,3}([.+-]?[A-Za-z0-9]{1,16}){0,3}", value):
+            raise OptionError(f"{value!r} is not a version (5.14.1, 1.10.0.dev0)")
         return value
 
 

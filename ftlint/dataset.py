@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from array import array
+from collections.abc import Sequence
 from dataclasses import dataclass
 from hashlib import sha1
 from typing import TYPE_CHECKING
@@ -43,6 +44,14 @@ class DatasetView:
     frame: pl.DataFrame | None
     paths: list[str]
     rows: dict[str, array] | None = None
+    starts: tuple[Sequence[int] | None, ...] = ()  # per file, a JSON array's elements' first lines (engine/places.py)
+
+    def where(self, file: int, line: int) -> str:
+        """A record as a finding names it: path:line, an element of a JSON array on the line it starts on."""
+        starts = self.starts[file] if file < len(self.starts) else None
+        if not starts or not 0 < line <= len(starts):
+            return f"{self.paths[file]}:{line}"
+        return f"{self.paths[file]}:{starts[line - 1]} (element {line})"
 
 
 def fingerprint(data: bytes) -> int:

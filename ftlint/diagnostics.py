@@ -33,10 +33,27 @@ class Diagnostic:
     # baselines and diffs match findings by it, so a known finding that moved stays known and a
     # new record with the same problem is new
     fingerprint: str = ""
+    # a JSON array file's element the finding is on (1-based; 0: not an array's): `line` is then the
+    # element's first line in the file, where an editor or a GitHub annotation should land
+    element: int = 0
+
+    def at(self, line: int, col: int | None = None, element: int = 0) -> Diagnostic:
+        """The same finding on another line (each line of a run, an element's first line, the file)."""
+        return Diagnostic(self.path, line, self.col if col is None else col, self.code, self.message, self.severity,
+                          self.pointer, self.fingerprint, element)
+
+    @classmethod
+    def of(cls, fields: tuple) -> Diagnostic:
+        """A finding from the fields a worker sent it as (engine/merge.py fields_of)."""
+        return cls(*fields)
 
     def to_dict(self) -> dict[str, object]:
-        return {"path": self.path, "line": self.line, "col": self.col, "code": self.code, "message": self.message,
-                "severity": self.severity, "pointer": self.pointer, "fingerprint": self.fingerprint}
+        found: dict[str, object] = {"path": self.path, "line": self.line, "col": self.col, "code": self.code,
+                                    "message": self.message, "severity": self.severity, "pointer": self.pointer,
+                                    "fingerprint": self.fingerprint}
+        if self.element:
+            found["element"] = self.element
+        return found
 
 
 @dataclass(frozen=True, slots=True)

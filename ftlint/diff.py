@@ -8,10 +8,12 @@ removed BASE record is *changed* (an edited answer); the others are added or rem
 are matched by (code, message, JSON path, the record's fingerprint), so a known problem that
 moved is not new, and a new record with a known kind of problem is.
 
-Git: REV:PATH is read with `git show` after the revision is checked with `git rev-parse`, each
-called with `--end-of-options`, so nothing in a spec can be taken for an option. A revision
-that exists but has no such file is an empty side (the first data pull request of a repository:
-every record is added); a path that is a folder in that revision is an error.
+Git: REV:PATH is read with `git cat-file` after the revision is checked with `git rev-parse`,
+each called with `--end-of-options`, so nothing in a spec can be taken for an option (a revision
+starting with `-` is refused: no ref can). A revision that exists but has no such file is an
+empty side (the first data pull request of a repository: every record is added); a path that is
+a folder in that revision is an error. With `rev` (`ftlint diff --rev REV PATH...`) the base is
+always git's REV:./PATH, never a file that happens to be named so.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import subprocess
 import tempfile
 from collections import Counter
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -62,29 +64,50 @@ def resolve(spec: str) -> Iterator[str | None]:
     if spec == "-" or os.path.exists(spec) or ":" not in spec:
         yield spec
         return
-    rev, _, path = spec.partition(":")
-    if rev.startswith("-") or path.startswith("-"):
-        raise DiffInputError(f"{spec}: a revision or path may not start with '-'")
+    rev, _, _ = spec.partition(":")
+    with _from_git(spec, rev) as path:
+        yield path
+
+
+@contextmanager
+def in_revision(rev: str, path: str) -> Iterator[str | None]:
+    """resolve for PATH as the git revision REV holds it (REV:./PATH, from the working directory)."""
+    if not rev:
+        raise DiffInputError(f"--rev {rev!r}: not a git revision")
+    relative = os.path.relpath(path) if os.path.isabs(path) else path
+    with _from_git(f"{rev}:./{relative}", rev, f"{rev}:{path}") as found:
+        yield found
+
+
+def _side(spec: str, rev: str | None) -> AbstractContextManager[str | None]:
+    return resolve(spec) if rev is None else in_revision(rev, spec)
+
+
+@contextmanager
+def _from_git(spec: str, rev: str, shown: str | None = None) -> Iterator[str | None]:
+    shown = shown or spec
+    if rev.startswith("-"):
+        raise DiffInputError(f"{shown}: a revision may not start with '-'")
     if rev:
         known = _git("rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}")
         if known.returncode != 0:
-            raise DiffInputError(f"{spec}: not a file, and {rev!r} is not a git revision here")
+            raise DiffInputError(f"{shown}: not a file, and {rev!r} is not a git revision here")
     kind = _git("cat-file", "-t", "--end-of-options", spec)
     if kind.returncode != 0:
         if rev:  # the revision exists; the file does not (yet) in it
             yield None
             return
-        raise DiffInputError(f"{spec}: not a file, and git cannot show it ({_last_line(kind.stderr)})")
+        raise DiffInputError(f"{shown}: not a file, and git cannot show it ({_last_line(kind.stderr)})")
     if kind.stdout.strip() != b"blob":
-        raise DiffInputError(f"{spec}: is a {kind.stdout.decode('ascii', 'replace').strip()} in git, not a file")
-    shown = _git("cat-file", "blob", "--end-of-options", spec)
-    if shown.returncode != 0:
-        raise DiffInputError(f"{spec}: git cannot show it ({_last_line(shown.stderr)})")
+        raise DiffInputError(f"{shown}: is a {kind.stdout.decode('ascii', 'replace').strip()} in git, not a file")
+    blob = _git("cat-file", "blob", "--end-of-options", spec)
+    if blob.returncode != 0:
+        raise DiffInputError(f"{shown}: git cannot show it ({_last_line(blob.stderr)})")
     suffix = ".jsonl.gz" if spec.endswith(".gz") else ".jsonl"
     fd, tmp = tempfile.mkstemp(prefix="ftlint-diff-", suffix=suffix)
     try:
         with os.fdopen(fd, "wb") as fh:
-            fh.write(shown.stdout)
+            fh.write(blob.stdout)
         yield tmp
     finally:
         os.unlink(tmp)
@@ -118,13 +141,16 @@ class DiffResult:
         return any(d.severity == ERROR for d in self.new_findings)
 
 
-def run_diff(base: str, head: str, run: RunOptions, plan: PlanOptions) -> DiffResult:
+def run_diff(base: str, head: str, run: RunOptions, plan: PlanOptions, rev: str | None = None) -> DiffResult:
+    """BASE against HEAD; with `rev`, BASE is the path `base` in that git revision."""
     sides: list[Side] = []
     estimates: dict[str, dict] = {}
     io_errors: list[str] = []
     notes: list[str] = []
     for label, spec in (("base", base), ("head", head)):
-        with resolve(spec) as path:
+        side_rev = rev if label == "base" else None
+        with _side(spec, side_rev) as path:
+            spec = spec if side_rev is None else f"{side_rev}:{spec}"
             found: list[Diagnostic] = []
             if path is None:
                 resolved = resolve_run(run)

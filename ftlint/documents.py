@@ -67,6 +67,8 @@ def parse_yaml(text: str, what: str) -> object:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
         raise Refused(f"{what}: not YAML ({problem}{where})") from None
+    except ValueError as exc:  # an integer past Python's 4,300 digits, which PyYAML converts with int()
+        raise Refused(f"{what}: not read ({str(exc).split(';')[0]})") from None
     finally:
         loader.dispose()
 

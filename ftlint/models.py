@@ -37,7 +37,9 @@ ESTIMATED_TOKENIZERS = {"gemini": "Gemini (SentencePiece; Google's local tokeniz
                         "glm": "GLM 4.6 to 5.1 (Z.ai's tokenizer, not shipped)",
                         "deepseek-v3": "DeepSeek V3 and R1 (DeepSeek's 128K vocabulary, not shipped)",
                         "nemotron": "NVIDIA Nemotron Nano v2 (NVIDIA's tokenizer, not shipped)",
-                        "mistral-v1": "Mistral 7B and Mixtral 8x7B (SentencePiece, 32,000 tokens)"}
+                        "mistral-v1": "Mistral 7B and Mixtral 8x7B (SentencePiece, 32,000 tokens)",
+                        "unknown": "its tokenizer (not a model of ftlint's catalog, and no name rule of ftlint's matches it)"}
+UNKNOWN = "unknown"  # the tokenizer of a model a run config names that ftlint does not know (unknown())
 
 
 class UnknownModel(Exception):
@@ -112,6 +114,12 @@ class Model:
     storage: Sourced | None = None  # what the provider bills besides training (a custom model's storage a month)
     # false: the counts cannot be the trainer's (its rendering is not public); the remark gives the error band measured
     exact: Sourced | None = None
+    eos: Sourced | None = None  # the tokenizer's eos_token, where it is not its chat template's end of turn (a base model's)
+    # a vision model's image processor (a name of ftlint.media.processors.PROCESSORS): how many tokens an image is
+    processor: Sourced | None = None
+    # a model a name rule resolved (names.py): why its conversations' counts are an estimate (its vocabulary is exact)
+    template_doubt: str = ""
+    unpriced: Sourced | None = None  # no price in the catalog: why (what was looked for, and not found)
 
     def rate(self, method: str) -> Sourced | None:
         """The price per 1M tokens of a method ("sft-lora", ...), where the catalog prices by method."""
@@ -224,7 +232,8 @@ def _models_of(stem: str) -> dict[str, Model]:
             unsupported_parts=_sourced(e.get("unsupported_parts")), price=_sourced(e.get("price")) or bracket_price,
             parameters=_sourced(e.get("parameters")), max_batch=_sourced(e.get("max_batch")),
             max_batch_full=_sourced(e.get("max_batch_full")), context_dpo=_sourced(e.get("context_dpo")),
-            storage=_sourced(e.get("storage")), exact=_sourced(e.get("exact")),
+            storage=_sourced(e.get("storage")), exact=_sourced(e.get("exact")), eos=_sourced(e.get("eos")),
+            processor=_sourced(e.get("processor")), unpriced=_sourced(e.get("unpriced")),
             **billing,
         )
     return out
@@ -268,6 +277,12 @@ def all_models() -> dict[str, Model]:
     for stem in _file_names():
         out.update(_models_of(stem))
     return out
+
+
+def provider_table(name: str, table: str) -> dict | None:
+    """A table of a provider's file beside its fields (`[provider.media]`: ftlint/media/accepted.py)."""
+    found = _file(name)["provider"].get(table)
+    return found if isinstance(found, dict) else None
 
 
 def provider_of(format_name: str) -> Provider | None:

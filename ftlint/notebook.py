@@ -1,6 +1,9 @@
 """HTML tables for notebooks (Jupyter shows an object's `_repr_html_`): CheckResult and Estimate.
-Every cell is escaped (html.escape, quotes too), so a record's text shows as text and never as
-markup or script. A leaf: the objects hand over their rows."""
+Every text passes the CLI's text rule first (ftlint/shown.py path_text: any secret masked, as
+ftlint.redact masks file names and messages, and control characters shown as escapes), then is
+escaped for HTML (html.escape, quotes too), so a record's text or a file's name shows as text,
+never as markup or script, and a notebook shows no more of a secret than the terminal does. The
+objects hand over their rows."""
 
 from __future__ import annotations
 
@@ -14,6 +17,13 @@ ESTIMATE_FIGURES = ("model", "format", "lines", "records", "tokens", "trainable_
                     "steps_per_epoch", "total_steps", "tokens_processed", "cost_usd")
 
 
+def text(value: str) -> str:
+    """Text as a cell shows it: masked and escaped as the CLI's text output, then for HTML."""
+    from .shown import path_text
+
+    return html.escape(path_text(value), quote=True)
+
+
 def cell(value: object) -> str:
     if isinstance(value, bool) or value is None:
         return html.escape(str(value))
@@ -21,13 +31,13 @@ def cell(value: object) -> str:
         return f"{value:,}"
     if isinstance(value, float):
         return f"{value:,.4f}"
-    return html.escape(str(value), quote=True)
+    return text(str(value))
 
 
 def table(caption: str, header: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
-    head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
+    head = "".join(f"<th>{text(h)}</th>" for h in header)
     body = "".join("<tr>" + "".join(f"<td>{cell(v)}</td>" for v in row) + "</tr>" for row in rows)
-    return f"<table><caption>{html.escape(caption)}</caption><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    return f"<table><caption>{text(caption)}</caption><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
 def findings_table(findings: Sequence[tuple[str, int, str, str, str]]) -> str:

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import ClassVar
 
-from .checked import Count, Flag, Number, OneOf, OptionError, Ratio, Rule, Text, check_fields
+from .checked import Count, Flag, Number, OneOf, OptionError, Ratio, Rule, Text, Version, check_fields
+from .maxima import ceiling, maximum
 from .parse import DEFAULT_MAX_DEPTH
 from .read.base import DEFAULT_MAX_LINE_BYTES
 from .selection import Selection
@@ -30,7 +31,8 @@ class ReadLimits:
     max_depth: int = DEFAULT_MAX_DEPTH  # deeper nesting is FT014, never walked
     max_file_bytes: int = MAX_FILE_BYTES  # a chat template, tokenizer, mapping or run config larger than this is refused
 
-    RULES: ClassVar[dict[str, Rule]] = {"max_line_bytes": Count(1), "max_depth": Count(1, 1000), "max_file_bytes": Count(1)}
+    RULES: ClassVar[dict[str, Rule]] = {"max_line_bytes": Count(1, maximum("max-line-bytes")), "max_depth": Count(1, 1000),
+                                        "max_file_bytes": Count(1, maximum("max-file-bytes"))}
 
     def __post_init__(self) -> None:
         check_fields(self, self.RULES)
@@ -45,7 +47,8 @@ class TemplateBudget:
     max_steps: int = 200_000  # --template-max-steps: loop iterations, filters and calls (4 each) of one rendering
     seconds: float = 5.0  # --template-seconds: wall time of a record's renderings, a backstop to the two counts
 
-    RULES: ClassVar[dict[str, Rule]] = {"max_chars": Count(1), "max_steps": Count(1), "seconds": Number(0, minimum_open=True)}
+    RULES: ClassVar[dict[str, Rule]] = {"max_chars": Count(1, maximum("template-max-chars")), "max_steps": Count(1, maximum("template-max-steps")),
+                                        "seconds": Number(0, minimum_open=True, maximum=ceiling("template-seconds"))}
 
     def __post_init__(self) -> None:
         check_fields(self, self.RULES)
@@ -60,8 +63,11 @@ class Loss:
     max_seq_len: int | None = None  # the trainer's max length: --max-seq-len, else its profile's default (None: the limit only)
     past_max: str = TRUNCATE  # what the trainer does with a sample past it: its Cut's name (ftlint/trainers CUTS)
     max_len_source: str = "--max-seq-len"  # where max_seq_len comes from, as the findings and the estimate say it
-    mask: str = ""  # the trainer's own loss mask, by name (ftlint/chat MASKS; "": TRL's)
-    keys: tuple[tuple[str, object], ...] = ()  # the run config's keys that decide what that mask trains
+    # unsloth's train_on_responses_only: what follows response_part, up to the next instruction_part, trains ("": off)
+    instruction_part: str = ""
+    response_part: str = ""
+    mask: str = ""  # the trainer's own loss mask on the model's template, by name (ftlint/chat MASKS; "": TRL's)
+    keys: tuple[tuple[str, object], ...] = ()  # the mapping file's keys that decide what that mask trains (Mapping.loss)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +78,10 @@ class RunOptions:
     validation: str | None = None
     held_out: tuple[str, ...] = ()  # more files judged as validation (check: the ones named as splits, ftlint/splits.py)
     model_name: str | None = None
+    # where model_name came from, as its findings (FT512, FT513) say it: "" the --model flag (the API's
+    # model keyword), else "model in ftlint.toml", "base_model X from lora.yml"; and the file that named it
+    model_source: str = ""
+    model_file: str = ""
     context: int | None = None  # --context: wins over the format's and the model's limit
     today: str | None = None  # --today YYYY-MM-DD: model lifecycles (and dated templates) as of that day
     tokenizer: str | None = None  # --tokenizer: a family name or a file (tokenizer.json, tekken.json, rank file, folder)
@@ -96,16 +106,25 @@ class RunOptions:
     template_budget: TemplateBudget = field(default_factory=TemplateBudget)  # the chat template's, per record
     run: str | None = None  # --run FILE: the run config whose values fill the options not given (ftlint/resolve/run_config.py)
     run_notes: tuple[str, ...] = ()  # what the run config says that ftlint reads but does not model, and its defaults
-    past_max: str | None = None  # what the trainer does past its max length when its run config chooses (a Cut's name)
-    counts_note: str = ""  # why this run's counts are an estimate (a run config's key ftlint applies only in part)
+    # the run config's findings: a key its trainer's version ignores or rejects (FT514), one ftlint cannot apply (FT515)
+    run_findings: tuple[tuple[str, str], ...] = ()
+    trainer_keys: tuple[tuple[str, object], ...] = ()  # the run config's keys its trainer reads itself (RunConfig.keys)
+    rows_per_file: int | None = None  # read only the first rows of each file, as a trainer that takes that many (max_samples)
+    trainer_version: str | None = None  # --trainer-version: the trainer's release the run is modelled as
+    transformers_version: str | None = None  # --transformers-version: transformers' release under it
+    template_name: str | None = None  # --template-name: a chat template by the trainer's own name (unsloth's get_chat_template)
+    instruction_part: str | None = None  # --instruction-part, --response-part: unsloth's train_on_responses_only
+    response_part: str | None = None
 
     RULES: ClassVar[dict[str, Rule]] = {
-        "validation": Text(path=True), "model_name": Text(), "context": Count(1), "today": Text(), "tokenizer": Text(path=True),
+        "validation": Text(path=True), "model_name": Text(), "context": Count(1, maximum("context")), "today": Text(), "tokenizer": Text(path=True),
         "chat_template": Text(path=True), "format_name": Text(), "jobs": Count(1), "dataset_rules": Flag(),
-        "prompt_fingerprints": Flag(), "assistant_only_loss": Flag(), "completion_only_loss": Flag(), "max_seq_len": Count(1),
+        "prompt_fingerprints": Flag(), "assistant_only_loss": Flag(), "completion_only_loss": Flag(), "max_seq_len": Count(1, maximum("max-seq-len")),
         "bound_tokens": Flag(), "mapping": Text(path=True), "keep_order": Flag(), "engine": OneOf(("local", "ray")), "trainer": OneOf(TRAINER_CHOICES),
-        "trainer_source": Text(), "max_seq_len_source": Text(),
-        "run": Text(path=True), "counts_note": Text(),
+        "trainer_source": Text(), "max_seq_len_source": Text(), "model_source": Text(), "model_file": Text(),
+        "run": Text(path=True), "trainer_version": Version(), "transformers_version": Version(),
+        "template_name": Text(), "instruction_part": Text(), "response_part": Text(),
+        "rows_per_file": Count(1),  # max_samples: past a file's rows it reads them all, no harm
     }
 
     @property
@@ -137,8 +156,10 @@ class Thresholds:
     large_dataset: int = 100_000  # FT508: one epoch over this many records is plenty
 
     RULES: ClassVar[dict[str, Rule]] = {
-        "min_total_steps": Count(0), "small_dataset": Count(0), "max_epochs_small": Count(0), "max_epochs": Count(0),
-        "max_warmup_share": Number(0, maximum=1), "max_usual_epochs": Count(0), "large_dataset": Count(0),
+        "min_total_steps": Count(0, maximum("min-total-steps")), "small_dataset": Count(0, maximum("small-dataset")),
+        "max_epochs_small": Count(0, maximum("max-epochs-small")), "max_epochs": Count(0, maximum("max-epochs")),
+        "max_warmup_share": Number(0, maximum=1), "max_usual_epochs": Count(0, maximum("max-usual-epochs")),
+        "large_dataset": Count(0, maximum("large-dataset")),
     }
 
     def __post_init__(self) -> None:
@@ -153,7 +174,8 @@ class Gates:
     max_tokens: int | None = None  # tokens processed (all epochs)
     min_records: int | None = None
 
-    RULES: ClassVar[dict[str, Rule]] = {"max_cost_usd": Number(0), "max_tokens": Count(0), "min_records": Count(0)}
+    RULES: ClassVar[dict[str, Rule]] = {"max_cost_usd": Number(0, maximum=ceiling("max-cost")), "max_tokens": Count(0, maximum("max-tokens")),
+                                        "min_records": Count(0, maximum("min-records"))}
 
     def __post_init__(self) -> None:
         check_fields(self, self.RULES)
@@ -187,17 +209,18 @@ class PlanOptions:
     # where a value came from when not ftlint's default: ("epochs", "--epochs"), ("epochs", "num_epochs 3 from
     # lora-1b.yml"); the estimate says each figure's source from these, or the trainer's default
     sources: tuple[tuple[str, str], ...] = ()
-    # the run config's keys that decide what its trainer makes of the records before it batches them: the
-    # share it holds out, its packing (Trainer.prepare reads them)
-    trainer_keys: tuple[tuple[str, object], ...] = ()
 
     RULES: ClassVar[dict[str, Rule]] = {
-        "epochs": Count(1), "batch_size": Count(1), "grad_accum": Count(1), "gpus": Count(1), "warmup_ratio": Ratio(),
-        "warmup_steps": Count(0), "drop_last": Flag(), "hf_legacy": Flag(),
-        "max_steps": Count(1), "max_seq_len": Count(1), "packing": Flag(), "price": Number(0),
-        "n_evals": Count(0, 100), "full": Flag(), "no_packing": Flag(), "budget_usd": Number(0),
-        "budget_tokens": Count(0), "tokens_per_second": Number(0, minimum_open=True), "gpu_hour_usd": Number(0),
-        "learning_rate": Number(0, minimum_open=True), "reference_batch_size": Count(1),
+        "epochs": Count(1, maximum("epochs")), "batch_size": Count(1, maximum("batch-size")),
+        "grad_accum": Count(1, maximum("grad-accum")), "gpus": Count(1, maximum("gpus")), "warmup_ratio": Ratio(),
+        "warmup_steps": Count(0, maximum("warmup-steps")), "drop_last": Flag(), "hf_legacy": Flag(),
+        "max_steps": Count(1, maximum("max-steps")), "max_seq_len": Count(1, maximum("max-seq-len")), "packing": Flag(),
+        "price": Number(0, maximum=ceiling("price")), "n_evals": Count(0, 100), "full": Flag(), "no_packing": Flag(),
+        "budget_usd": Number(0, maximum=ceiling("budget-usd")), "budget_tokens": Count(0, maximum("budget-tokens")),
+        "tokens_per_second": Number(0, minimum_open=True, maximum=ceiling("tokens-per-second")),
+        "gpu_hour_usd": Number(0, maximum=ceiling("gpu-hour-usd")),
+        "learning_rate": Number(0, minimum_open=True, maximum=ceiling("learning-rate")),
+        "reference_batch_size": Count(1, maximum("reference-batch-size")),
     }
 
     def __post_init__(self) -> None:
@@ -213,8 +236,8 @@ class StudyOptions:
     short_fraction: float = 0.1
     finalists: int = 3
 
-    RULES: ClassVar[dict[str, Rule]] = {"trials": Count(1), "short_fraction": Number(0, minimum_open=True, maximum=1),
-                                        "finalists": Count(0)}
+    RULES: ClassVar[dict[str, Rule]] = {"trials": Count(1, maximum("trials")), "short_fraction": Number(0, minimum_open=True, maximum=1),
+                                        "finalists": Count(0, maximum("finalists"))}
 
     def __post_init__(self) -> None:
         check_fields(self, self.RULES)

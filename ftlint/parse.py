@@ -125,13 +125,20 @@ def compact_json(value: object, sort_keys: bool = True) -> bytes:
         return json.dumps(value, sort_keys=sort_keys, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "surrogatepass")
 
 
+def is_blank(raw: bytes) -> bool:
+    """Empty, or JSON's white space only (space, tab, CR, LF): a vertical tab or a form feed is
+    white space to Python (bytes.isspace) but not to JSON, so a line of them is not blank but
+    invalid JSON, and is counted as such, in check's counts and in convert's tally."""
+    return not raw.strip(b" \t\r\n")
+
+
 def parse_line(number: int, raw: bytes, max_depth: int = DEFAULT_MAX_DEPTH) -> Line:
     facts: list[Fact] = []
     nbytes = len(raw)
     if raw.startswith(BOM):
         facts.append(Bom())
         raw = raw[len(BOM) :]
-    if not raw or raw.isspace():
+    if is_blank(raw):
         facts.append(BLANK)
         return Line(number, None, facts, nbytes, blank=True)
     nul = raw.find(b"\x00")

@@ -45,6 +45,25 @@ def learning_rate(step: int, total: int, warmup: int, schedule: str) -> float:
     return max(0.0, (total - step) / max(1, total - warmup))
 
 
+def epoch_ends(total: int, steps_per_epoch: int, columns: int) -> list[bool]:
+    """Whether an epoch ends (at a step k x steps_per_epoch below total) in each column of the
+    axis, a step's column being round(step x columns / total), the last column taking the steps
+    past it. A loop over the columns, never over the epochs: 10^8 epochs draw as fast as 3."""
+    ends = [False] * columns
+    if not steps_per_epoch:
+        return ends
+
+    def column(step: int) -> int:
+        return min(columns - 1, round(step * columns / total))
+
+    for c in range(columns):
+        start = max(steps_per_epoch, -(-((2 * c - 1) * total) // (2 * columns)))  # where c starts, give or take a step
+        first = -(-start // steps_per_epoch) * steps_per_epoch
+        ends[c] = any(steps_per_epoch <= step < total and column(step) == c
+                      for step in (first - steps_per_epoch, first, first + steps_per_epoch))
+    return ends
+
+
 def schedule_plot(total: int, warmup: int, steps_per_epoch: int, schedule: str, width: int = 60, height: int = 8) -> str:
     if total <= 0:
         return "learning-rate schedule: no steps"
@@ -60,9 +79,6 @@ def schedule_plot(total: int, warmup: int, steps_per_epoch: int, schedule: str, 
             fill = level * height - (r - 1)
             line += BLOCKS[max(0, min(8, round(fill * 8)))] if fill < 1 else "█"
         rows.append("  │" + line)
-    axis = ["─"] * columns
-    if steps_per_epoch:
-        for epoch_end in range(steps_per_epoch, total, steps_per_epoch):
-            axis[min(columns - 1, round(epoch_end * columns / total))] = "┼"
+    axis = ["┼" if ends else "─" for ends in epoch_ends(total, steps_per_epoch, columns)]
     head = f"learning rate ({schedule}, warmup {warmup:,} of {total:,} steps; ┼ marks an epoch's end):"
     return "\n".join([head, *rows, "  └" + "".join(axis), f"   0{'':>{columns - len(str(total)) - 1}}{total:,}"])

@@ -56,8 +56,14 @@ KINDS: tuple[Kind, ...] = (
     Kind("private-key", "private key block", re.compile(PRIVATE_KEY), ("PRIVATE KEY",)),
     Kind("password-url", "password in a URL", re.compile(PASSWORD_URL), ("://",)),
     Kind("email", "e-mail address", re.compile(EMAIL_DOMAIN), ("@",)),
-    Kind("phone", "phone number", re.compile(PHONE), ("+", "(")),
+    # a phone number starts with "+" or "(" and a digit: "(" and "+" alone are in most prose and code
+    Kind("phone", "phone number", re.compile(PHONE), tuple(f"{lead}{d}" for lead in "+(" for d in "0123456789")),
 )
+# Masking is wider than finding: a name that glues a secret to a word with "_" ("eval_AKIA...", a
+# metric, a file, a key) has no \b before the secret, yet it must not be echoed; so the masks take
+# letters and digits as a word's characters, where the scanners take \w.
+_ALNUM_BOUNDARY = r"(?:(?<![A-Za-z0-9])(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])(?![A-Za-z0-9]))"
+MASKS: tuple[re.Pattern[str], ...] = tuple(re.compile(kind.pattern.pattern.replace(r"\b", _ALNUM_BOUNDARY)) for kind in KINDS)
 # the kinds each literal triggers (found in one pass: ftlint.literals)
 TRIGGERS: dict[bytes, tuple[int, ...]] = {}
 for _index, _kind in enumerate(KINDS):
@@ -80,7 +86,7 @@ def redact(text: str) -> str:
     for index in sorted(triggered(present)):
         kind = KINDS[index]
         if any(lit in text for lit in kind.literals):
-            text = (_KEY_BLOCK if kind.family == "private-key" else kind.pattern).sub(functools.partial(_masked, kind.family), text)
+            text = (_KEY_BLOCK if kind.family == "private-key" else MASKS[index]).sub(functools.partial(_masked, kind.family), text)
     return text
 
 

@@ -15,19 +15,21 @@ evaluations of more than a quarter of the run.
 from __future__ import annotations
 
 import csv
-import json
+import functools
 import math
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import asdict, dataclass
-from pathlib import Path
+from dataclasses import asdict, dataclass, field
+
+from .checked import shown
+from .maxima import maximum
+from .read.logs import TOO_LARGE, LogError, Skipped, TrainerState, csv_rows, head_of, jsonl_rows
 
 EARLY, LATE = 0.1, 0.75
 MIN_EVALUATIONS, MAX_GAP_SHARE = 5, 0.25
 
 
-class ReviewError(Exception):
-    pass
+ReviewError = LogError  # one line, exit 2
 
 
 @dataclass
@@ -44,12 +46,10 @@ class Review:
     evaluations: int
     largest_gap: int
     sparse: bool
+    notes: list[str] = field(default_factory=list)  # rows passed over (over the row limit, a number too large), said once a kind
 
     def to_dict(self) -> dict[str, object]:
         return asdict(self)
-
-
-MAX_STATE_BYTES = 256 * 1024 * 1024  # a trainer_state.json is parsed whole: larger is not one
 
 
 class Evaluations:
@@ -93,25 +93,35 @@ class Evaluations:
         return previous, gap
 
 
-def load_points(path: str, metric: str | None) -> tuple[Evaluations, str, int | None]:
-    """The metric's evaluations, the metric's name, and max_steps if the log says. CSV and
-    JSONL logs are read row by row (only the evaluations are kept, at a few bytes each); a
-    UTF-8 byte-order mark (an Excel export) is read past."""
-    p = Path(path)
+def load_points(path: str, metric: str | None, skipped: Skipped | None = None) -> tuple[Evaluations, str, int | None]:
+    """The metric's evaluations, the metric's name, and max_steps if the log says. Every log is
+    streamed a row at a time (ftlint/read/logs.py: a row over the limit is passed over and
+    counted in `skipped`), and only the chosen metric's evaluations are kept, at a few bytes each;
+    a UTF-8 byte-order mark (an Excel export) is read past."""
+    from .trust import Refused, open_regular
+
+    skipped = skipped if skipped is not None else Skipped()
     try:
-        if not p.is_file():
-            raise ReviewError(f"{path}: no such file" if not p.exists() else f"{path}: not a regular file")
-        with open(p, encoding="utf-8-sig", newline="") as fh:
-            head = fh.read(4096)
-            fh.seek(0)
+        with open_regular(path, "") as fh:
+            head = head_of(fh)
             stripped = head.lstrip()
-            if stripped.startswith("{") and p.suffix != ".jsonl" and not _one_object_per_line(head):
-                if p.stat().st_size > MAX_STATE_BYTES:
-                    raise ReviewError(f"{path}: larger than {MAX_STATE_BYTES // 2**20} MiB; not a trainer_state.json")
-                return _state_points(path, fh.read(), metric)
-            if p.suffix == ".jsonl" or stripped.startswith("{"):
-                return _points(path, _jsonl_rows(path, fh), metric, None)
-            return _csv_points(path, csv.reader(fh), metric)
+            if stripped.startswith("{") and not path.endswith(".jsonl") and not _one_object_per_line(head):
+                state = TrainerState(fh, path, skipped)
+                points, chosen = _points(path, state.rows(), metric, skipped)
+                logged = state.max_steps
+                if not isinstance(logged, int) or isinstance(logged, bool) or logged <= 0:
+                    return points, chosen, None
+                if logged > maximum("max-steps"):
+                    skipped.values.append(f"max_steps {shown(logged)}: over {maximum('max-steps'):,}, the most --max-steps "
+                                          "takes; not used (give --max-steps)")
+                    return points, chosen, None
+                return points, chosen, logged
+            if path.endswith(".jsonl") or stripped.startswith("{"):
+                return (*_points(path, jsonl_rows(fh, path, skipped), metric, skipped), None)
+            header, rows = csv_rows(fh, path, skipped)
+            return (*_csv_points(path, header, rows, metric, skipped), None)
+    except Refused as exc:
+        raise ReviewError(str(exc).strip()) from None
     except (OSError, UnicodeDecodeError, csv.Error) as exc:
         raise ReviewError(f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
 
@@ -121,82 +131,96 @@ def _one_object_per_line(head: str) -> bool:
     return first.startswith("{") and first.endswith("}") and "\n" in head
 
 
-def _state_points(path: str, text: str, metric: str | None) -> tuple[Evaluations, str, int | None]:
-    try:
-        state = json.loads(text)
-    except (ValueError, RecursionError) as exc:
-        raise ReviewError(f"{path}: not valid JSON: {exc}") from None
-    if not isinstance(state, dict) or not isinstance(state.get("log_history"), list):
-        raise ReviewError(f"{path}: no log_history: expected a Hugging Face trainer_state.json")
-    max_steps = state.get("max_steps")
-    logged = max_steps if isinstance(max_steps, int) and not isinstance(max_steps, bool) and max_steps > 0 else None
-    return _points(path, (r for r in state["log_history"] if isinstance(r, dict)), metric, logged)
+class _Chosen:
+    """The evaluations of the metric a review is of, while the rows stream: the one named, else
+    eval_loss once met, else the first by name of the eval_* metrics with a usable value (what
+    the whole log would choose), so one metric's evaluations are kept, whatever the columns."""
+
+    def __init__(self, wanted: str | None) -> None:
+        self.wanted = wanted
+        self.loss = False  # eval_loss met (with or without a usable value)
+        self.first_seen: str | None = None  # the first by name of the metrics met
+        self.name: str | None = wanted
+        self.points = Evaluations()
+
+    def met(self, name: str) -> None:
+        if name == "eval_loss" and not self.wanted and not self.loss:
+            self.loss = True
+            if self.name != "eval_loss":
+                self.name, self.points = "eval_loss", Evaluations()
+        if self.first_seen is None or name < self.first_seen:
+            self.first_seen = name
+
+    def add(self, name: str, step: int, value: float) -> None:
+        if name != self.name:
+            if self.wanted or self.loss or (self.name is not None and name > self.name):
+                return
+            self.name, self.points = name, Evaluations()  # a metric first by name has its first value
+        self.points.add(step, value)
+
+    def result(self, path: str) -> tuple[Evaluations, str]:
+        chosen = self.name if self.name is not None else self.first_seen
+        if chosen is None:
+            raise ReviewError(f"{path}: no eval_loss column; name the metric with --metric")
+        if not self.points.count or chosen != self.name:
+            raise ReviewError(f"{path}: no rows with both step and {chosen}")
+        return self.points, chosen
 
 
-def _jsonl_rows(path: str, fh: Iterable[str]) -> Iterator[dict]:
-    for n, line in enumerate(fh, 1):
-        if line.strip():
-            try:
-                row = json.loads(line)
-            except (ValueError, RecursionError) as exc:
-                raise ReviewError(f"{path}:{n}: not valid JSON: {exc}") from None
-            if isinstance(row, dict):
-                yield row
-
-
-def _points(path: str, rows: Iterable[dict], metric: str | None,
-            max_steps: int | None) -> tuple[Evaluations, str, int | None]:
-    points: dict[str, Evaluations] = {}  # by metric, while the metric is not chosen
-    seen: set[str] = set()  # metric columns met, with or without a usable value
-    wanted = metric
-    for row in rows:
-        seen.update(k for k in row if isinstance(k, str) and (k == wanted or (not wanted and _is_eval(k))))
+def _points(path: str, rows: Iterable[tuple[str, dict]], metric: str | None, skipped: Skipped) -> tuple[Evaluations, str]:
+    chosen = _Chosen(metric)
+    met: set[str] = set()  # names already met, while few (a hostile log's names can be many)
+    for where, row in rows:
+        names = ([metric] if metric in row else []) if metric else [k for k in row if _is_eval(k)]
+        for name in names:
+            if name not in met:
+                chosen.met(name)
+                if len(met) < 4096:
+                    met.add(name)
         step = _step(row.get("step"))
         if step is None:
+            if _too_large(row.get("step")):
+                skipped.add(TOO_LARGE, where)
             continue
-        names = [wanted] if wanted else [k for k in row if isinstance(k, str) and _is_eval(k)]
         for name in names:
-            value = _number(row.get(name))
+            value = _number(row[name])
             if value is not None and math.isfinite(value):
-                found = points.get(name)
-                if found is None:
-                    found = points[name] = Evaluations()
-                found.add(step, value)
-    chosen = wanted or ("eval_loss" if "eval_loss" in seen else min(points, default=None) or min(seen, default=None))
-    if chosen is None:
-        raise ReviewError(f"{path}: no eval_loss column; name the metric with --metric")
-    if chosen not in points:
-        raise ReviewError(f"{path}: no rows with both step and {chosen}")
-    return points[chosen], chosen, max_steps
+                chosen.add(name, step, value)
+            elif _too_large(row[name]):
+                skipped.add(TOO_LARGE, where)
+    return chosen.result(path)
 
 
-def _csv_points(path: str, rows: Iterator[list[str]], metric: str | None) -> tuple[Evaluations, str, int | None]:
+def _csv_points(path: str, header: list[str], rows: Iterator[tuple[str, list[str]]], metric: str | None,
+                skipped: Skipped) -> tuple[Evaluations, str]:
     """A CSV log: the columns are the header's, so they are looked up once, not row by row."""
-    header = next(rows, [])
-    names = [metric] if metric else [k for k in header if _is_eval(k)]
-    columns = [(header.index(n), Evaluations()) for n in dict.fromkeys(names) if n in header]
+    at: dict[str, int] = {}
+    for i, name in enumerate(header):
+        at.setdefault(name, i)
+    names = [metric] if metric else sorted(k for k in at if _is_eval(k))
+    columns = [(n, at[n]) for n in names if n in at]
     if not columns:
-        return _points(path, iter(()), metric, None)  # the error for a log without the metric
-    if "step" not in header:
-        raise ReviewError(f"{path}: no rows with both step and {metric or ('eval_loss' if 'eval_loss' in header else min(names))}")
-    at = header.index("step")
-    for row in rows:
-        if len(row) <= at:
-            continue
-        step = _step(row[at])
+        return _points(path, iter(()), metric, skipped)  # the error for a log without the metric
+    chosen = _Chosen(metric)
+    for name, _ in columns:
+        chosen.met(name)
+    if "step" not in at:
+        raise ReviewError(f"{path}: no rows with both step and {chosen.name or chosen.first_seen}")
+    step_at = at["step"]
+    for _, row in rows:
+        step = _step(row[step_at]) if step_at < len(row) else None
         if step is None:
             continue
-        for i, found in columns:
+        for name, i in columns:
+            if chosen.name is not None and name > chosen.name:
+                break  # sorted: no later column can be chosen now
             value = _number(row[i]) if i < len(row) else None
             if value is not None and math.isfinite(value):
-                found.add(step, value)
-    by_name = {header[i]: found for i, found in columns if found.count}
-    chosen = metric or ("eval_loss" if "eval_loss" in header else min(by_name, default=None) or min(names))
-    if chosen not in by_name:
-        raise ReviewError(f"{path}: no rows with both step and {chosen}")
-    return by_name[chosen], chosen, None
+                chosen.add(name, step, value)
+    return chosen.result(path)
 
 
+@functools.lru_cache(maxsize=4096)  # a log's columns repeat row after row
 def _is_eval(key: str) -> bool:
     return key.startswith("eval_") and "runtime" not in key and "per_second" not in key
 
@@ -214,12 +238,18 @@ def _number(value: object) -> float | None:
         return None
     try:
         return float(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # OverflowError: a JSON integer of hundreds of digits
         return None
 
 
+def _too_large(value: object) -> bool:
+    """A JSON integer no float holds (float() of a CSV's digits is infinity, passed over as such)."""
+    return isinstance(value, int) and not isinstance(value, bool) and _number(value) is None
+
+
 def review(path: str, metric: str | None = None, mode: str | None = None, max_steps: int | None = None) -> Review:
-    points, metric, logged_max = load_points(path, metric)
+    skipped = Skipped()
+    points, metric, logged_max = load_points(path, metric, skipped)
     mode = mode or ("min" if "loss" in metric or "perplexity" in metric else "max")
     best_value, best_step = points.best(mode)  # the earliest of equal bests
     last, gap = points.last_step_and_gap()
@@ -235,4 +265,5 @@ def review(path: str, metric: str | None = None, mode: str | None = None, max_st
         verdict = "ok"
         advice = f"the best {metric} came at step {best_step:,} of {total:,} ({fraction:.0%} of the run)"
     sparse = points.count < MIN_EVALUATIONS or (total > 0 and gap > MAX_GAP_SHARE * total)
-    return Review(path, metric, mode, best_step, best_value, total, round(fraction, 4), verdict, advice, points.count, gap, sparse)
+    return Review(path, metric, mode, best_step, best_value, total, round(fraction, 4), verdict, advice, points.count, gap, sparse,
+                  skipped.notes())

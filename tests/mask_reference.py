@@ -15,6 +15,8 @@ transformers' TikTokenConverter, so no model is downloaded:
 
   llama3         Llama 3.x: llama-models' llama3/tokenizer.model, Meta's 256 special tokens at
                  Meta's ids (128000...);
+  llama3.0       Llama 3 (Meta-Llama-3 Instruct): the same ranks, with Llama 3's own names for the
+                 256 (meta-llama/llama3 llama/tokenizer.py: 3.1 renamed some reserved ones);
   qwen2          Qwen 3: the ranks shipped in ftlint/tokenizers/qwen2.tiktoken.gz, an NFC
                  normaliser, Qwen 3's 26 added tokens (ftlint.chat.QWEN3_SPECIALS, ids 151643...);
   qwen2.5        the same ranks with Qwen 2.5's 22 added tokens (QWEN25_SPECIALS: <think>,
@@ -59,7 +61,7 @@ CORPUS = ROOT / "fixtures" / "chat" / "mask_corpus.jsonl"
 
 GEMMA3_SPECIALS = ("<pad>", "<eos>", "<bos>", "<start_of_turn>", "<end_of_turn>", "<start_of_image>")
 ALIASES = {"qwen3": "qwen2", "o200k_base": "o200k_harmony", "harmony": "o200k_harmony"}
-FAMILIES = ("llama3", "qwen2", "qwen2.5", "qwen3_5", "o200k_harmony", "gemma3", "mistral-tekken", "deepseek-r1-qwen",
+FAMILIES = ("llama3", "llama3.0", "qwen2", "qwen2.5", "qwen3_5", "o200k_harmony", "gemma3", "mistral-tekken", "deepseek-r1-qwen",
             "deepseek-r1-llama")
 
 # template file (fixtures/templates/trl/) -> (tokenizer family, bos_token, eos_token) as the model's
@@ -93,6 +95,13 @@ def _llama3_specials() -> list[str]:
     names = [name for name, _ in by_id]
     assert set(LLAMA3_SPECIALS) <= set(names), set(LLAMA3_SPECIALS) - set(names)
     return names
+
+
+def _llama3_0_specials() -> list[str]:
+    """Llama 3's 256 special tokens in id order, as Meta's llama3 repository names them."""
+    return ["<|begin_of_text|>", "<|end_of_text|>", *(f"<|reserved_special_token_{i}|>" for i in range(4)), "<|start_header_id|>",
+            "<|end_header_id|>", "<|reserved_special_token_4|>", "<|eot_id|>",
+            *(f"<|reserved_special_token_{i}|>" for i in range(5, 251))]
 
 
 def _harmony_specials(ranks: dict[bytes, int]) -> list[str]:
@@ -143,6 +152,8 @@ def _tokenizer(family: str) -> PreTrainedTokenizerFast:
     specials: list[str]
     if family == "llama3":
         ranks, pattern, specials, nfc = load_ranks("llama3"), LLAMA3_PATTERN, _llama3_specials(), False
+    elif family == "llama3.0":
+        ranks, pattern, specials, nfc = load_ranks("llama3"), LLAMA3_PATTERN, _llama3_0_specials(), False
     elif family in ("qwen2", "qwen2.5"):
         names = QWEN3_SPECIALS if family == "qwen2" else QWEN25_SPECIALS
         ranks, pattern, specials, nfc = load_ranks("qwen2"), QWEN2_PATTERN, list(names), True

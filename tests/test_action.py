@@ -83,7 +83,8 @@ def test_a_clean_pull_request_passes_with_its_diff_estimate_and_outputs(clone: P
     assert outputs == {"errors": "0", "warnings": "1", "cost": f"{cost:.4f}", "files": "2"}
     # the one warning: the model's last training date is 36 days after FTLINT_TODAY (tests/conftest.py)
     annotations = [line for line in done.stdout.splitlines() if line.startswith("::")]
-    assert len(annotations) == 1 and annotations[0].startswith("::warning file=data/train.jsonl,title=ftlint FT513::")
+    # on no file: the action's model input chose the model, not a data file (ftlint/origin.py)
+    assert len(annotations) == 1 and annotations[0].startswith("::warning title=ftlint FT513::")
     assert "### ftlint check ✅ 0 errors, 1 warning" in summary
     assert "### ftlint diff" in summary and "data/valid.jsonl" in summary
     shown = f"${cost:.4f}" if cost < 0.01 else f"${cost:,.2f}"  # dollars under a cent keep 4 decimals
@@ -94,7 +95,7 @@ def test_a_clean_pull_request_passes_with_its_diff_estimate_and_outputs(clone: P
     assert "notes.md" not in summary and "config.json" not in summary  # not data
     # every record is 16 to 31 tokens long (the OpenAI convention): one bar of 12
     assert all(16 <= openai_tokens(r)[0] < 32 for r in train)
-    assert '  x-axis ["16-31"]\n  y-axis "records"\n  bar [12]' in summary
+    assert '  x-axis ["16-31"]\n  y-axis "records" 0 --> 12\n  bar [12]' in summary
 
 
 def test_a_bad_line_is_annotated_on_its_line_and_fails_the_step(clone: Path) -> None:
@@ -127,8 +128,8 @@ def test_no_changed_data_file_is_said_and_passes(clone: Path) -> None:
 
 def test_a_base_that_does_not_exist_is_one_line_and_exit_2(clone: Path) -> None:
     done, summary, _ = run_action(clone, base="origin/nope")
-    assert done.returncode == 2 and "> ftlint: git diff" in summary
-    assert done.stdout.startswith("::error title=ftlint::git diff") and len(done.stdout.splitlines()) == 1
+    assert done.returncode == 2 and "> ftlint: `base 'origin/nope' is not a commit in this checkout" in summary
+    assert done.stdout.startswith("::error title=ftlint::base 'origin/nope'") and len(done.stdout.splitlines()) == 1
 
 
 def test_action_yml_passes_every_input_to_the_script() -> None:

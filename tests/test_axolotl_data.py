@@ -1,59 +1,13 @@
-"""The arithmetic axolotl's figures follow, each against an oracle of its own: NumPy's own
-default_rng for the seeded shuffle datasets draws; hand counts from datasets' documented rules for
-split slicing and train_test_split; a plain first-fit packer for axolotl's multipack bins; hand
-arithmetic for axolotl's packed step count and its warmup (tests/test_replay_axolotl.py holds the
-whole of it to the recorded runs)."""
+"""The arithmetic axolotl's figures follow, each against an oracle of its own: a plain first-fit
+packer for axolotl's multipack bins; hand arithmetic for axolotl's packed step count and its
+warmup (datasets' slicing, shuffle and split: tests/test_hf_datasets.py; tests/test_replay_axolotl.py
+holds the whole of it to the recorded runs)."""
 from __future__ import annotations
 
-import math
 import random
-
-import numpy as np
-import pytest
 
 from ftlint.trainers.axolotl import multipack
 from ftlint.trainers.axolotl.steps import AxolotlSteps, PackedSteps
-from ftlint.trainers.configs.hf_datasets import SplitError, held_out, permutation, read_instruction
-
-
-@pytest.mark.parametrize("seed", [0, 1, 42, 2**32 - 1, 2**32, 2**70 + 12345])
-def test_the_seeded_order_is_numpys_default_rng_permutation(seed: int) -> None:
-    for n in (0, 1, 2, 7, 60, 1000, 70_000):
-        assert permutation(n, seed) == np.random.default_rng(seed).permutation(n).tolist()
-
-
-@pytest.mark.parametrize(("spec", "n", "want"), [
-    ("train", 80, [(0, 80)]),
-    ("train[:20%]", 80, [(0, 16)]),
-    ("train[:25%]", 10, [(0, 2)]),  # 2.5 rounds half to even, as Python's round
-    ("train[:35%]", 10, [(0, 4)]),  # 3.5 rounds to 4
-    ("train[10:20]", 80, [(10, 20)]),
-    ("train[-10%:]", 80, [(72, 80)]),
-    ("train[:-5]", 12, [(0, 7)]),
-    ("train[:50%]+train[-1:]", 10, [(0, 5), (9, 10)]),
-    ("train[:20%](pct1_dropremainder)", 250, [(0, 40)]),  # 20 x trunc(250 / 100)
-    ("train[5:500]", 80, [(5, 80)]),
-])
-def test_split_slicing_counts_as_datasets_does(spec: str, n: int, want: list[tuple[int, int]]) -> None:
-    assert [(start, stop) for _, start, stop in read_instruction(spec, {"train": n})] == want
-
-
-@pytest.mark.parametrize("spec", ["validation", "train[:20%](pct1_dropremainder)", "train[:120%]", "train[x:]"])
-def test_a_split_datasets_refuses_is_refused(spec: str) -> None:
-    with pytest.raises(SplitError):
-        read_instruction(spec, {"train": 80})
-
-
-@pytest.mark.parametrize(("n", "size", "want"), [(60, 0.05, 3), (103, 0.05, 6), (20, 0.05, 1), (54, 0.1, 6), (10, 3, 3),
-                                                 (7, 0.5, 4)])
-def test_train_test_split_holds_out_the_ceiling_of_the_share(n: int, size: float, want: int) -> None:
-    assert held_out(n, size) == want == (size if isinstance(size, int) else math.ceil(size * n))
-
-
-@pytest.mark.parametrize(("n", "size"), [(10, 10), (10, 0), (2, 0.9), (5, 1.0)])
-def test_a_split_that_leaves_nothing_to_train_is_refused(n: int, size: float) -> None:
-    with pytest.raises(SplitError):
-        held_out(n, size)
 
 
 def _plain_first_fit(lengths: list[int], capacity: int, bin_size: int) -> int:

@@ -70,3 +70,29 @@ def test_the_same_seed_and_size_make_the_same_bytes(tmp_path: Path) -> None:
         digests.append(hashlib.sha256(data).hexdigest())
     assert digests[0] == digests[1]
     assert (tmp_path / "a.jsonl").stat().st_size >= 0.2 * 1024 * 1024
+
+
+def test_the_tail_adds_long_records_and_leaves_the_others_as_they_were(tmp_path: Path) -> None:
+    import tiktoken
+
+    from ftlint.tokens import get_encoding
+    from generate import Tail
+
+    encode: tiktoken.Encoding = get_encoding("o200k_base")
+    tail = Tail(share=0.05, limit=4096)
+    plain, tailed = tmp_path / "plain.jsonl", tmp_path / "tail.jsonl"
+    generate(str(plain), 0.3, seed=5)
+    generate(str(tailed), 0.3, seed=5, tail=tail)
+    before = plain.read_bytes().splitlines()
+    long, others = [], 0
+    for line in tailed.read_bytes().splitlines():
+        if others < len(before) and line == before[others]:  # the other records: the file without the tail, in order
+            others += 1
+            continue
+        rec = json.loads(line)
+        # OpenAI's convention, counted here with tiktoken itself: 3 a record, 3 + role + content a message
+        long.append(3 + sum(3 + len(encode.encode_ordinary(m["role"])) + len(encode.encode_ordinary(m["content"]))
+                            for m in rec["messages"]))
+    assert long and all(tail.lo * tail.limit <= n <= tail.hi * tail.limit for n in long), long
+    records = len(long) + others
+    assert abs(len(long) - records * tail.share) <= 4 * math.sqrt(records * tail.share), (len(long), records)

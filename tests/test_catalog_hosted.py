@@ -149,9 +149,9 @@ def test_a_hosted_checkpoint_is_counted_as_the_self_hosted_catalog_counts_it() -
     hosted entry's own `exact` note says why not (a vision job: image tokens), or neither can be
     exact (no tokenizer here: the hosted rule above counts it with OpenAI's convention)."""
     models = all_models()
-    assert len(SAME_CHECKPOINT) == len(set(SAME_CHECKPOINT)) == 66
+    assert len(SAME_CHECKPOINT) == len(set(SAME_CHECKPOINT)) == 70
     direct = {name for name in TOGETHER if name in models}  # Together's ids that are Hugging Face's
-    assert len(direct) == 35 and "Qwen/Qwen3.5-0.8B" in direct and "Qwen/Qwen3.5-9B" not in direct  # 9B: below
+    assert len(direct) == 39 and "Qwen/Qwen3.5-0.8B" in direct and "Qwen/Qwen3.5-9B" not in direct  # 9B: below
     for hosted_id, hf_id in SAME_CHECKPOINT:
         mine, theirs = models[hosted_id], models[hf_id]
         assert theirs.provider == "hf" and mine.tokenizer == theirs.tokenizer, (hosted_id, hf_id)
@@ -215,3 +215,39 @@ def test_models_lists_each_provider_and_says_an_estimate_is_one() -> None:
     assert len(listing(None, "together", day).models) >= 74
     text = run("models", "--provider", "together", "--today", "2026-12-02").stdout
     assert "together/moonshotai/Kimi-K2.5" in text and "kimi-k2: not available offline, counted with o200k_base as an estimate" in text
+
+
+def test_each_providers_default_model_has_a_price_or_says_why_not() -> None:
+    """The model a file is priced as when none is named: a price, or the reason there is none,
+    with its source, in `ftlint models` and in the estimate's cost row (Bedrock's Nova Lite and
+    Vertex's Gemini 3.5 Flash have no training price found)."""
+    from ftlint.models import providers
+
+    models = all_models()
+    for name, provider in providers().items():
+        if provider.default_model:
+            m = models[provider.default_model]
+            assert m.price is not None or m.rates or (m.unpriced is not None and m.unpriced.source and m.unpriced.date), name
+    for fixture, model in (("bedrock-nova", "nova-lite"), ("vertex-gemini", "gemini-3.5-flash")):
+        e = json.loads(run("estimate", f"fixtures/formats/{fixture}/good.jsonl", "-o", "json").stdout)
+        shown = json.loads(run("models", model, "-o", "json").stdout)["models"][0]
+        assert e["cost_usd"] is None and shown["price"] is None
+        assert shown["unpriced"]["value"] in e["price_note"] and "was found" in e["price_note"]
+
+
+def test_vertexs_defaults_are_said_to_stand_in_for_its_unpublished_ones() -> None:
+    e = json.loads(run("estimate", "fixtures/formats/vertex-gemini/good.jsonl", "-o", "json").stdout)
+    for key in ("epochs", "batch_size"):
+        assert e["sources"][key].startswith("a stand-in for vertex's own default, which it does not publish"), e["sources"][key]
+    openai = json.loads(run("estimate", "fixtures/good/drone_training.jsonl", "-o", "json").stdout)
+    assert "stand-in" not in openai["sources"]["epochs"]  # OpenAI's own auto rule, the cookbook's reading of it
+
+
+def test_mistrals_fine_tuning_status_is_read_from_its_current_docs() -> None:
+    """docs.mistral.ai (read 2026-12-06): the deprecated-features page lists the fine-tuning API
+    and fine-tuning (AI Studio or the API) as deprecated with no replacement; the API reference
+    still documents the jobs endpoint with invalid_sample_skip_percentage."""
+    shown = json.loads(run("models", "--provider", "mistral", "-o", "json").stdout)["deprecated_providers"][0]
+    status = shown["status"]
+    assert status["date"] == "2026-12-06" and "no longer actively supported" in status["value"]
+    assert "invalid_sample_skip_percentage" in status["value"] and "docs.mistral.ai/api/endpoint/fine-tuning" in status["source"]

@@ -8,6 +8,7 @@ import html
 import itertools
 import math
 import re
+from pathlib import Path
 
 from test_hosted import openai_tokens, records, usd
 
@@ -44,6 +45,7 @@ def test_the_length_chart_counts_records_per_bin_split_at_the_limit() -> None:
     labels = ", ".join(f'"{lo:,}-{hi - 1:,}{" over" if lo > limit else ""}"' for lo, hi, _ in bins)
     assert c["x-axis"] == f"[{labels}]"
     assert c["bar"] == "[" + ", ".join(str(n) for _, _, n in bins) + "]"
+    assert c["y-axis"] == f'"records" 0 --> {max(n for _, _, n in bins)}'  # from 0: a bar's height is its count
     assert sum(n for lo, _, n in bins if lo > limit) == sum(t > limit for t in lengths) >= 2
 
 
@@ -58,6 +60,8 @@ def test_the_cost_chart_adds_an_epochs_cost_at_each_epochs_last_step() -> None:
     assert c["title"] == f'"cost by epoch: {shown} for {steps * 3} steps"'
     assert c["x-axis"] == "[" + ", ".join(f'"epoch {k} (step {k * steps})"' for k in (1, 2, 3)) + "]"
     assert c["bar"] == "[" + ", ".join(f"{round(cost * k / 3, 4):g}" for k in (1, 2, 3)) + "]"
+    # the axis starts at 0 (Mermaid's own starts at the lowest bar: epoch 1 drawn as a sliver) and ends at the total
+    assert c["y-axis"] == f'"USD" 0 --> {round(cost, 4):g}'
     assert out.index("| cost |") < out.index("```mermaid")  # beside (after) the table
 
 
@@ -91,3 +95,33 @@ def test_an_estimate_is_an_html_table_of_its_figures() -> None:
     for name, value in figures.items():
         assert f"<tr><td>{name}</td><td>{value}</td></tr>" in shown
         assert f"| {name} | {value} |" in docs
+
+
+# --- issue 35: a chart's size is fixed whatever the epochs; a notebook masks as the terminal does ---
+
+def test_the_cost_chart_has_at_most_20_bars_whatever_the_epochs() -> None:
+    data = records(TOY)
+    tokens = sum(openai_tokens(r)[0] for r in data)
+    epochs = 1000  # the most epochs takes
+    out = run("estimate", str(TOY.relative_to(ROOT)), "--model", "gpt-4o-mini", "--epochs", str(epochs), "--batch-size", "5",
+              "-o", "markdown").stdout
+    cost = usd(tokens * epochs, GPT_4O_MINI)
+    shown = [math.ceil(i * epochs / 20) for i in range(1, 21)]  # 50, 100, ..., 1000: evenly spread, the last included
+    c = chart(out, "cost by epoch")
+    assert c["x-axis"] == "[" + ", ".join(f'"epoch {k} (step {k:,})"' for k in shown) + "]"  # one step an epoch
+    assert c["bar"] == "[" + ", ".join(f"{round(cost * k / epochs, 4):g}" for k in shown) + "]"
+    assert len(out) < 10_000
+
+
+def test_a_notebook_masks_and_escapes_a_file_name_as_the_terminal_does(tmp_path: Path) -> None:
+    from untrusted import SECRETS
+
+    secret = SECRETS["aws"]
+    path = tmp_path / f"data-{secret}\x1b[2J.jsonl"
+    path.write_text('{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "x"}]}\n')
+    result = ftlint.check(str(path))
+    shown = result._repr_html_()
+    text = run("check", str(path)).stdout
+    assert secret not in shown and secret not in text and "\x1b" not in shown
+    masked = f"data-{secret[:4]}…\\x1b[2J.jsonl"  # as the text output shows it
+    assert masked in text and html.escape(masked) in shown

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 from conftest import run_process
@@ -65,3 +68,49 @@ def test_explicit_config_file(tmp_path: Path) -> None:
     assert _estimate(data, "--epochs", "2")["epochs"] == 2
     r = run_process("--config", str(tmp_path / "elsewhere.toml"), "estimate", "train.jsonl", "-o", "json", cwd=data)
     assert json.loads(r.stdout)["epochs"] == 7
+
+
+def test_keys_left_to_the_command_line_are_said_and_not_used(tmp_path: Path) -> None:
+    """--not-from-config (the GitHub Action's: the workflow owns the model, trainer, price and run)."""
+    data = _project(tmp_path, "ftlint.toml", 'model = "gpt-4o-mini"\nprice = 0\n[estimate]\nepochs = 4\ntrainer = "openai"\n')
+    mine = _estimate(data)
+    assert (mine["model"], mine["price_per_1m"], mine["cost_usd"], mine["epochs"]) == ("gpt-4o-mini-2024-07-18", 0, 0, 4)
+    r = run_process("--not-from-config", "model,price", "--not-from-config", "trainer", "estimate", "train.jsonl", "-o", "json",
+                    cwd=data)
+    e = json.loads(r.stdout)
+    # the default model at the catalog's price (gpt-4.1-mini, $5 per 1M tokens); epochs stay the file's
+    assert (e["model"], e["price_per_1m"], e["epochs"]) == ("gpt-4.1-mini-2025-04-14", 5.0, 4)
+    assert e["cost_usd"] == round(e["tokens_processed"] * 5.0 / 1_000_000, 6) > 0
+    said = [line for line in r.stderr.splitlines() if "not used" in line]
+    assert [line.split("ftlint.toml: ", 1)[1].split(" = ")[0] for line in said] == ["model", "price", "estimate.trainer"]
+    shown = run_process("--not-from-config", "price", "check", "train.jsonl", "-o", "markdown", cwd=data)
+    assert "ftlint.toml: price = 0 not used: --not-from-config leaves price to the command line" in shown.stdout
+    unknown = run_process("--not-from-config", "prize", "check", "train.jsonl", cwd=data)
+    assert unknown.exit_code == 2 and unknown.stderr == "ftlint: error: --not-from-config: 'prize': no such configuration key\n"
+
+
+# --- issue 35: a repository's ftlint.toml sets no number past its maximum and no FIFO as data ---
+
+def test_a_number_past_its_maximum_in_the_config_is_one_line_naming_the_key(tmp_path: Path) -> None:
+    data = _project(tmp_path, "ftlint.toml", "")
+    for key, value, maximum in (("epochs", "100000000", "1,000"), ("max-steps", "1000000000000", "10,000,000"),
+                                ("price", "1e308", "10,000"), ("gpus", "9" * 400, "131,072"),
+                                ("template-max-chars", "1099511627776", "67,108,864"), ("max-line-bytes", "9" * 30, "536,870,912")):
+        (tmp_path / "ftlint.toml").write_text(f"[estimate]\n{key} = {value}\n")
+        r = run_process("estimate", "train.jsonl", cwd=data)
+        assert r.exit_code == 2 and r.stderr.count("\n") == 1, (key, r.stderr)
+        assert f"estimate.{key} = " in r.stderr and f"at most {maximum}" in r.stderr and len(r.stderr) < 400, r.stderr
+
+
+def test_a_number_of_5000_digits_in_the_config_is_one_line(tmp_path: Path) -> None:
+    data = _project(tmp_path, "ftlint.toml", f"epochs = {'9' * 5000}\n")  # more digits than Python converts
+    r = run_process("estimate", "train.jsonl", cwd=data)
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1 and "not read" in r.stderr and "internal error" not in r.stderr, r.stderr
+
+
+def test_a_fifo_as_the_configs_validation_is_refused_before_it_blocks(tmp_path: Path) -> None:
+    data = _project(tmp_path, "ftlint.toml", 'validation = "data/sub/eval.jsonl"\n')
+    os.mkfifo(data / "eval.jsonl")
+    p = subprocess.run([sys.executable, "-m", "ftlint", "check", "train.jsonl"], capture_output=True, text=True, cwd=data,
+                       timeout=20)
+    assert p.returncode == 2 and "validation = 'data/sub/eval.jsonl': a FIFO" in p.stderr and p.stderr.count("\n") == 1, p.stderr

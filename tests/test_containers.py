@@ -51,25 +51,61 @@ def test_a_container_has_the_figures_of_its_jsonl(kind: str, tmp_path: Path) -> 
     assert run("check", str(path)).exit_code == 0
 
 
+def element_lines(text: str) -> list[int]:
+    """Where each element of a JSON array starts in the file, by the standard library's decoder
+    (an oracle apart from ftlint's scanner): its first line, 1-based."""
+    decoder, position, lines = json.JSONDecoder(), text.index("[") + 1, []
+    while True:
+        position = len(text) - len(text[position:].lstrip(" \t\r\n,"))
+        if text[position] == "]":
+            return lines
+        lines.append(text.count("\n", 0, position) + 1)
+        position = decoder.raw_decode(text, position)[1]
+
+
 @pytest.mark.parametrize("kind", ["parquet", "json", "save_to_disk"])
 def test_findings_are_located_by_row(kind: str, tmp_path: Path) -> None:
+    """A table's row is its line; a JSON array's element is on the line it starts on in the file
+    (where an editor and a GitHub annotation land), its number beside it."""
     path = containers(BAD * 6, tmp_path)[kind]
     out = run("check", str(path), "--ignore", "FT4").stdout
     located = [line.split(": ")[0] for line in out.splitlines() if ": FT201 " in line]
-    assert [loc.split(":")[-2] for loc in located] == ["1", "3", "5", "7", "9", "11"]
+    rows_of = [1, 3, 5, 7, 9, 11]
+    lines = [element_lines(path.read_text())[n - 1] for n in rows_of] if kind == "json" else rows_of
+    assert [int(loc.split(":")[-2]) for loc in located] == lines
+    if kind == "json":
+        assert lines != rows_of and all(f"(element {n}, $.messages)" in out for n in rows_of)
+        found = json.loads(run("check", str(path), "--ignore", "FT4", "-o", "json").stdout)
+        assert [(f["line"], f["element"]) for f in found if f["code"] == "FT201"] == list(zip(lines, rows_of, strict=True))
 
 
 def test_a_json_array_loses_nothing(tmp_path: Path) -> None:
     """A broken element, an element that is not an object, text after the array: each is a
-    finding, never a dropped line."""
+    finding, never a dropped line; each on the line it is on."""
     path = tmp_path / "a.json"
     path.write_text('[\n  {"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]},\n'
                     '  "just a string",\n  {"messages": [}\n]\n')
     out = run("check", str(path), "--ignore", "FT4").stdout
-    assert ":2:1: FT002 " in out and re.search(r":3:\d+: FT001 ", out)
+    assert ":3:1: FT002 " in out and "(element 2)" in out and re.search(r":4:\d+: FT001 .*\(element 3\)", out)
     trailing = tmp_path / "b.json"
     trailing.write_text('[{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]}]\n{"x": 1}\n')
-    assert ":2:1: " in run("check", str(trailing), "--ignore", "FT4").stdout
+    assert ":2:1: " in run("check", str(trailing), "--ignore", "FT4").stdout  # the text after the array, on its line
+    one_line = tmp_path / "c.json"  # every element on line 1: their numbers tell them apart
+    one_line.write_text(json.dumps(BAD * 2))
+    found = json.loads(run("check", str(one_line), "--ignore", "FT4", "-o", "json").stdout)
+    assert [(f["line"], f["element"]) for f in found] == [(1, 1), (1, 3)]
+
+
+def test_a_json_arrays_duplicates_and_leaks_name_lines_and_elements(tmp_path: Path) -> None:
+    record = BAD[1]
+    train, valid = tmp_path / "train.json", tmp_path / "valid.json"
+    train.write_text(json.dumps([record, BAD[0] | {"x": 1}, record], indent=2))
+    valid.write_text(json.dumps([{"messages": [{"role": "user", "content": "other"}, {"role": "assistant", "content": "a"}]},
+                                 record], indent=2))
+    starts, held_out = element_lines(train.read_text()), element_lines(valid.read_text())
+    out = run("check", str(train), "--validation", str(valid), "--select", "FT402,FT404").stdout
+    assert f"train.json:{starts[2]}:1: FT402 exact duplicate of {train}:{starts[0]} (element 1) (element 3)" in out
+    assert f"valid.json:{held_out[1]}:1: FT404 validation record also in the training data at {train}:{starts[0]} (element 1)" in out
 
 
 def test_a_jsonl_file_whose_first_line_is_an_array_stays_jsonl(tmp_path: Path) -> None:

@@ -4,8 +4,11 @@ under its target, what a target cannot hold is a finding, and nothing is written
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -160,3 +163,41 @@ def test_convert_reports_through_every_output_format_and_the_selection(tmp_path:
     assert len(sarif["runs"][0]["results"]) == len(found)
     github = run("convert", str(source), str(out), "--to", "alpaca", "-o", "github").stdout
     assert "::error file=" in github and "FT802" in github
+
+
+# --- issue 35: OUT's errors, the last line in Markdown, and what a blank line is ---
+
+def _data(tmp_path: Path) -> Path:
+    data = tmp_path / "in.jsonl"
+    data.write_text("".join(json.dumps({"messages": [{"role": "user", "content": f"q{i}"},
+                                                     {"role": "assistant", "content": "a"}]}) + "\n" for i in range(10)))
+    return data
+
+
+@pytest.mark.parametrize(("out", "says"), [("no/such/dir/o.jsonl", "no such folder"), ("newdir/", "names a folder"),
+                                           ("/proc/self/mem", "cannot write it"), ("no/such/o.parquet", "no such folder")])
+def test_an_out_that_cannot_be_written_is_one_line(out: str, says: str, tmp_path: Path) -> None:
+    data = _data(tmp_path)
+    r = subprocess.run([sys.executable, "-m", "ftlint", "convert", str(data), out, "--to", "sharegpt"], capture_output=True,
+                       text=True, cwd=tmp_path, timeout=60)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and says in r.stderr and "Traceback" not in r.stderr, r.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.jsonl"]  # nothing made, no temporary file left
+
+
+def test_the_last_line_in_markdown_renders_no_name_as_markup(tmp_path: Path) -> None:
+    data = _data(tmp_path)
+    out = tmp_path / "<img src=x onerror=alert(1)>[a](https:evil)#.jsonl"
+    r = run("convert", str(data), str(out), "--to", "sharegpt", "-o", "markdown")
+    line = next(line for line in r.stdout.splitlines() if "converted" in line)
+    # a code span holds it whole (no backtick inside can close it): no HTML, link or heading renders
+    assert line.startswith("`converted ") and line.endswith("`") and line.count("`") == 2, line
+    assert r.exit_code == 0 and out.exists()
+
+
+def test_a_line_of_control_bytes_is_not_blank(tmp_path: Path) -> None:
+    data = _data(tmp_path)
+    data.write_bytes(b"\x0b\x0c\n" + data.read_bytes() + b" \t \n")  # vertical tab and form feed: not JSON's white space
+    r = run("convert", str(data), str(tmp_path / "o.jsonl"), "--to", "sharegpt")
+    assert "12 lines read: 10 records written, 1 left out (1 unreadable: FT001 1), 1 blank" in r.stdout, r.stdout
+    check = json.loads(run("check", str(data), "-o", "json").stdout)
+    assert [(f["line"], f["code"]) for f in check if f["code"] in ("FT001", "FT005")] == [(1, "FT001"), (12, "FT005")]

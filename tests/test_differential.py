@@ -180,6 +180,8 @@ SHIPPED = ROOT / "ftlint" / "chat" / "templates"
 FAMILIES: dict[str, dict[str, Any]] = {
     "qwen2.5": {"ours": "qwen2.5", "encoding": "qwen2", "path": SHIPPED / "qwen2.5.jinja", "hf": ("qwen2.5", "", "<|im_end|>"),
                 "tools": True, "reasoning": False},
+    "qwen2-vl": {"ours": "qwen2-vl", "encoding": "qwen2", "path": SHIPPED / "qwen2-vl.jinja", "hf": ("qwen2.5", "", "<|im_end|>"),
+                 "tools": False, "reasoning": False},
     "qwen3": {"ours": "qwen3", "encoding": "qwen2", "path": SHIPPED / "qwen3.jinja", "hf": ("qwen2", "", "<|im_end|>"),
               "tools": True, "reasoning": True},
     "qwen3-instruct-2507": {"ours": "qwen3-instruct-2507", "encoding": "qwen2", "path": SHIPPED / "qwen3-instruct-2507.jinja",
@@ -206,6 +208,8 @@ FAMILIES: dict[str, dict[str, Any]] = {
     "llama3.2": {"ours": "llama3.2", "encoding": "llama3", "path": FIXTURES / "templates" / "llama-3.2-1b-instruct.jinja",
                  "hf": ("llama3", "<|begin_of_text|>", "<|eot_id|>"), "tools": True, "reasoning": False,
                  "kwargs": {"date_string": TODAY.strftime("%d %b %Y")}},  # its strftime_now: ftlint's --today
+    "llama3.0": {"ours": "llama3.0", "encoding": "llama3", "path": FIXTURES / "templates" / "meta-llama-3-8b-instruct.jinja",
+                 "hf": ("llama3.0", "<|begin_of_text|>", "<|eot_id|>"), "tools": True, "reasoning": True},
     "llama4": {"ours": "llama4", "encoding": "llama4", "tools": True, "reasoning": True},
     "deepseek-r1-distill (Qwen base)": {
         "ours": "deepseek-r1-distill", "encoding": "qwen2", "path": SHIPPED / "deepseek-r1-distill.jinja",
@@ -305,9 +309,9 @@ def test_openai_counts_follow_the_cookbook_on_generated_conversations(encoding: 
 # ---- what the catalog calls exact is what this file tests ------------------------------------
 
 COVERED = {("o200k_base", "openai"), ("cl100k_base", "openai"), ("qwen2", "qwen2.5"), ("qwen2", "qwen3"), ("o200k_harmony", "harmony"),
-           ("llama3", "llama3"), ("llama3", "llama3.2"), ("llama4", "llama4"), ("mistral-tekken", "mistral-v3-tekken"),
+           ("llama3", "llama3"), ("llama3", "llama3.2"), ("llama3", "llama3.0"), ("llama4", "llama4"), ("mistral-tekken", "mistral-v3-tekken"),
            ("qwen2", "deepseek-r1-distill"), ("llama3", "deepseek-r1-distill"), ("qwen2", "qwen3-instruct-2507"),
-           ("qwen3_5", "qwen3.5"), ("qwen3_5", "qwen3.5-nothink"), ("qwen3_5", "qwen3.6")}
+           ("qwen3_5", "qwen3.5"), ("qwen3_5", "qwen3.5-nothink"), ("qwen3_5", "qwen3.6"), ("qwen2", "qwen2-vl")}
 
 
 def test_every_model_the_catalog_calls_exact_is_of_a_family_compared_here() -> None:

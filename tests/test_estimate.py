@@ -155,3 +155,30 @@ def test_advice_fails_only_with_fail_on_warning() -> None:
     assert run("estimate", path, "--epochs", "3", "--batch-size", "8", "--fail-on", "warning").exit_code == 1
     # FT513: the default model's last training date is within 60 days of the pinned today
     assert run("estimate", path, "--epochs", "3", "--batch-size", "8", "--fail-on", "warning", "--ignore", "FT503,FT513").exit_code == 0
+
+
+def test_the_json_estimate_masks_every_name_and_stays_valid_utf8(tmp_path: Path) -> None:
+    """issue 35: the validation files' and the run config's names in `estimate -o json` and
+    `plan -o json` are masked as the text shows them; a name that is not UTF-8 is valid JSON."""
+    import os
+    import subprocess
+    import sys
+
+    from untrusted import SECRETS
+
+    secret = SECRETS["aws"]
+    record = {"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]}
+    train = tmp_path / "train.jsonl"
+    train.write_text("".join(json.dumps(record) + "\n" for _ in range(12)))
+    (tmp_path / f"val-{secret}.jsonl").write_text(train.read_text())
+    (tmp_path / f"run-{secret}.yml").write_text("base_model: x\ndatasets:\n  - path: train.jsonl\n")
+    for args in (("estimate", str(train), "--validation", str(tmp_path / f"val-{secret}.jsonl")),
+                 ("estimate", "--run", str(tmp_path / f"run-{secret}.yml")), ("plan", "--run", str(tmp_path / f"run-{secret}.yml"))):
+        r = run(*args, "-o", "json")
+        assert r.exit_code in (0, 1) and json.loads(r.stdout) and secret not in r.stdout, args
+    undecodable = os.fsencode(tmp_path) + b"/val-\xff.jsonl"
+    with open(undecodable, "w") as fh:
+        fh.write(train.read_text())
+    p = subprocess.run([sys.executable, "-m", "ftlint", "estimate", train, "--validation", undecodable, "-o", "json"],
+                       capture_output=True, timeout=120)
+    assert json.loads(p.stdout)["validation"]["paths"][0].endswith("val-\\xff.jsonl"), p.stderr

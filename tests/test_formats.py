@@ -351,8 +351,8 @@ def test_llama_factory_mapping_reads_the_data_as_llama_factory_does() -> None:
     entry whose file_name is the input; a required column the record lacks is FT109."""
     info = str(MAPPING / "dataset_info.json")
     qa = run("check", str(MAPPING / "qa.json"), "--mapping", info, "--ignore", "FT4")
-    assert "qa.json:2:1: FT109 the mapping qa reads the output from column 'answer'" in qa.stdout
-    assert "qa.json:1:1" not in qa.stdout  # context (the query) and sys are read as Alpaca's input and system
+    assert "qa.json:8:1: FT109 the mapping qa reads the output from column 'answer'" in qa.stdout  # element 2 starts on line 8
+    assert "(element 1" not in qa.stdout  # context (the query) and sys are read as Alpaca's input and system
     e = json.loads(run("estimate", str(MAPPING / "qa.json"), "--mapping", info, "-o", "json").stdout)
     rec = json.loads((MAPPING / "qa.json").read_text())[0]
     assert (e["format"], e["records"]) == ("alpaca", 1)
@@ -381,3 +381,45 @@ def test_axolotl_config_reads_field_messages_property_mappings_and_roles() -> No
     e = json.loads(run("estimate", str(MAPPING / "turns.jsonl"), "--mapping", config, "-o", "json").stdout)
     assert (e["format"], e["records"], e["trainer"]) == ("trl-messages", 1, "axolotl")
     assert "index" in run("check", str(MAPPING / "qa.json"), "--mapping", config + ":7").stderr
+
+
+def test_a_file_named_for_a_format_of_its_shape_is_read_as_it(tmp_path: Path) -> None:
+    """Fireworks' messages look like OpenAI's: a file converted --to fireworks-chat and named so
+    is read as fireworks-chat (and not priced as OpenAI's default model); the longest format name
+    in a file name wins; a name never makes records of another shape that format."""
+    out = tmp_path / "train.fireworks-chat.jsonl"
+    done = run("convert", "fixtures/formats/fireworks-chat/good.jsonl", str(out), "--to", "fireworks-chat")
+    assert done.exit_code in (0, 1) and "reads it as" not in done.stdout + done.stderr
+    e = json.loads(run("estimate", str(out), "-o", "json").stdout)
+    assert (e["format"], e["trainer"], e["model"]) == ("fireworks-chat", "fireworks", "(none named)")
+    assert e["cost_usd"] is None and "the file's name says fireworks-chat" in e["format_reason"]
+    plain = tmp_path / "converted.jsonl"
+    said = run("convert", "fixtures/formats/fireworks-chat/good.jsonl", str(plain), "--to", "fireworks-chat")
+    assert "ftlint reads it as openai-chat unless its name says fireworks-chat" in said.stdout + said.stderr
+    assert json.loads(run("estimate", str(plain), "-o", "json").stdout)["format"] == "openai-chat"
+    azure = tmp_path / "azure-openai-chat.jsonl"
+    azure.write_bytes(out.read_bytes())
+    assert json.loads(run("estimate", str(azure), "-o", "json").stdout)["format"] == "azure-openai-chat"
+    other = tmp_path / "chats.fireworks-chat.jsonl"
+    other.write_text(json.dumps({"conversations": [{"from": "human", "value": "hi"}, {"from": "gpt", "value": "yo"}]}) + "\n")
+    assert json.loads(run("estimate", str(other), "-o", "json").stdout)["format"] == "sharegpt"
+
+
+def test_findings_on_mapped_data_name_the_records_own_keys(tmp_path: Path) -> None:
+    """The rules judge the mapped view (messages, role, content; conversations, from, value); a
+    finding names the record as the file holds it: the column, and the turn's own keys. A column
+    the record lacks is said once, by the mapping's check (FT109), not again as the view's FT101."""
+    axolotl = tmp_path / "axolotl.yaml"
+    axolotl.write_text("datasets:\n  - path: sharegpt.jsonl\n    type: chat_template\n    field_messages: conversations\n"
+                       "    message_property_mappings:\n      role: from\n      content: value\n"
+                       "    roles:\n      user: [human]\n      assistant: [gpt]\n")
+    data = tmp_path / "sharegpt.jsonl"
+    data.write_text(json.dumps({"conversations": [{"from": "human", "value": "hi"}, {"from": "bot", "value": "yo"}]}) + "\n"
+                    + json.dumps({"turns": []}) + "\n")
+    found = json.loads(run("check", str(data), "--mapping", str(axolotl), "--select", "FT1,FT2", "-o", "json").stdout)
+    assert [(f["line"], f["code"], f["pointer"]) for f in found] == [
+        (1, "FT104", "$.conversations[1].from"), (1, "FT201", "$.conversations"), (2, "FT109", "$.conversations")]
+    # LLaMA-Factory's ShareGPT columns and tags: role/content turns under messages, read as from/value
+    lf = json.loads(run("check", str(MAPPING / "chats.jsonl"), "--mapping", f"{MAPPING / 'dataset_info.json'}:chats",
+                        "-o", "json").stdout)
+    assert [(f["code"], f["pointer"]) for f in lf if f["line"] == 2] == [("FT104", "$.messages[1].role"), ("FT201", "$.messages")]

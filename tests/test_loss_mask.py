@@ -125,3 +125,23 @@ def test_completion_only_loss_equals_trls_prefix_rule(template: str, folder: Pat
             continue
         masked = tally.prompt_completion(prompt, completion)
         assert (masked.tokens, masked.trained) == hf_prompt_completion(template, prompt, completion), case["id"]
+
+
+def test_a_template_without_added_tokens_counts_its_text_and_spells_no_control_token(tmp_path: Path) -> None:
+    """A bare --chat-template of the user's, no model named: no text is an added token. Its
+    splitter once matched the empty string between every two characters: each counted as a token
+    of its own, and FT302 (an error in openai-chat) named "the model's control token " on every line."""
+    from ftlint.tokens import get_encoding
+
+    template = tmp_path / "tpl.jinja"
+    template.write_text("{% for m in messages %}<{{ m.role }}>{{ m.content }}{% endfor %}")
+    data = tmp_path / "train.jsonl"
+    rows = [{"messages": [{"role": "user", "content": f"question {i}"}, {"role": "assistant", "content": "an answer"}]}
+            for i in range(3)]
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    o200k = get_encoding("o200k_base")
+    expected = sum(len(o200k.encode_ordinary("".join(f"<{m['role']}>{m['content']}" for m in r["messages"]))) for r in rows)
+    e = json.loads(run("estimate", str(data), "--chat-template", str(template), "--format", "trl-messages", "-o", "json").stdout)
+    assert e["tokens"] == expected
+    found = json.loads(run("check", str(data), "--chat-template", str(template), "-o", "json").stdout)
+    assert not [f for f in found if f["code"] == "FT302"]

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from conftest import FIXTURES, ROOT, run
+from conftest import FIXTURES, ROOT, run, run_process
 from ftlint.tokens import TokenCounter, get_encoding
 
 CORPUS = [json.loads(line)["text"] for line in (FIXTURES / "tokenizers" / "corpus.jsonl").read_text().splitlines()]
@@ -273,3 +273,28 @@ def test_a_tokenizer_json_or_a_model_folder_counts_offline(tmp_path: Path) -> No
     by_family = json.loads(run("estimate", str(data), "--tokenizer", "llama3", "-o", "json").stdout)
     assert by_file["tokens"] == by_family["tokens"] > 0
     shutil.rmtree(folder)
+
+
+def test_a_models_finding_is_where_the_model_was_chosen(tmp_path: Path) -> None:
+    """FT513 is about the model, not a data file: on no file when --model chose it (text: no
+    `:0:0:`; GitHub: an annotation without file; JSON: path ""), on the configuration file or
+    the run config that named it otherwise, the message saying which, in check and estimate alike."""
+    data = tmp_path / "data.jsonl"
+    data.write_bytes((FIXTURES / "good" / "drone_training.jsonl").read_bytes())
+    flag = ("--model", "gpt-4.1-mini", "--today", "2026-12-01", "--select", "FT5")
+    text = run("check", str(data), *flag).stdout.splitlines()[0]
+    assert text.startswith("FT513 gpt-4.1-mini-2025-04-14 takes no new fine-tuning job") and text.endswith("(chosen by --model)")
+    assert [line for line in run("check", str(data), *flag, "-o", "github").stdout.splitlines()
+            if line.startswith("::")] == [f"::warning title=ftlint FT513::{text.removeprefix('FT513 ')}"]
+    assert json.loads(run("check", str(data), *flag, "-o", "json").stdout)[0]["path"] == ""
+    estimated = run("estimate", str(data), *flag[:4], "-o", "github").stdout
+    assert "::warning title=ftlint FT513::" in estimated and "file=" not in estimated.split("FT513")[0].splitlines()[-1]
+    # named by the repository's configuration file, or by a run config: on that file
+    (tmp_path / "ftlint.toml").write_text('model = "gpt-4.1-mini"\n')
+    configured = run_process("check", "data.jsonl", "--today", "2026-12-01", "-o", "github", cwd=tmp_path).stdout
+    assert "::warning file=ftlint.toml,title=ftlint FT513::" in configured and "(chosen by model in ftlint.toml)" in configured
+    (tmp_path / "ftlint.toml").unlink()
+    (tmp_path / "trl.yaml").write_text("model_name_or_path: gpt-4.1-mini\n")
+    named = run_process("check", "data.jsonl", "--run", "trl.yaml", "--today", "2026-12-01", "--select", "FT5", cwd=tmp_path).stdout
+    assert named.splitlines()[0].startswith("trl.yaml:0:0: FT513 ")
+    assert named.splitlines()[0].endswith("(chosen by model_name_or_path gpt-4.1-mini from trl.yaml)")

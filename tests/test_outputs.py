@@ -51,7 +51,8 @@ def test_check_json_validates_against_the_shipped_schema(path: Path) -> None:
 
 
 @pytest.mark.parametrize("args", [ESTIMATE_ARGS, ("estimate", "fixtures/oracle/toy_chat_fine_tuning.jsonl", "--model", "davinci-002"),
-                                  ("estimate", "fixtures/bad/ft001_invalid_json.jsonl", "--warmup-ratio", "0.1")])
+                                  ("estimate", "fixtures/bad/ft001_invalid_json.jsonl", "--warmup-ratio", "0.1"),
+                                  ("estimate", "--run", "fixtures/trainer_runs/llama-factory/l17_packing_val_size.yaml")])
 def test_estimate_json_validates_against_the_shipped_schema(args: tuple[str, ...]) -> None:
     jsonschema.validate(json.loads(run(*args, "-o", "json").stdout), _schema("ftlint-estimate-output.schema.json"))
 

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from conftest import run
+from conftest import FIXTURES, run
 from ftlint.app import planned as estimate
 from ftlint.models import Sourced
 from ftlint.options import PlanOptions as Plan
@@ -15,6 +15,7 @@ from ftlint.options import Thresholds
 from ftlint.plan.estimate import DatasetInfo
 from ftlint.plan.figures import DatasetFigures
 from ftlint.trainers import named
+from ftlint.trainers.base import RecordRow
 from ftlint.trainers.steps import HuggingFace
 from ftlint.trainers.trl.packing import pack
 
@@ -26,7 +27,8 @@ def plan_for(records: int, plan: Plan, tokens: int = 1000, lengths: list[int] | 
     data = DatasetFigures(lines=records, invalid_lines=0, messages=2 * records, records=records, targets=records,
                           tokens_in_file=tokens, tokens_capped=tokens, trainable_tokens=tokens // 2)
     profile = named(trainer) if trainer not in (None, "hosted") else None
-    return estimate(data, plan, DatasetInfo((), "m", "o200k_base", None, trainer=profile), price=price, lengths=lengths)
+    ordered = [RecordRow(n, 0, n // 2, 0, 2, 1, False, 0) for n in lengths] if lengths is not None else None
+    return estimate(data, plan, DatasetInfo((), "m", "o200k_base", None, trainer=profile), price=price, ordered=ordered)
 
 
 def codes(e) -> set[str]:  # type: ignore[no-untyped-def]
@@ -141,6 +143,15 @@ def test_packing_happens_per_1000_record_batch() -> None:
     assert pack([1500, 500] * 1000, 2048).rows == 1000
 
 
+@pytest.mark.parametrize("strategy", ["bfd", "bfd_split", "wrapped"])
+def test_packing_strategies_make_the_rows_trls_own_packer_made(strategy: str) -> None:
+    """fixtures/oracle/trl_pack_dataset.json: trl.data_utils.pack_dataset (huggingface/trl@f2cd577) run on
+    2,300 rows of random lengths at seq_length 256 (tools/record_trl_packing.py)."""
+    oracle = json.loads((FIXTURES / "oracle" / "trl_pack_dataset.json").read_text(encoding="utf-8"))
+    p = pack(oracle["lengths"], oracle["seq_length"], strategy)
+    assert (p.rows, p.kept_tokens) == (oracle["packed"][strategy]["rows"], oracle["packed"][strategy]["tokens"])
+
+
 def test_packing_drives_steps() -> None:
     # 100 records, one map batch, longest first: 20 rows hold a cut 2048 each; 20 rows take a
     # 1500 and then a 500 (548 free); the 600s go 3 to a row (7 rows, one with 848 free); the
@@ -180,6 +191,22 @@ def test_advice_fires_and_stays_silent() -> None:
     assert "FT506" in codes(plan_for(5000, Plan(epochs=5, batch_size=16)))
     assert "FT508" in codes(plan_for(200_000, Plan(epochs=2, batch_size=64)))
     assert "FT508" not in codes(plan_for(200_000, Plan(epochs=1, batch_size=64)))
+
+
+def test_preference_pairs_are_not_said_to_be_supervised() -> None:
+    """FT506's threshold for preference pairs is 2 epochs, in words of preference runs; TRL trains
+    them with its DPOTrainer, and the trainer row says so, not the SFTTrainer."""
+    def warnings(*args: str) -> dict[str, str]:
+        out = json.loads(run("estimate", *args, "-o", "json").stdout)
+        return {w["code"]: w["message"] for w in out["warnings"]} | {"title": out["trainer_title"]}
+
+    pairs = warnings("fixtures/formats/trl-preference/good.jsonl", "--trainer", "trl", "--epochs", "3", "--batch-size", "1")
+    assert pairs["FT506"] == "3 epochs: preference (DPO) runs rarely gain past 2; check validation loss per epoch"
+    assert "SFT" not in pairs["title"].split("(")[0] and pairs["title"].startswith("TRL DPOTrainer")
+    chats = warnings("fixtures/formats/trl-messages/good.jsonl", "--trainer", "trl", "--epochs", "3", "--batch-size", "1")
+    assert "FT506" not in chats and chats["title"] == "TRL SFTTrainer (Hugging Face Trainer)"
+    assert "supervised runs rarely gain past 3" in warnings("fixtures/good/drone_training.jsonl", "--trainer", "trl",
+                                                            "--epochs", "4")["FT506"]  # 103 records: not FT504's few
 
 
 def test_thresholds_are_configurable() -> None:

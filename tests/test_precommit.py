@@ -18,7 +18,7 @@ GOOD = json.dumps({"messages": [{"role": "user", "content": "hi"}, {"role": "ass
 BAD = json.dumps({"messages": [{"role": "user", "content": "hi"}]})
 
 # one worker builds the hook's environment once for the module (xdist would split the module otherwise)
-pytestmark = [pytest.mark.skipif(shutil.which("git") is None, reason="pre-commit needs git"), pytest.mark.xdist_group("pre-commit")]
+pytestmark = [pytest.mark.skipif(shutil.which("git") is None, reason="pre-commit needs git"), pytest.mark.xdist_group("pre-commit"), pytest.mark.slow]
 
 
 def git(repo: Path, *args: str) -> subprocess.CompletedProcess:
@@ -41,9 +41,11 @@ def hook_repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     return dest, _snapshot_of_this_checkout(dest)
 
 
-def configured(repo: Path, hook: tuple[Path, str]) -> Path:
-    """The dataset repository's .pre-commit-config.yaml, naming the hook at the snapshot."""
-    (repo / ".pre-commit-config.yaml").write_text(f"repos:\n  - repo: {hook[0]}\n    rev: {hook[1]}\n    hooks:\n      - id: ftlint\n")
+def configured(repo: Path, hook: tuple[Path, str], *keys: str) -> Path:
+    """The dataset repository's .pre-commit-config.yaml, naming the hook at the snapshot (with
+    `keys`, lines of the hook's own configuration: `entry: ...`, `args: [...]`)."""
+    extra = "".join(f"        {key}\n" for key in keys)
+    (repo / ".pre-commit-config.yaml").write_text(f"repos:\n  - repo: {hook[0]}\n    rev: {hook[1]}\n    hooks:\n      - id: ftlint\n{extra}")
     return repo
 
 
@@ -136,7 +138,7 @@ def test_the_hook_reads_every_data_file_type_and_judges_held_out_files_as_valida
                          env=hook_home, timeout=900)
     out = ran.stdout
     assert ran.returncode == 1, out + ran.stderr
-    assert "data/extra.json:2:1: FT201 no assistant message" in out
+    assert "data/extra.json:1:1: FT201 no assistant message" in out and "(element 2, $.messages)" in out  # a one-line array
     assert "data/web.jsonl.zst:1:1: FT201 no assistant message" in out
     assert "checked 6 files" in out  # train, extra, more.parquet, web.jsonl.zst; valid and holdout_set as validation
     assert "valid.jsonl:0:0: FT401" not in out and "holdout_set.jsonl:0:0: FT401" not in out  # no held-out file judged as a
@@ -146,3 +148,69 @@ def test_the_hook_reads_every_data_file_type_and_judges_held_out_files_as_valida
     assert "FT402 exact duplicate of data/holdout_set.jsonl:1" in out  # the configured validation file: read as one (beside
     assert "note: data/holdout_set.jsonl" not in out  # valid.jsonl), as --validation is, not by its name
     assert "dataset_info.json" not in out and "package.json" not in out
+
+
+def test_files_named_like_every_flag_are_files_to_the_hook(tmp_path: Path, hook_home: dict[str, str],
+                                                          hook_repo: tuple[Path, str]) -> None:
+    """The entry ends with `--`: on main `--output-file=/abs/x.jsonl` wrote the report outside, `-h.jsonl`
+    printed the help and passed, and `--no-such-flag.jsonl` stopped the hook with a usage error."""
+    from test_untrusted_action import flag_names
+
+    repo, outside = tmp_path / "datasets", tmp_path / "outside"
+    repo.mkdir()
+    outside.mkdir()
+    git(repo, "init", "-q")
+    names = flag_names(outside)
+    for name in names:
+        (repo / name).parent.mkdir(parents=True, exist_ok=True)
+        (repo / name).write_text(BAD + "\n")
+    configured(repo, hook_repo)
+    git(repo, "add", ".")
+    ran = subprocess.run([*PRE_COMMIT, "run", "ftlint", "--all-files", "--verbose"], cwd=repo, capture_output=True, text=True,
+                         env=hook_home, timeout=900)
+    assert list(outside.iterdir()) == []
+    assert ran.returncode == 1, ran.stdout[-3000:]
+    assert [n for n in names if f"{n}:1:1: FT201 no assistant message" not in ran.stdout] == []
+
+
+def test_a_file_named_output_file_is_checked_not_written_to(dataset_repo: Path, hook_home: dict[str, str],
+                                                           hook_repo: tuple[Path, str]) -> None:
+    """On main the hook wrote its report to the absolute path the name holds, and passed."""
+    outside = dataset_repo.parent / "outside"
+    outside.mkdir()
+    name = f"--output-file={outside / 'x.jsonl'}"
+    (dataset_repo / name).parent.mkdir(parents=True)
+    (dataset_repo / name).write_text(BAD + "\n")
+    configured(dataset_repo, hook_repo)
+    git(dataset_repo, "add", ".")
+    ran = subprocess.run([*PRE_COMMIT, "run", "ftlint", "--all-files", "--verbose"], cwd=dataset_repo, capture_output=True,
+                         text=True, env=hook_home, timeout=900)  # (pre-commit's own --files would take the name as its flag)
+    assert list(outside.iterdir()) == []
+    assert ran.returncode == 1 and f"{name}:1:1: FT201 no assistant message" in ran.stdout
+
+
+def test_flags_given_in_the_entry_apply_and_flags_in_args_fail_loudly(dataset_repo: Path, hook_home: dict[str, str],
+                                                                      hook_repo: tuple[Path, str]) -> None:
+    """pre-commit puts `args:` after the entry's `--`: they are file names there, and the hook says so."""
+    configured(dataset_repo, hook_repo, "entry: ftlint check --ignore FT201,FT401 --")
+    git(dataset_repo, "add", ".")
+    entry = run_hook(dataset_repo, hook_home, "bad.jsonl")
+    assert entry.returncode == 0 and "FT201" not in entry.stdout, entry.stdout
+    configured(dataset_repo, hook_repo, "args: [--ignore, FT201]")
+    args = run_hook(dataset_repo, hook_home, "bad.jsonl")
+    assert args.returncode == 1 and "- exit code: 2" in args.stdout  # pre-commit fails; ftlint said 2
+    assert "ftlint: error: --ignore: no such file (after `--` every argument is a path: give flags before it)" in args.stdout
+
+
+def test_a_committed_symlink_out_of_the_repository_is_not_read_by_the_hook(dataset_repo: Path, hook_home: dict[str, str],
+                                                                            hook_repo: tuple[Path, str]) -> None:
+    outside = dataset_repo.parent / "outside.jsonl"
+    outside.write_text(json.dumps({"OUTSIDE_MARKER_7f3a": 1}) + "\n")
+    (dataset_repo / "leak.jsonl").symlink_to(outside)
+    (dataset_repo / "zero.jsonl").symlink_to("/dev/zero")
+    configured(dataset_repo, hook_repo)
+    git(dataset_repo, "add", ".")
+    ran = subprocess.run([*PRE_COMMIT, "run", "ftlint", "--all-files", "--verbose"], cwd=dataset_repo, capture_output=True,
+                         text=True, env=hook_home, timeout=900)
+    assert "OUTSIDE_MARKER_7f3a" not in ran.stdout + ran.stderr and "leak.jsonl" not in ran.stdout
+    assert "bad.jsonl:2:1: FT201" in ran.stdout and ran.returncode == 1

@@ -7,7 +7,7 @@ import json
 import os
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from ftlint.diagnostics import Diagnostic
@@ -19,6 +19,7 @@ from ftlint.formats.shape import detect, shape
 from ftlint.parse import parse_line
 from ftlint.read import read_lines
 from ftlint.rules import secrets
+from ftlint.rules.tokens import SPECIAL_TOKEN_TEXT
 from ftlint.tokens import TokenCounter
 
 SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
@@ -113,12 +114,18 @@ schema_like = st.recursive(
 
 @BUDGET
 @given(st.dictionaries(st.sampled_from(SCHEMA_KEYS), schema_like, max_size=5))
+# found by hypothesis: mistral-finetune's tool-schema rule iterated a boolean available_tools (an internal error)
+@example({"available_tools": True, "parameters": 0, "messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "yo"}]})
 def test_records_of_any_format_shape_never_raise(record: dict) -> None:
     test_arbitrary_records_never_raise_in_detection_rules_figures_or_secrets.hypothesis.inner_test(record)  # type: ignore[attr-defined]
 
 
+# text OpenAI's validation accepts: none spelled like a special token (FT302, an error in openai-chat)
+_PLAIN = st.text(min_size=1, max_size=50).filter(lambda t: bool(t.strip()) and not SPECIAL_TOKEN_TEXT.search(t))
+
+
 @BUDGET
-@given(st.lists(st.tuples(st.text(min_size=1, max_size=50).filter(str.strip), st.text(min_size=1, max_size=50).filter(str.strip)), min_size=1, max_size=30))
+@given(st.lists(st.tuples(_PLAIN, _PLAIN), min_size=1, max_size=30))
 def test_n_valid_records_count_n(tmp_path_factory, pairs: list[tuple[str, str]]) -> None:  # type: ignore[no-untyped-def]
     path = tmp_path_factory.mktemp("n") / "data.jsonl"
     lines = [json.dumps({"messages": [{"role": "user", "content": q}, {"role": "assistant", "content": a}]}) for q, a in pairs]

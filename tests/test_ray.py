@@ -32,7 +32,7 @@ from ftlint import ray as on_ray
 from ftlint.engine import Settings, analyse
 from ftlint.engine import ray as ray_engine
 
-pytestmark = pytest.mark.xdist_group("ray")  # one Ray cluster at a time on the machine: the tests of Ray run in one worker
+pytestmark = [pytest.mark.xdist_group("ray"), pytest.mark.slow]  # one Ray cluster at a time on the machine: the tests of Ray run in one worker
 
 SHARDS = sorted(str(p.relative_to(ROOT)) for p in (FIXTURES / "shards").iterdir())
 HOSTILE = sorted(str(p) for p in (FIXTURES / "hostile").iterdir() if p.is_file())

@@ -135,7 +135,8 @@ def test_ftlint_trainers_axolotl_lists_each_key_it_applies_and_each_it_refuses()
     assert {named.get(k, k) for k in exercised} <= set(profile["keys"]), exercised
     assert all(source for source in profile["keys"].values())
     text = run_process("trainers", "axolotl").stdout
-    assert "run config keys applied" in text and "val_set_size" in text and "batch_size" in text.split("refused")[1]
+    assert "run-config keys it applies" in text and "val_set_size" in text and "batch_size" in text.split("keys it refuses")[1]
+    assert profile["refused"]["batch_size"]
 
 
 @pytest.mark.parametrize(("key", "value"), [("batch_size", 16), ("dataset_exact_deduplication", True), ("num_epochs", 1.5),
@@ -206,14 +207,15 @@ def test_a_token_of_tokens_is_a_word_and_one_of_special_tokens_a_control_token(t
 
 def test_a_bos_token_of_another_name_leaves_the_model_s_own_before_the_alpaca_output(tmp_path: Path) -> None:
     """The tokenizer's post-processor puts the model's own bos before each text it encodes, by id: a new
-    bos_token does not change it (transformers 5.14.1, axolotl's), and the Alpaca strategy strips the first
-    token of the output only when it is the tokenizer's bos_token (prompt_tokenizers.py _tokenize
-    strip_bos_token). With Mistral Nemo (<s> first) and bos_token <unk>, each of the 60 outputs keeps its
-    <s>, which trains with it: one token more, and one trained token more, per record."""
-    nemo = {"base_model": "mistralai/Mistral-Nemo-Instruct-2407", "val_set_size": 0, "train_on_inputs": False}
-    plain = estimate(_case(tmp_path, "a15_alpaca_train_on_inputs", **nemo))
-    same = estimate(_case(tmp_path, "a15_alpaca_train_on_inputs", **nemo, special_tokens={"bos_token": "<s>"}))
-    other = estimate(_case(tmp_path, "a15_alpaca_train_on_inputs", **nemo, special_tokens={"bos_token": "<unk>"}))
+    bos_token does not change it (Llama 3's tokenizer under transformers 5.14.1, axolotl's, puts 128000,
+    <|begin_of_text|>, before a text after add_special_tokens({"bos_token": "<s>"})), and the Alpaca
+    strategy strips the first token of the output only when it is the tokenizer's bos_token
+    (prompt_tokenizers.py _tokenize strip_bos_token). So with bos_token <s>, each of the 60 outputs keeps
+    its <|begin_of_text|>, which trains with it: one token more, and one trained token more, per record."""
+    llama = {"base_model": "meta-llama/Llama-3.1-8B-Instruct", "val_set_size": 0, "train_on_inputs": False}
+    plain = estimate(_case(tmp_path, "a15_alpaca_train_on_inputs", **llama))
+    same = estimate(_case(tmp_path, "a15_alpaca_train_on_inputs", **llama, special_tokens={"bos_token": "<|begin_of_text|>"}))
+    other = estimate(_case(tmp_path, "a15_alpaca_train_on_inputs", **llama, special_tokens={"bos_token": "<s>"}))
     rows = len(_lines("a15_alpaca_train_on_inputs"))
     assert (same["tokens"], same["trainable_tokens"]) == (plain["tokens"], plain["trainable_tokens"])
     assert (other["tokens"], other["trainable_tokens"]) == (plain["tokens"] + rows, plain["trainable_tokens"] + rows)

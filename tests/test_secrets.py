@@ -52,3 +52,14 @@ def test_family_and_single_codes_can_be_ignored(tmp_path: Path) -> None:
     assert codes("--ignore", "ft6") == set()
     assert run("check", str(path), "--ignore", "FT6,FT401").exit_code == 0
     assert run("check", str(path), "--ignore", "bogus").exit_code == 2
+
+
+def test_the_phone_scan_is_woken_only_by_a_plus_or_parenthesis_before_a_digit() -> None:
+    from ftlint.literals import present
+    from ftlint.redact import KINDS, triggered
+
+    phone = next(i for i, kind in enumerate(KINDS) if kind.family == "phone")
+    # prose and code hold "(" and "+" everywhere: no phone number can start at them
+    assert phone not in triggered(present(b'{"content": "x = f(a) + g(b) (see above) +/- c"}'))
+    assert phone in triggered(present(b'{"content": "call +1 415 555 0123"}'))
+    assert phone in triggered(present(b'{"content": "call (415) 555-0123"}'))

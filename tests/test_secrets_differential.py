@@ -2,18 +2,18 @@
 found: the same codes, messages, JSON paths, in the same order, on hypothesis-generated records,
 every fixture line and the hostile corpus.
 
-The oracle is the scan as it was before issue 28 (ftlint 7d11116, rules/secrets.py `scan` and
-`_message`, diagnostics.strings), written out here: every string and key of the record walked with
-its path, every pattern whose literal the string holds run over the whole string. Only the
-patterns (redact.KINDS) and the literal pass (literals.present) are shared: they are the
-definition of a finding, not the search being tested.
+The oracle is the scan as it was before issue 28 (ftlint 7d11116, rules/secrets.py `scan`,
+diagnostics.strings), written out here: every string and key of the record walked with its path,
+every pattern whose literal the string holds run over the whole string. Only the patterns
+(redact.KINDS), the literal pass (literals.present) and what a match says (`message_of`: which
+look-alikes are rejected, and the words) are shared: they are the definition of a finding, not the
+search being tested.
 """
 
 from __future__ import annotations
 
 import gzip
 import json
-import re
 from collections.abc import Iterator
 
 from hypothesis import HealthCheck, given, settings
@@ -23,8 +23,8 @@ from conftest import FIXTURES
 from ftlint.diagnostics import json_path
 from ftlint.literals import present as literals_in
 from ftlint.parse import compact_json
-from ftlint.redact import EMAIL_LOCAL, KINDS, mask, triggered
-from ftlint.rules.secrets import CODE_OF, CODES, PLACEHOLDERS, TEST_DOMAINS, scan
+from ftlint.redact import KINDS, triggered
+from ftlint.rules.secrets import CODE_OF, CODES, message_of, scan
 from hostile import HOSTILE
 
 # ---- the oracle: the scan before issue 28 -------------------------------------------------------
@@ -44,39 +44,6 @@ def old_strings(value: object) -> Iterator[tuple[list, str, bool]]:
             stack.extend(([*path, i], v) for i, v in reversed(list(enumerate(node))))
 
 
-def old_message(code: str, kind: str, match: re.Match[str]) -> str | None:
-    found = match.group(0)
-    if code == "FT603":
-        password = match.group(1)
-        if PLACEHOLDERS.match(password):
-            return None
-        return f"{kind}: {found.split('://')[0]}://…:{mask(password)}@… ; remove it and rotate the password"
-    if code == "FT604":
-        domain = match.group(1).lower()
-        if domain in TEST_DOMAINS or domain.endswith(tuple("." + d for d in TEST_DOMAINS)):
-            return None
-        before = match.string[max(0, match.start() - 65) : match.start()]
-        local_match = EMAIL_LOCAL.search(before)
-        if not local_match:
-            return None
-        prefix = before[: local_match.start()]
-        if prefix.endswith((":", "/")):
-            return None
-        local = local_match.group(0)
-        return f"{kind} ({local[0]}***@{domain[0]}***): personal data in training text"
-    if code == "FT605":
-        start = match.start()
-        if start and (match.string[start - 1].isalnum() or match.string[start - 1] in "_+"):
-            return None
-        digits = re.sub(r"\D", "", found)
-        if not 8 <= len(digits) <= 15:
-            return None
-        return f"{kind} (ending …{digits[-2:]}): personal data in training text"
-    if code == "FT602":
-        return f"{kind}: remove it and treat the key as leaked"
-    return f"{kind} ({mask(found)}, {len(found)} characters): revoke it and remove it from the data"
-
-
 def old_scan(record: object, codes: frozenset[str] | None = None) -> list[tuple[str, str, str]]:
     found = triggered(literals_in(compact_json(record)))
     kinds = [(CODE_OF[KINDS[i].family], KINDS[i]) for i in sorted(found)]
@@ -87,7 +54,7 @@ def old_scan(record: object, codes: frozenset[str] | None = None) -> list[tuple[
             if not any(lit in text for lit in kind.literals):
                 continue
             for match in kind.pattern.finditer(text):
-                message = old_message(code, kind.name, match)
+                message = message_of(code, kind.name, match)
                 if message:
                     out.append((code, message + (" (in a key)" if is_key else ""), json_path(path)))
                     break

@@ -187,8 +187,37 @@ def test_im_end_in_a_qwen_record_is_the_model_s_control_token_and_eot_id_is_not(
 
 
 def test_without_a_template_special_token_text_stays_the_plain_text_warning() -> None:
-    found = [f for f in _findings(str(SILENT / "qwen_im_end.jsonl"), "--format", "openai-chat") if f["code"] == "FT302"]
-    assert len(found) == 2 and all("plain text" in f["message"] for f in found)
+    found = [f for f in _findings(str(SILENT / "qwen_im_end.jsonl"), "--format", "trl-messages") if f["code"] == "FT302"]
+    assert len(found) == 2 and all("plain text" in f["message"] and f["severity"] == "warning" for f in found)
+
+
+def test_openai_rejects_a_file_that_spells_a_special_token(tmp_path: Path) -> None:
+    """OpenAI's validation: "Example 6174 message contains an invalid token: <|fim_suffix|>"
+    (johny-b/llmcomp#59, 2026-02). An error in OpenAI's own formats: the line is rejected."""
+    lines = [{"messages": [{"role": "user", "content": "complete <|fim_suffix|>"}, {"role": "assistant", "content": "ok"}]},
+             {"input": {"messages": [{"role": "user", "content": "<|im_start|>hi"}]},
+              "preferred_output": [{"role": "assistant", "content": "a"}], "non_preferred_output": [{"role": "assistant", "content": "b"}]}]
+    chat, preference = tmp_path / "chat.jsonl", tmp_path / "pref.jsonl"
+    chat.write_text(json.dumps(lines[0]) + "\n")
+    preference.write_text(json.dumps(lines[1]) + "\n")
+    found = [f for f in _findings(str(chat), "--format", "openai-chat") if f["code"] == "FT302"]
+    assert [(f["severity"], f["pointer"]) for f in found] == [("error", "$.messages[0].content")]
+    assert "<|fim_suffix|>, a special token of OpenAI's tokenizers: OpenAI rejects the file" in found[0]["message"]
+    assert run("check", str(chat), "--format", "openai-chat", "--select", "FT302").exit_code == 1
+    # a spelling that is no token of OpenAI's: an error too, and said to be a reading of an unpublished rule
+    found = [f for f in _findings(str(preference), "--format", "openai-preference") if f["code"] == "FT302"]
+    assert [f["severity"] for f in found] == ["error"] and "which spellings is not published" in found[0]["message"]
+    # Azure's format keeps the plain-text warning: OpenAI's rejection was seen on OpenAI's own jobs
+    assert [f["severity"] for f in _findings(str(chat), "--format", "azure-openai-chat") if f["code"] == "FT302"] == ["warning"]
+
+
+def test_openais_special_tokens_are_those_of_its_tokenizers() -> None:
+    from ftlint.rules.tokens import OPENAI_SPECIAL
+    from ftlint.tokens import get_encoding
+
+    for name in ("cl100k_base", "o200k_base"):
+        assert all(OPENAI_SPECIAL.fullmatch(token) for token in get_encoding(name).special_tokens_set)
+    assert not OPENAI_SPECIAL.fullmatch("<|im_start|>") and not OPENAI_SPECIAL.fullmatch("<|eot_id|>")
 
 
 def test_mistral_finetune_s_top_level_system_prompt_is_the_sample_s() -> None:

@@ -20,6 +20,10 @@ RECORD = {"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", 
     ("train.jsonl", False), ("valid_system_first.jsonl", False), ("test_cases_train.jsonl", False),
     ("train-00000-of-00001.parquet", False), ("evaluation_notes/train.jsonl", False), ("/dev/stdin", False), ("-", False),
     ("interval.jsonl", False), ("devops.jsonl", False),
+    # Hub shards of splits with more words (ultrachat_200k, ultrafeedback_binarized); datasets' words, digits between them
+    ("data/test_sft-00000-of-00001.parquet", True), ("sft-val-00000-of-00002.parquet", True),
+    ("test_prefs-00000-of-00001.parquet", True), ("data/train_sft-00000-of-00003.parquet", False),
+    ("train_gen-00000-of-00001.parquet", False), ("sft_val2.jsonl", True), ("testing.jsonl", True),
 ])
 def test_a_file_is_held_out_when_a_split_word_is_its_name_its_last_word_or_its_folder(tmp_path: Path, name: str,
                                                                                          held_out: bool) -> None:

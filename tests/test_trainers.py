@@ -42,7 +42,7 @@ def test_a_profile_file_gives_every_fact_with_its_source(name: str) -> None:
 def test_every_name_a_user_gives_is_one_trainer() -> None:
     assert {named(alias).name for alias in ALIASES} <= set(TRAINERS)
     assert named("hf") is named("trl") and named("llamafactory") is TRAINERS["llama-factory"]
-    assert set(CUTS) == {t.cut.name for t in TRAINERS.values()}
+    assert set(CUTS) == {c.name for t in TRAINERS.values() for c in (t.cut, *t.other_cuts)}
 
 
 @pytest.mark.parametrize(("doc", "kind"), [

@@ -428,9 +428,12 @@ def _repo(tmp_path: Path) -> Path:
 def test_git_options_cannot_be_injected(tmp_path: Path) -> None:
     repo = _repo(tmp_path)
     target = tmp_path / "written"
-    for spec in (f"--output={target}:x", f"HEAD:--output={target}", "-p:train.jsonl"):
+    for spec in (f"--output={target}:x", "-p:train.jsonl"):  # a revision starting with '-': refused
         r = run_process("diff", "--", spec, "train.jsonl", cwd=repo)
         assert r.exit_code == 2 and not target.exists(), spec
+    # a path starting with '-' is a path (git reads it after --end-of-options): none such in HEAD
+    r = run_process("diff", "--", f"HEAD:--output={target}", "train.jsonl", cwd=repo)
+    assert r.exit_code == 0 and not target.exists() and "no such file in that revision" in r.stdout
 
 
 def test_review_refuses_nonsense_and_reads_an_excel_csv(tmp_path: Path) -> None:

@@ -28,7 +28,8 @@ RUN = 64 << 20  # one compressed run of 'x': the bombs repeat it
 
 
 def findings(out: str) -> list[tuple[int, str]]:
-    return [(f["line"], f["code"]) for f in json.loads(out)]
+    """(line, code) of each finding; a JSON array's element's by its number (its "line" is the line it starts on)."""
+    return [(f.get("element", f["line"]), f["code"]) for f in json.loads(out)]
 
 
 def check_limited(path: Path, *args: str, timeout: float = 240) -> tuple[int, list[dict], str, int]:
@@ -243,6 +244,7 @@ def test_a_json_array_is_read_past_a_broken_element(tmp_path: Path) -> None:
     found, out, summary = check_array(tmp_path, array(elements))
     assert summary == "checked 1 file (openai-chat), 13 lines: 11 valid, 2 with errors (0 blank)"
     assert found[0] == (4, "FT001") and "lone UTF-16 surrogate" in json.loads(out)[0]["message"]
+    assert json.loads(out)[0]["line"] == 2 + 3 * GOOD.count("\n") + 3  # where the fourth element starts in the file
     assert [line for line, code in found if code.startswith("FT6")] == [10]
     assert SECRETS["github"] not in out
 
@@ -306,15 +308,28 @@ def test_a_300_megabyte_unterminated_string_is_one_finding_in_bounded_memory(tmp
             fh.write(block)
     code, found, err, peak = check_limited(path, timeout=120)
     assert (code, err) == (1, "")
-    assert [(f["line"], f["code"]) for f in found] == [(2, "FT007")]
+    assert [(f["line"], f["element"], f["code"]) for f in found] == [(2 + GOOD.count("\n"), 2, "FT007")]
     assert f"element is {(300 << 20) + len(WRAPPER) - 2:,} bytes" in found[0]["message"]  # no closing '"}'
     assert peak < 128 + 150, peak
+
+
+def element_lines(text: str) -> list[int]:
+    """Where each element of a JSON array starts, by the json module's decoder (the oracle): its first line."""
+    decoder, position, lines = json.JSONDecoder(), text.index("[") + 1, []
+    while True:
+        position = len(text) - len(text[position:].lstrip(" \t\r\n,"))
+        if text[position] == "]":
+            return lines
+        lines.append(text.count("\n", 0, position) + 1)
+        position = decoder.raw_decode(text, position)[1]
 
 
 def test_block_boundaries_do_not_change_the_elements(tmp_path: Path) -> None:
     """The scanner keeps its state across blocks: read in blocks of a few bytes (so strings,
     escapes, brackets and separators straddle them), an array yields what it yields read whole,
     and a valid array's elements are what the json module reads."""
+    from array import array as array_of
+
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
@@ -324,9 +339,12 @@ def test_block_boundaries_do_not_change_the_elements(tmp_path: Path) -> None:
     def items(data: bytes, block: int, limit: int = 1 << 20) -> list[object]:
         path = tmp_path / "a.json"
         path.write_bytes(data)
+        starts = array_of("q")
         with open(path, "rb") as fh:
-            return [(n, item if isinstance(item, bytes) else [(code, hit.message) for code, hit in line_hits(item)])
-                    for n, item in JsonArray(fh).items(limit, block)]  # type: ignore[arg-type]
+            found = [(n, item if isinstance(item, bytes) else [(code, hit.message) for code, hit in line_hits(item)])
+                     for n, item in JsonArray(fh).items(limit, block, starts)]  # type: ignore[arg-type]
+        assert len(starts) == len(found)  # a first line for every item
+        return [*found, list(starts)]
 
     leaf = st.none() | st.booleans() | st.integers() | st.text(alphabet='ab"\\\n{}[],é\u2028', max_size=6)
     value = st.recursive(leaf, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
@@ -338,7 +356,8 @@ def test_block_boundaries_do_not_change_the_elements(tmp_path: Path) -> None:
     def same(values: list, indent: int | None, ascii: bool, junk: list[bytes], block: int) -> None:
         data = json.dumps(values, indent=indent, ensure_ascii=ascii).encode()
         whole = items(data, 1 << 20)
-        assert [json.loads(item) for _, item in whole] == values  # type: ignore[arg-type]
+        assert [json.loads(item) for _, item in whole[:-1]] == values  # type: ignore[misc]
+        assert whole[-1] == element_lines(data.decode()) if values else True  # each element's first line, as json reads it
         assert items(data, block) == whole
         broken = data[:-1] + b"".join(junk)  # invalid: the same items whatever the blocks
         assert items(broken, block) == items(broken, 1 << 20)

@@ -123,7 +123,7 @@ API_CASES: dict[str, tuple[Callable[[], object], str]] = {
     "warmup_ratio=1.5": (lambda: ftlint.estimate(GOOD, warmup_ratio=1.5), "warmup_ratio: 1.5 is not between 0 and 1"),
     "gates nan": (lambda: ftlint.estimate(GOOD, gates={"max_cost_usd": float("nan")}), "gates.max_cost_usd: nan is not a finite number"),
     "thresholds typo": (lambda: ftlint.estimate(GOOD, thresholds={"max_epoch": 3}), "thresholds: unknown key 'max_epoch'"),
-    "trainer": (lambda: ftlint.estimate(GOOD, trainer="deepspeed"), "trainer: 'deepspeed' is not one of 'trl', 'axolotl'"),
+    "trainer": (lambda: ftlint.estimate(GOOD, trainer="deepspeed"), "trainer: 'deepspeed' is not one of 'trl', 'unsloth', 'axolotl'"),
     "check(5)": (lambda: ftlint.check(5), "paths: 5 (int) is not a path or a list of paths"),
     "check([])": (lambda: ftlint.check([]), "paths: none given"),
     "unknown keyword": (lambda: ftlint.check(GOOD, modle="gpt-4o"), "unknown keyword 'modle'; the known ones: "),
@@ -152,7 +152,7 @@ def test_the_api_refuses_what_its_flags_refuse_with_usage_error(case: str) -> No
     ("--batch-size", "batch-size", "batch_size", "0", "0 is not at least 1"),
     ("--epochs", "epochs", "epochs", "nan", "'nan' is not a whole number"),
     ("--warmup-ratio", "warmup-ratio", "warmup_ratio", "2", "2 is not between 0 and 1"),
-    ("--max-depth", "max-depth", "max_depth", "1001", "1001 is not at least 1 and at most 1000"),
+    ("--max-depth", "max-depth", "max_depth", "1001", "1001 is not at least 1 and at most 1,000"),
 ])
 def test_a_flag_its_config_key_and_its_keyword_refuse_alike(tmp_path: Path, flag: str, key: str, keyword: str, value: str,
                                                             reason: str) -> None:

@@ -107,6 +107,12 @@ def split(regex: str) -> dict:
     return {"type": "Split", "pattern": {"Regex": regex}, "behavior": "Isolated", "invert": False}
 
 
+def byte_split(regex: str) -> dict:
+    """A split regex as byte-level tokenizer.json files have it (Llama 3, Qwen): the form tiktoken runs."""
+    return {"type": "Sequence", "pretokenizers": [split(regex), {"type": "ByteLevel", "add_prefix_space": False,
+                                                                 "trim_offsets": True, "use_regex": False}]}
+
+
 # --- the inventory ----------------------------------------------------------------------------
 
 def as_file(name: str, content: bytes | str | list | Callable[[], object]) -> Build:
@@ -173,15 +179,13 @@ INVENTORY: dict[str, tuple[Build, str]] = {
                         "$.vocab[0].rank is NaN"),
     # tokenizer.json
     "hf-vocab-a-list": (as_file("tokenizer.json", lambda: hf([["a", 0.0]])), "$.model.vocab is a list"),
-    "hf-unigram": (as_file("tokenizer.json", lambda: {**hf(), "model": {"type": "Unigram", "vocab": [["a", 0.0]]}}),
-                   '$.model.type is "Unigram"'),
+    "hf-unigram-without-unk": (as_file("tokenizer.json", lambda: {**hf(), "model": {"type": "Unigram", "vocab": [["a", 0.0]]}}),
+                               "the tokenizers library failed on a text (Encountered an unknown token"),
     "hf-merge-of-three": (as_file("tokenizer.json", lambda: hf(merges=[["a", "b", "c"]])), '$.model.merges[0] is ["a", "b", "c"]'),
     "hf-merge-without-a-space": (as_file("tokenizer.json", lambda: hf(merges=["ab"])), '$.model.merges[0] is "ab"'),
     "hf-merge-of-numbers": (as_file("tokenizer.json", lambda: hf(merges=[[1, 2]])), "$.model.merges[0] is [1, 2]"),
     "hf-merge-unknown-token": (as_file("tokenizer.json", lambda: hf(merges=["a \u4e00"])), '"\u4e00" is not in $.model.vocab'),
     "hf-merges-an-object": (as_file("tokenizer.json", lambda: hf(merges={"a": "b"})), "$.model.merges is an object"),
-    "hf-merges-out-of-order": (as_file("tokenizer.json", lambda: hf(hf_vocab(**{"ab": 300, "bc": 257}), merges=["a b", "b c"])),
-                               "not in rank order"),
     "hf-id-not-an-integer": (as_file("tokenizer.json", lambda: hf(hf_vocab(ab="x"))), '$.model.vocab.ab is "x"'),
     "hf-id-float": (as_file("tokenizer.json", lambda: hf(hf_vocab(ab=256.5))), "$.model.vocab.ab is 256.5"),
     "hf-id-negative": (as_file("tokenizer.json", lambda: hf(hf_vocab(ab=-1))), "$.model.vocab.ab is -1"),
@@ -189,13 +193,19 @@ INVENTORY: dict[str, tuple[Build, str]] = {
     "hf-id-duplicate": (as_file("tokenizer.json", lambda: hf(hf_vocab(ab=5), merges=[])), "have the same rank, 5"),
     "hf-missing-byte": (as_file("tokenizer.json", lambda: hf(hf_without(0x62), merges=[])), "no token for the byte 0x62"),
     "hf-empty-token": (as_file("tokenizer.json", lambda: hf(hf_vocab(**{"": 257}))), "an empty token"),
-    "hf-sentencepiece-token": (as_file("tokenizer.json", lambda: hf(hf_vocab(**{"\u2581the": 257}))), "is not byte-level BPE"),
     "hf-pre-tokenizer-sequence-not-a-list": (as_file("tokenizer.json", lambda: hf(pre_tokenizer={"type": "Sequence", "pretokenizers": 5})),
                                              "$.pre_tokenizer.pretokenizers is a number"),
-    "hf-pre-tokenizer-bad-regex": (as_file("tokenizer.json", lambda: hf(pre_tokenizer=split("("))), "tiktoken cannot build it"),
-    "hf-pre-tokenizer-missing": (as_file("tokenizer.json", lambda: hf(pre_tokenizer=None)), "no byte-level split pattern"),
-    "hf-pattern-matches-empty-text": (as_file("tokenizer.json", lambda: hf(pre_tokenizer=split("a*"))), "matches empty text"),
-    "hf-pattern-too-long": (as_file("tokenizer.json", lambda: hf(pre_tokenizer=split("a|" * 5000 + "."))), "10,001 characters"),
+    "hf-pre-tokenizer-bad-regex": (as_file("tokenizer.json", lambda: hf(pre_tokenizer=byte_split("("))), "tiktoken cannot build it"),
+    "hf-pattern-matches-empty-text": (as_file("tokenizer.json", lambda: hf(pre_tokenizer=byte_split("a*"))), "matches empty text"),
+    "hf-pattern-too-long": (as_file("tokenizer.json", lambda: hf(pre_tokenizer=byte_split("a|" * 5000 + "."))), "10,001 characters"),
+    # files tiktoken does not run, which the tokenizers library reads (tokens/library.py): what it refuses
+    "hf-library-bad-regex": (as_file("tokenizer.json", lambda: hf(pre_tokenizer=split("("))),
+                             "the tokenizers library cannot load it (Oniguruma error"),
+    "hf-library-pattern-too-long": (as_file("tokenizer.json", lambda: hf(pre_tokenizer=split("a|" * 5000 + "."))),
+                                    "a regex of its normaliser or pre-tokenizer has 10,001 characters"),
+    "hf-library-normaliser-bad-regex": (as_file("tokenizer.json", lambda: hf(normalizer={"type": "Replace", "pattern": {"Regex": "("},
+                                                                                      "content": "x"})),
+                                        "the tokenizers library cannot load it"),
     "hf-added-tokens-a-number": (as_file("tokenizer.json", lambda: hf(added_tokens=5)), "$.added_tokens is a number"),
     "hf-added-tokens-an-object": (as_file("tokenizer.json", lambda: hf(added_tokens={"a": 1})), "$.added_tokens is an object"),
     "hf-normalizer-sequence-not-a-list": (as_file("tokenizer.json", lambda: hf(normalizer={"type": "Sequence", "normalizers": 5})),
@@ -236,6 +246,32 @@ PANICKED = ["tekken-one-token", "tekken-rank-duplicate", "hf-id-duplicate", "hf-
 def test_estimate_refuses_it_the_same_way(case: str, tmp_path: Path) -> None:
     build, fragment = INVENTORY[case]
     assert_refused(run_process("estimate", str(data_file(tmp_path)), "--tokenizer", str(build(tmp_path))), fragment)
+
+
+# sound files that tiktoken cannot count exactly: the tokenizers library counts them, as the trainer does
+LIBRARY: dict[str, Build] = {
+    "merges-out-of-rank-order": as_file("tokenizer.json", lambda: hf(hf_vocab(**{"ab": 300, "bc": 257}), merges=["a b", "b c"])),
+    "a-sentencepiece-token": as_file("tokenizer.json", lambda: hf(hf_vocab(**{"\u2581the": 257}))),
+    "no-pre-tokenizer": as_file("tokenizer.json", lambda: hf(pre_tokenizer=None)),
+    "a-split-without-byte-level": as_file("tokenizer.json", lambda: hf(pre_tokenizer=split("a*"))),
+    "a-token-no-merge-makes": as_file("tokenizer.json", lambda: hf(merges=[])),
+}
+
+
+@pytest.mark.parametrize("case", sorted(LIBRARY))
+def test_a_sound_file_tiktoken_cannot_run_counts_as_the_tokenizers_library_counts_it(case: str, tmp_path: Path) -> None:
+    from tokenizers import Tokenizer
+
+    from ftlint.tokens import TokenCounter, library_of
+
+    path = LIBRARY[case](tmp_path)
+    texts = ["hello bob, ça va? 123 日本語 🙂", "abc bcd ab", "the \u2581the", "aaa b"]
+    r = run_process("check", str(data_file(tmp_path, *texts)), "--tokenizer", str(path), "--ignore", "FT4")
+    assert r.exit_code == 0, r.stderr[-2000:]
+    counter, reference = TokenCounter(f"path:{path}"), Tokenizer.from_file(str(path))
+    assert library_of(f"path:{path}") is not None
+    for text in texts:
+        assert counter.count(text) == len(reference.encode(text, add_special_tokens=False).ids)
 
 
 def test_a_tokenizer_path_that_cannot_be_opened_is_one_line(tmp_path: Path) -> None:

@@ -7,17 +7,21 @@ between them is encoded with the model's tiktoken ranks. That is the exact count
 self-hosted SFT row, and the count Together or Fireworks bill when they apply the model's template.
 
 Families (CHAT_TEMPLATES):
-  qwen2.5, qwen3, qwen3-instruct-2507, qwen3.5, qwen3.5-nothink, qwen3.6, mistral-v3-tekken, harmony
+  qwen2.5, qwen2-vl, qwen3, qwen3-instruct-2507, qwen3.5, qwen3.5-nothink, qwen3.6, mistral-v3-tekken, harmony
   (gpt-oss), deepseek-r1-distill
       the models' own Jinja templates, shipped in ftlint/chat/templates/ (Apache-2.0 or MIT;
       provenance and licences in templates/SOURCES.md), rendered in a sandbox (render.py);
+  FAMILY-training (qwen2.5, qwen3, qwen3-instruct-2507, qwen3.5, qwen3.5-nothink, qwen3.6, harmony)
+      TRL's training variants of those, which its SFTTrainer renders with under assistant_only_loss;
   mistral-common
       Mistral's Tekken models as mistral-finetune tokenizes them (mistral_common.py): chosen by
       --trainer mistral-finetune, not a template of the model's;
-  llama3, llama3.2, llama4
+  llama3, llama3.2, llama3.0, llama4, unsloth-llama-3.1
       ftlint's implementations of Meta's Llama 3 and Llama 4 prompt formats (llama3.py,
-      llama4.py): Meta's own templates are under the Llama licences, so they are not shipped;
-      tests compare each with the real template, record by record;
+      llama4.py; unsloth's llama-3.1 variant): Meta's own templates are under the Llama licences,
+      so they are not shipped; tests compare each with the real template, record by record;
+  unsloth/NAME.jinja
+      unsloth's named templates (get_chat_template), read as a user's file is (ftlint/trainers/unsloth);
   --chat-template FILE
       any Jinja template of the user's, or a tokenizer_config.json that holds one.
 """
@@ -26,7 +30,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
 
@@ -44,6 +48,10 @@ QWEN35_SPECIALS = (*QWEN3_SPECIALS, "<|audio_start|>", "<|audio_end|>", "<tts_pa
 TEKKEN_SPECIALS = ("<unk>", "<s>", "</s>", "[INST]", "[/INST]", "[AVAILABLE_TOOLS]", "[/AVAILABLE_TOOLS]", "[TOOL_RESULTS]",
                    "[/TOOL_RESULTS]", "[TOOL_CALLS]", "[IMG]", "<pad>", "[IMG_BREAK]", "[IMG_END]", "[PREFIX]", "[MIDDLE]",
                    "[SUFFIX]", "[SYSTEM_PROMPT]", "[/SYSTEM_PROMPT]", "[TOOL_CONTENT]")
+# Llama 3's own names (meta-llama/llama3 llama/tokenizer.py, commit a0940f9): 3.1 renamed some of its
+# reserved tokens (<|eom_id|>, <|python_tag|>, ...), which are text to Llama 3
+LLAMA3_0_SPECIALS = ("<|begin_of_text|>", "<|end_of_text|>", "<|start_header_id|>", "<|end_header_id|>", "<|eot_id|>")
+LLAMA3_0_RESERVED = r"<\|reserved_special_token_(?:[0-9]|[1-9][0-9]|1[0-9][0-9]|2[0-4][0-9]|250)\|>"
 # llama-models' llama4/tokenizer.py (the reserved ones by LLAMA4_RESERVED: exactly the ids it has, 2,048 in all)
 LLAMA4_SPECIALS = ("<|begin_of_text|>", "<|end_of_text|>", "<|fim_prefix|>", "<|fim_middle|>", "<|fim_suffix|>", "<|header_start|>",
                    "<|header_end|>", "<|eom|>", "<|eot|>", "<|step|>", "<|python_start|>", "<|python_end|>",
@@ -74,15 +82,26 @@ class ChatTemplate:
     def splitter(self) -> re.Pattern[str]:
         return _splitter(self.specials, self.special_pattern)
 
+    def splitter_with(self, added: tuple[str, ...]) -> re.Pattern[str]:
+        """The splitter of a tokenizer that a trainer gave more added tokens (LLaMA-Factory's stop words)."""
+        return _splitter(tuple(dict.fromkeys((*self.specials, *added))), self.special_pattern)
+
 
 CHAT_TEMPLATES: dict[str, ChatTemplate] = {t.name: t for t in (
     ChatTemplate("llama3", "Llama 3.1 and 3.3 (Meta's prompt format; dated system block 26 Jul 2024)", LLAMA3_SPECIALS,
                  "<|begin_of_text|>", "<|eot_id|>", "python", r"<\|reserved_special_token_\d+\|>"),
     ChatTemplate("llama3.2", "Llama 3.2 (Meta's prompt format; dated system block: today)", LLAMA3_SPECIALS,
                  "<|begin_of_text|>", "<|eot_id|>", "python", r"<\|reserved_special_token_\d+\|>"),
+    ChatTemplate("llama3.0", "Llama 3 (Meta-Llama-3 Instruct: no system block of its own, no tools)", LLAMA3_0_SPECIALS,
+                 "<|begin_of_text|>", "<|eot_id|>", "python", LLAMA3_0_RESERVED),
+    ChatTemplate("unsloth-llama-3.1", "Llama 3.1 as unsloth's get_chat_template('llama-3.1') writes it (no trimming; "
+                 "dated 26 July 2024)", LLAMA3_SPECIALS, "<|begin_of_text|>", "<|eot_id|>", "python",
+                 r"<\|reserved_special_token_\d+\|>"),
     ChatTemplate("llama4", "Llama 4 (Meta's prompt format: <|header_start|>, <|eot|>)", LLAMA4_SPECIALS, "<|begin_of_text|>",
                  "<|eot|>", "python", LLAMA4_RESERVED),
     ChatTemplate("qwen2.5", "Qwen 2.5 (ChatML; default system prompt)", QWEN25_SPECIALS, "", "<|im_end|>", "qwen2.5.jinja"),
+    ChatTemplate("qwen2-vl", "Qwen2-VL and Qwen2.5-VL (ChatML; default system prompt; an image as <|vision_start|>"
+                 "<|image_pad|><|vision_end|>)", QWEN25_SPECIALS, "", "<|im_end|>", "qwen2-vl.jinja"),
     ChatTemplate("qwen3", "Qwen 3 (ChatML; <think> blocks)", QWEN3_SPECIALS, "", "<|im_end|>", "qwen3.jinja"),
     ChatTemplate("qwen3-instruct-2507", "Qwen 3 Instruct 2507 (ChatML; no <think> blocks)", QWEN3_SPECIALS, "", "<|im_end|>",
                  "qwen3-instruct-2507.jinja"),
@@ -103,6 +122,17 @@ CHAT_TEMPLATES: dict[str, ChatTemplate] = {t.name: t for t in (
                  "<｜end▁of▁sentence｜>", "deepseek-r1-distill.jinja"),
 )}
 
+# TRL's training variants of some of them ({% generation %} around what the assistant writes), which its
+# SFTTrainer swaps in for the model's own under assistant_only_loss (trl/chat_template_utils.py
+# get_training_chat_template; ftlint/trainers/trl): FAMILY-training.jinja, the same tokens
+TRAINED_FAMILIES = ("qwen2.5", "qwen3", "qwen3-instruct-2507", "qwen3.5", "qwen3.5-nothink", "qwen3.6", "harmony")
+CHAT_TEMPLATES.update({f"{n}-training": replace(CHAT_TEMPLATES[n], name=f"{n}-training", source=f"{n}-training.jinja",
+                                                title=f"{CHAT_TEMPLATES[n].title}: TRL's training variant ({{% generation %}})")
+                       for n in TRAINED_FAMILIES})
+
+# what a tokenizer family's Hugging Face tokenizer puts before a text it encodes with add_special_tokens (its
+# tokenizer.json post_processor): Llama 3's TemplateProcessing "<|begin_of_text|> $A"; Qwen's has no bos token
+TEXT_BOS = {"llama3": "<|begin_of_text|>"}
 
 # a --chat-template file names no tokenizer: its added tokens and end of turn are those of the
 # tokenizer family counting it (a tokenizer_config.json's own added tokens come first)
@@ -121,8 +151,8 @@ def _splitter(specials: tuple[str, ...], extra: str) -> re.Pattern[str]:
     alternatives = [re.escape(s) for s in sorted(specials, key=len, reverse=True)]
     if extra:
         alternatives.insert(0, extra)
-    # no added token at all (a --chat-template counted with o200k_base): a group that never matches,
-    # not an empty one, which would match between every two characters
+    # no added token (a bare template of the user's): a group that never matches, where an empty one
+    # would match between every two characters (each an "added token" to count, and FT302's)
     return re.compile("(" + ("|".join(alternatives) or "(?!)") + ")")
 
 
@@ -133,6 +163,14 @@ def template_text(name: str) -> str:
 
 
 Renderer = Callable[[Sequence[dict], object], str]
+
+
+@cache
+def family_splitter(encoding: str) -> re.Pattern[str] | None:
+    """The added tokens of a tokenizer family's Hugging Face tokenizer (FAMILY_TEMPLATE_DEFAULTS), for
+    text no template renders (a trainer's plain rows); None: a family without them."""
+    specials, _, _, pattern = FAMILY_TEMPLATE_DEFAULTS.get(encoding, ((), "", "", ""))
+    return _splitter(specials, pattern) if specials or pattern else None
 
 
 def count_rendered(text: str, splitter: re.Pattern[str], count: Callable[[str], int]) -> int:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol
 
 from ..trainers.cut import pairs_of_mask
-from . import count_rendered
+from . import TEXT_BOS, count_rendered
 from .mask import Masked
 
 if TYPE_CHECKING:
@@ -108,7 +108,6 @@ class AxolotlMasker:
 
     def __init__(self, loss: TurnLoss) -> None:
         self.loss = loss
-        self.first = ""  # the bos the tokenizer puts before a text (the model's own: `tokenizer`)
 
     def tokenizer(self, own: ChatTemplate, words: bool = True) -> ChatTemplate:
         """The model's tokenizer as axolotl's load_tokenizer leaves it (loaders/tokenizer.py): each
@@ -116,9 +115,8 @@ class AxolotlMasker:
         text (as add_special_tokens and add_tokens make it, even one new to the vocabulary), and the
         eos and bos those of special_tokens: the template's eos_token and bos_token, the eos looked
         for after a turn and appended to an Alpaca output. The bos the tokenizer puts before a text
-        stays the model's own: its post-processor holds it by id (so on Qwen's and Llama 3's
-        tokenizers under transformers 5.14.1, axolotl's environment)."""
-        self.first = own.bos
+        stays the model's own (TEXT_BOS): its post-processor holds it by id (so on Qwen's and
+        Llama 3's tokenizers under transformers 5.14.1, axolotl's environment)."""
         loss = self.loss
         added = (*loss.special_tokens, *(loss.tokens if words else ()))
         new = tuple(dict.fromkeys(t for t in added if t and t not in own.specials))
@@ -210,7 +208,7 @@ class AxolotlMasker:
         prompt = alpaca_prompt(instruction, given)
         tally.seen.append(prompt + output)
         limit = self.loss.sequence_len
-        first, eos = self.first, tally.spec.eos
+        first, eos = TEXT_BOS.get(tally.counter.encoding_name, ""), tally.spec.eos
         head = _tokens(tally, prompt, limit, bos=first)
         # strip_bos drops the first token when it is the tokenizer's bos_token: not the model's own after a new one
         tail = _tokens(tally, output, limit, bos=first, strip_bos=first == tally.spec.bos, eos=eos)
@@ -254,11 +252,11 @@ def _tokens(tally: Tally, text: str, limit: int, bos: str = "", strip_bos: bool 
 
 
 def _marks(text: str, encoded: Encoded, tokens: set[str]) -> list[int]:
-    """The positions of the tokens that are one of the added tokens `tokens`."""
+    """The positions of the tokens that are one of the added tokens `tokens` (an added token is
+    its whole text: tiktoken's splitter or the tokenizers library gives it one token)."""
     if not tokens:
         return []
-    return [i for i, (token, start, end) in enumerate(zip(encoded.ids, encoded.starts, encoded.ends, strict=True))
-            if token < 0 and text[start:end] in tokens]
+    return [i for i, (start, end) in enumerate(zip(encoded.starts, encoded.ends, strict=True)) if text[start:end] in tokens]
 
 
 def _first(positions: list[int], start: int, n: int) -> int:

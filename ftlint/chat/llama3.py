@@ -1,4 +1,4 @@
-"""Meta's Llama 3 prompt format (3.1, 3.2, 3.3), as ftlint's own code: Meta's Jinja template is
+"""Meta's Llama 3 prompt formats (3.1, 3.2, 3.3; and 3's own, `first_format`), as ftlint's own code: Meta's Jinja template is
 Llama Materials under the Llama Community License, so ftlint does not ship it; this follows the
 format Meta documents, and tests/test_chat.py renders the real template (a test fixture, with its
 licence) and compares, record by record.
@@ -46,12 +46,17 @@ def _tool_result(content: object) -> str:
     return str(content)  # Jinja prints a number, None or a boolean as Python does
 
 
-def render(messages: Sequence[dict], tools: object = None, dated: str = "26 Jul 2024", add_generation_prompt: bool = False) -> Rendered:
+def render(messages: Sequence[dict], tools: object = None, dated: str = "26 Jul 2024", add_generation_prompt: bool = False,
+           trim: bool = True) -> Rendered:
+    """`trim` off: the contents as they are (unsloth's llama-3.1 template: "No trimming in Llama 3.1 Instruct!")."""
+    def said(value: object) -> str:
+        return _text(value).strip() if trim else _text(value)
+
     out = ["<|begin_of_text|>"]
     rest = list(messages)
     system = ""
     if rest and rest[0].get("role") == "system":
-        system = _text(rest[0].get("content")).strip()
+        system = said(rest[0].get("content"))
         rest = rest[1:]
     out.append("<|start_header_id|>system<|end_header_id|>\n\n")
     if tools:
@@ -60,7 +65,7 @@ def render(messages: Sequence[dict], tools: object = None, dated: str = "26 Jul 
     if tools:
         if not rest:
             raise TemplateFailure("Cannot put tools in the first user message when there's no first user message!")
-        first = _text(rest[0].get("content")).strip()
+        first = said(rest[0].get("content"))
         rest = rest[1:]
         listed = "".join(json.dumps(t, ensure_ascii=False, indent=4) + "\n\n" for t in tools) if isinstance(tools, list) else ""
         out.append("<|start_header_id|>user<|end_header_id|>\n\n" + TOOLS_INTRO + listed + first + "<|eot_id|>")
@@ -79,11 +84,38 @@ def render(messages: Sequence[dict], tools: object = None, dated: str = "26 Jul 
             out.append('<|start_header_id|>assistant<|end_header_id|>\n\n{"name": "' + _text(function.get("name"))
                        + '", "parameters": ' + arguments + "}<|eot_id|>")
         else:
-            out.append(f"<|start_header_id|>{_text(role)}<|end_header_id|>\n\n{_text(message.get('content')).strip()}<|eot_id|>")
+            out.append(f"<|start_header_id|>{_text(role)}<|end_header_id|>\n\n{said(message.get('content'))}<|eot_id|>")
     if add_generation_prompt:
         out.append("<|start_header_id|>assistant<|end_header_id|>\n\n")
     return Rendered("".join(out))
 
 
+# unsloth's llama-3.1 (unslothai/unsloth unsloth/chat_templates.py llama31_template): no trimming, "26 July 2024"
+UNSLOTH_31 = "unsloth-llama-3.1"
+
+
 def dated(name: str, today: dt.date) -> str:
+    if name == UNSLOTH_31:
+        return "26 July 2024"
     return today.strftime("%d %b %Y") if name == "llama3.2" else "26 Jul 2024"
+
+
+def first_format(messages: Sequence[dict], add_generation_prompt: bool = False) -> Rendered:
+    """Llama 3's own format (Meta-Llama-3-8B and 70B Instruct), as its template writes it:
+    <|begin_of_text|>, then each message as <|start_header_id|>ROLE<|end_header_id|>\\n\\n,
+    its content stripped, <|eot_id|> (meta-llama/llama3 llama/tokenizer.py ChatFormat). No
+    system block of its own; tools and tool calls are not written. The template joins the
+    content as Jinja prints it (`message['content'] | trim`): a content that is not a string
+    is written as Python writes it, a missing one (or null: transformers 5 drops it) as nothing."""
+    from .render import normalised
+
+    out = ["<|begin_of_text|>"]
+    for message in normalised(messages):
+        role = message.get("role")
+        if not isinstance(role, str):
+            raise TemplateFailure(f"a message's role is {type(role).__name__}, which the Llama 3 template cannot join to its text")
+        content = message.get("content", "")
+        out.append(f"<|start_header_id|>{role}<|end_header_id|>\n\n{str(content).strip()}<|eot_id|>")
+    if add_generation_prompt:
+        out.append("<|start_header_id|>assistant<|end_header_id|>\n\n")
+    return Rendered("".join(out))

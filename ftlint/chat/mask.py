@@ -24,7 +24,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..tokens import described, failed, get_encoding, is_panic, normalises_nfc
+from ..tokens import described, failed, get_encoding, is_panic, library_of, normalises_nfc
 from ..trust import MAX_FILE_BYTES
 
 EMPTY_THINK = re.compile(r"<think>\s*</think>")
@@ -51,19 +51,27 @@ class Masked:
     eos: str = ""  # the template's end of turn (the tokenizer's eos_token)
     unmarked: bool = False  # assistant_only_loss with a template that has no generation block at all
     pairs: list[tuple[int, int]] | None = None  # the tokens in order as (untrained, trained) runs (trainers/cut.py)
+    pieces: list[tuple[str, int, bool]] | None = None  # mistral-common's: each piece's text, tokens and whether it trains
 
 
 class Tokenizer:
-    """A tiktoken vocabulary with the template's added tokens, giving token starts."""
+    """A tiktoken vocabulary with the template's added tokens, giving token starts; or a
+    tokenizer.json the tokenizers library runs, which gives them itself (its character offsets,
+    the ones transformers' char_to_token reads)."""
 
     def __init__(self, encoding_name: str, splitter: re.Pattern[str], file_limit: int = MAX_FILE_BYTES) -> None:
         self.name = encoding_name
-        self.encoding = get_encoding(encoding_name, file_limit)
-        self.nfc = normalises_nfc(encoding_name, file_limit)
+        self.library = library_of(encoding_name, file_limit)
+        if self.library is None:
+            self.encoding = get_encoding(encoding_name, file_limit)
+            self.nfc = normalises_nfc(encoding_name, file_limit)
         self.splitter = splitter
         self._special: dict[str, int] = {}
 
     def encode(self, text: str) -> Encoded:
+        if self.library is not None:
+            ids, offsets = self.library.offsets(text)
+            return Encoded(ids, [start for start, _ in offsets], [end for _, end in offsets])
         try:
             return self._encode(text)
         except BaseException as exc:  # a panic of tiktoken's on the text: one TokenizerError (ftlint.tokens.failed)
@@ -184,3 +192,39 @@ def common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
             break
         n += 1
     return n
+
+
+def responses_mask(ids: Sequence[int], question: Sequence[int], answer: Sequence[int]) -> list[bool]:
+    """unsloth's train_on_responses_only (unslothai/unsloth-zoo unsloth_zoo/dataset_utils.py, with its
+    default force_match=True: each part is its own tokens, matched exactly): after each run of the
+    response part's tokens, every token trains up to where the instruction part's tokens next begin,
+    or to the sequence's end; the search for the next response part resumes one token past that
+    instruction part. No response part found: nothing trains."""
+    n, mask = len(ids), [False] * len(ids)
+    if not question or not answer:
+        return mask
+    j = 0
+    while j < n:
+        if list(ids[j:j + len(answer)]) == list(answer):
+            start = end = j + len(answer)
+            while end < n - 1 and list(ids[end:end + len(question)]) != list(question):
+                end += 1
+            found = end < n - 1
+            mask[start:end if found else n] = [True] * ((end if found else n) - start)
+            j = end + len(question) if found else n
+        j += 1
+    return mask
+
+
+def char_spans(encoded: Encoded, mask: Sequence[bool]) -> list[tuple[int, int]]:
+    """The characters of the runs of trained tokens (a mask's spans in the text)."""
+    spans: list[tuple[int, int]] = []
+    for i, bit in enumerate(mask):
+        if not bit:
+            continue
+        start, end = encoded.starts[i], encoded.ends[i] if encoded.ends else encoded.starts[i] + 1
+        if spans and mask[i - 1]:
+            spans[-1] = (spans[-1][0], end)
+        else:
+            spans.append((start, end))
+    return spans

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import datetime as dt
 from collections.abc import Iterator, Mapping, Sequence
 from time import monotonic
 from typing import TYPE_CHECKING
 
 from ..options import Loss, TemplateBudget
-from ..tokens import TokenCounter
+from ..tokens import TokenCounter, added_tokens, library_of
+from ..trainers.base import Renderer, Sample, Vocab
 from ..trainers.cut import pairs_of_mask
 from . import CHAT_TEMPLATES, FAMILY_TEMPLATE_DEFAULTS, MISTRAL_COMMON, ChatTemplate, count_rendered, template_text
-from .mask import Masked, Tokenizer, common_prefix, span_mask
+from .mask import Masked, Tokenizer, char_spans, common_prefix, responses_mask, span_mask
 from .mistral_common import Piece, pieces
 from .render import JinjaTemplate, Rendered
 from .source import TemplateFile, read_template
@@ -26,14 +28,17 @@ class Tally:
     `file`: a --chat-template already read (source.py); without it, "file:PATH" is read here."""
 
     def __init__(self, template: str, counter: TokenCounter, today: dt.date, loss: Loss | None = None,
-                 budget: TemplateBudget | None = None, file: TemplateFile | None = None) -> None:
+                 budget: TemplateBudget | None = None, file: TemplateFile | None = None,
+                 renderer: Renderer | None = None) -> None:
         self.counter, self.today = counter, today
+        self.renderer = renderer  # the trainer's own, for the formats it reads (Trainer.renderer)
         self.loss = loss or Loss()
         self.masker = masker_for(self.loss)  # the run's trainer's own loss mask (Loss.mask), else TRL's, below
         self.budget = budget or TemplateBudget()
         self._tokenizer: Tokenizer | None = None
         self._deadline: float | None = None
         self.seen: list[str] = []  # the texts the current record rendered to (ftlint/chat/silent.py reads them)
+        self.tool_jinja: JinjaTemplate | None = None
         if template.startswith("file:"):
             path = template.removeprefix("file:")
             user = file or read_template(path)
@@ -46,14 +51,22 @@ class Tally:
             self.spec = ChatTemplate(template, f"--chat-template {path}", tuple(specials), user.bos or bos,
                                      user.eos or eos, "file", pattern)
             self.jinja: JinjaTemplate | None = JinjaTemplate(user.source, today, self.budget)
+            if user.tool_source:  # a folder's named "tool_use" template: transformers renders a record with tools by it
+                self.tool_jinja = JinjaTemplate(user.tool_source, today, self.budget)
         else:
             self.spec = CHAT_TEMPLATES[template]
             self.jinja = JinjaTemplate(template_text(template), today, self.budget) if self.spec.source != "python" else None
+        own_tokens = added_tokens(counter.encoding_name, counter.file_limit)
+        if own_tokens:  # a tokenizer file's (and its folder's) added tokens are the ones it matches in the text
+            self.spec = dataclasses.replace(self.spec, specials=own_tokens, special_pattern="")
         # text spelling one of these is read as that token (FT302): the trainer's plain added words are not control tokens
         self.controls = self.spec.splitter
         if self.masker is not None:  # the trainer's tokenizer as it loads it (axolotl's special_tokens and tokens)
             self.controls = self.masker.tokenizer(self.spec, words=False).splitter
             self.spec = self.masker.tokenizer(self.spec)
+        library = library_of(counter.encoding_name, counter.file_limit)
+        # the tokenizers library encodes a rendered text whole, as the trainer does (tokens/library.py)
+        self._whole = library.count_whole if library is not None else None
         self.name = template
 
     @contextlib.contextmanager
@@ -72,6 +85,23 @@ class Tally:
         mistral-finetune's loss), not a template under TRL's options."""
         return self.name == MISTRAL_COMMON
 
+    def renders(self, formatting: str) -> bool:
+        """Whether the trainer's own renderer makes the records of this format."""
+        return self.renderer is not None and self.renderer.reads(formatting)
+
+    def sample(self, record: dict, formatting: str) -> Sample:
+        """A record (in the format's canonical shape) as the trainer's own renderer makes it, cut at
+        the run's max length: each text it tokenizes counted with the model's tokenizer and the
+        added tokens the trainer gives it. Unrendered (ftlint/trainers/base.py) if it cannot."""
+        assert self.renderer is not None
+        splitter = self.spec.splitter_with(self.renderer.added)
+        count = self.counter.count
+        vocab = Vocab(lambda text: count_rendered(text, splitter, count), self.spec.bos, self.spec.eos,
+                      self.today.strftime("%d %b %Y"))
+        made = self.renderer.sample(record, formatting, vocab, self.loss.max_seq_len)
+        self.seen.append(made.text)
+        return made
+
     @property
     def has_generation(self) -> bool:
         """Whether the template marks the assistant's output ({% generation %} blocks)."""
@@ -82,14 +112,18 @@ class Tally:
         """`extra`: more variables for a Jinja template (a trainer's chat_template_kwargs)."""
         if self.own_mask:
             return _joined(pieces(messages, tools))
-        if self.jinja is None:
+        jinja = self.tool_jinja if self.tool_jinja is not None and tools is not None else self.jinja
+        if jinja is None:
             from . import llama3, llama4
 
             if self.name == "llama4":
                 return llama4.render(messages, tools, add_generation_prompt)
-            return llama3.render(messages, tools, llama3.dated(self.name, self.today), add_generation_prompt)
-        return self.jinja.render(messages, tools, self.spec.bos, self.spec.eos, add_generation_prompt, self._deadline,
-                                 **(extra or {}))
+            if self.name == "llama3.0":
+                return llama3.first_format(messages, add_generation_prompt)
+            return llama3.render(messages, tools, llama3.dated(self.name, self.today), add_generation_prompt,
+                                 trim=self.name != llama3.UNSLOTH_31)
+        return jinja.render(messages, tools, self.spec.bos, self.spec.eos, add_generation_prompt, self._deadline,
+                            **(extra or {}))
 
     @property
     def tokenizer(self) -> Tokenizer:
@@ -106,13 +140,24 @@ class Tally:
             return self.masker(self, messages, tools)
         rendered = self.render(messages, tools)
         self.seen.append(rendered.text)
+        if self.loss.response_part:
+            return self.responses(rendered.text)
         if not self.loss.assistant_only:
-            tokens = count_rendered(rendered.text, self.spec.splitter, self.counter.count)
+            tokens = self._count(rendered.text)
             return self._cut(Masked(tokens, tokens, rendered.text, [], True, self.spec.eos), None)
         encoded = self.tokenizer.encode(rendered.text)
         mask = span_mask(encoded, rendered.spans)
         return self._cut(Masked(len(encoded.ids), sum(mask), rendered.text, rendered.spans, False, self.spec.eos,
                                 not self.has_generation), mask)
+
+    def responses(self, text: str) -> Masked:
+        """A text as unsloth's train_on_responses_only masks it (ftlint/chat/mask.py responses_mask):
+        the loss's instruction and response parts, each tokenized on its own."""
+        tokenizer = self.tokenizer
+        encoded = tokenizer.encode(text)
+        question, answer = (tokenizer.encode(part).ids for part in (self.loss.instruction_part, self.loss.response_part))
+        mask = responses_mask(encoded.ids, question, answer)
+        return self._cut(Masked(len(encoded.ids), sum(mask), text, char_spans(encoded, mask), False, self.spec.eos), mask)
 
     def prompt_completion(self, prompt: Sequence[dict], completion: Sequence[dict], tools: object = None) -> Masked:
         """A conversational prompt-completion row as TRL trains it: the completion starts where
@@ -151,6 +196,11 @@ class Tally:
             return self._pieces(pieces(messages, tools)).tokens
         text = self.render(messages, tools).text
         self.seen.append(text)
+        return self._count(text)
+
+    def _count(self, text: str) -> int:
+        if self._whole is not None:
+            return self._whole(text)
         return count_rendered(text, self.spec.splitter, self.counter.count)
 
     def _pieces(self, made: list[Piece]) -> Masked:
@@ -162,7 +212,8 @@ class Tally:
         self.seen.append(rendered.text)
         trained = sum(n for n, p in zip(sizes, made, strict=True) if p.trained)
         # nothing is cut: mistral-finetune packs a long sample across sequences (its profile's past_max)
-        return Masked(sum(sizes), trained, rendered.text, rendered.spans, False, self.spec.eos)
+        return Masked(sum(sizes), trained, rendered.text, rendered.spans, False, self.spec.eos,
+                      pieces=[(p.text, n, p.trained) for p, n in zip(made, sizes, strict=True)])
 
 
 def masker_for(loss: Loss) -> AxolotlMasker | None:

@@ -14,7 +14,7 @@ import click
 
 from .. import __version__, interrupt
 from ..diagnostics import EXIT_OK, EXIT_USAGE
-from . import catalog, check, convert, diff, plan
+from . import catalog, check, convert, diff, plan, show
 from .common import config_notes
 from .errors import UsageFailure
 
@@ -24,8 +24,11 @@ from .errors import UsageFailure
 @click.option("--config", "config_path", type=click.Path(dir_okay=False), metavar="FILE",
               help="Read settings from FILE (an ftlint.toml, or a pyproject.toml with [tool.ftlint]) instead of searching for one.")
 @click.option("--no-config", is_flag=True, help="Ignore configuration files.")
+@click.option("--not-from-config", "withheld", multiple=True, metavar="KEYS",
+              help="Configuration keys (comma-separated) to take from the command line and the defaults only: a value the "
+                   "file sets for one is said, not used (the GitHub Action so keeps model, trainer, price and run to the workflow).")
 @click.pass_context
-def cli(ctx: click.Context, config_path: str | None, no_config: bool) -> None:
+def cli(ctx: click.Context, config_path: str | None, no_config: bool, withheld: tuple[str, ...]) -> None:
     """Preflight linter for fine-tuning datasets (JSONL, Parquet, Arrow, JSON arrays).
 
     \b
@@ -33,6 +36,7 @@ def cli(ctx: click.Context, config_path: str | None, no_config: bool) -> None:
     ftlint estimate data.jsonl -e 3    records, tokens, steps and cost of a run
     ftlint plan / review               a tuning study before; the best step after
     ftlint diff OLD NEW                what a data change does (files or REV:PATH)
+    ftlint show FILE:LINE              one record as the trainer sees it: text, marks, cut
     ftlint convert IN OUT --to FORMAT  between formats, every line accounted for
     ftlint formats / rules / models    formats, codes, models with their sources
 
@@ -46,11 +50,15 @@ def cli(ctx: click.Context, config_path: str | None, no_config: bool) -> None:
     ctx.obj = cfg.Config()
     if no_config:
         return
+    sections = {name: cmd for name, cmd in cli.commands.items() if name in cfg.SECTIONS}
+    keys = frozenset(k.strip() for value in withheld for k in value.split(",") if k.strip())
+    unknown = sorted(keys - cfg.known_keys(sections))
+    if unknown:
+        raise UsageFailure(f"--not-from-config: {', '.join(map(repr, unknown))}: no such configuration key")
     try:
         found = cfg.load_explicit(Path(config_path)) if config_path else cfg.find(Path.cwd())
         if found:
-            ctx.obj = cfg.build(found[0], found[1], {name: cmd for name, cmd in cli.commands.items() if name in cfg.SECTIONS},
-                                explicit=config_path is not None)
+            ctx.obj = cfg.build(found[0], found[1], sections, explicit=config_path is not None, withheld=keys)
             ctx.default_map = ctx.obj.default_map
             from ..report.escape import path_text
 
@@ -61,7 +69,7 @@ def cli(ctx: click.Context, config_path: str | None, no_config: bool) -> None:
 
 
 # each group of commands is a module of doors: parse, call a use case, pick a reporter, exit
-for module in (check, plan, diff, convert, catalog):
+for module in (check, plan, diff, convert, catalog, show):
     for command in module.COMMANDS:
         cli.add_command(command)
 

@@ -55,16 +55,22 @@ def formats(name: str | None) -> None:
 @click.option("-o", "--output-format", type=click.Choice(("text", "json")), default="text", show_default=True)
 def models(query: str | None, provider: str | None, today: str | None, output_format: str) -> None:
     """Models ftlint knows, by provider: tokenizer, per-example limit, training price and its
-    unit, lifecycle dates, each with its source. QUERY filters by text (e.g. llama, qwen3)."""
-    from ..models import UnknownModel, UnknownProvider, listing, today_from
+    unit, lifecycle dates, each with its source. QUERY filters by text (e.g. llama, qwen3); a
+    name no model holds is shown as --model reads it, when a name rule resolves it (a copy of a
+    catalog model, a base model of an instruct one)."""
+    from ..models import Listing, UnknownModel, UnknownProvider, all_models, listing, providers, today_from
     from ..report.models import MODELS_RENDERERS
 
     try:
         day = today_from(today)
     except ValueError:
         raise UsageFailure(f"--today {today}: not a date (YYYY-MM-DD)") from None
+    from ..names import by_rule
+
+    # a whole name the catalog lacks, which a name rule resolves: shown as --model reads it
+    found = by_rule(query) if query and provider in (None, "hf") and query not in all_models() else None
     try:
-        shown = listing(query, provider, day)
+        shown = Listing((found,), providers(), day) if found else listing(query, provider, day)
     except (UnknownProvider, UnknownModel) as exc:
         raise UsageFailure(str(exc)) from None
     click.echo(MODELS_RENDERERS[output_format](shown), nl=False)

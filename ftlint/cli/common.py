@@ -41,7 +41,8 @@ def config_notes(command: str, found: Config | None = None) -> list[str]:
     from ..report.escape import shown_path
 
     return [f"{shown_path(str(found.path))}: {n}" for n in found.notes
-            if n.startswith(f"{command}:") or n.startswith("files matching")]
+            if n.startswith(f"{command}:") or n.startswith("files matching")] + \
+        [f"{shown_path(str(found.path))}: {n}" for n in found.withheld]
 
 
 def inputs(run: RunOptions) -> tuple[str, ...]:

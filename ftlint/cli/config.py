@@ -17,7 +17,10 @@ writes (`output-file` is refused; give --output-file), nor hide findings behind 
 path it names, for any option that names a file, is taken relative to the file's folder and
 must resolve there, symlinks followed: trust.confine), and it cannot silently switch the gate off:
 codes of error severity that it ignores or leaves unselected are named on standard error, and
-in the report's summary (`Config.notes`).
+in the report's summary (`Config.notes`). Where the gate belongs to someone else (the GitHub
+Action's workflow owns the model, trainer, price and run config), `--not-from-config KEYS` leaves
+those keys to the command line and ftlint's defaults: a value the file sets for one is said, in
+the same places, and not used.
 """
 
 from __future__ import annotations
@@ -29,7 +32,8 @@ from pathlib import Path
 
 import click
 
-from ..trust import MAX_CONFIG_BYTES, Refused, confine, read_file
+from ..checked import shown as _shown
+from ..trust import MAX_CONFIG_BYTES, Refused, confine, read_file, special
 
 SECTIONS = ("check", "estimate", "plan", "diff", "review")
 NOT_FROM_FILES = {
@@ -48,6 +52,7 @@ class Config:
     default_map: dict[str, dict[str, object]] = field(default_factory=dict)
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
     notes: list[str] = field(default_factory=list)  # what the file turns off, said to the user
+    withheld: list[str] = field(default_factory=list)  # its values --not-from-config left unused, said for every command
 
     @property
     def base_dir(self) -> str | None:
@@ -88,14 +93,17 @@ def _load(path: Path, what: str) -> dict:
         return tomllib.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"{path}: {exc}") from None
+    except ValueError as exc:  # an integer past Python's 4,300 digits, which tomllib converts with int()
+        raise ConfigError(f"{path}: not read ({str(exc).split(';')[0]})") from None
     except RecursionError:  # tomllib parses nested arrays and inline tables recursively
         raise ConfigError(f"{path}: values nested too deeply to be a configuration") from None
 
 
-def build(path: Path, table: dict, commands: dict[str, click.Command], explicit: bool = False) -> Config:
+def build(path: Path, table: dict, commands: dict[str, click.Command], explicit: bool = False,
+          withheld: frozenset[str] = frozenset()) -> Config:
     """The defaults a configuration file gives each command. `explicit`: named with --config by
     the user; the same rules hold (no output-file, paths inside its folder): in CI the file named
-    is still the repository's."""
+    is still the repository's. `withheld`: keys (--not-from-config) whose values are said, not used."""
     config = Config(path=path)
     for name in commands:
         config.default_map[name] = {}
@@ -104,13 +112,32 @@ def build(path: Path, table: dict, commands: dict[str, click.Command], explicit:
             if not isinstance(value, dict):
                 raise ConfigError(f"{path}: [{key}] must be a table")
             for sub_key, sub_value in value.items():
+                if sub_key in withheld:
+                    config.withheld.append(_withheld(f"{key}.{sub_key}", sub_key, sub_value))
+                    continue
                 _set(config, path, commands, (key,), sub_key, sub_value, f"{key}.{sub_key}")
+        elif key in withheld:
+            config.withheld.append(_withheld(key, key, value))
         elif key == "per-file-ignores":
             config.per_file_ignores = _per_file_ignores(path, value)
         else:
             _set(config, path, commands, tuple(commands), key, value, key)
     config.notes = _weakened(config)
     return config
+
+
+def _withheld(shown: str, key: str, value: object) -> str:
+    from ..redact import redact
+
+    given = redact(repr(value))
+    given = given if len(given) <= 80 else given[:77] + "..."
+    return f"{shown} = {given} not used: --not-from-config leaves {key} to the command line and ftlint's defaults"
+
+
+def known_keys(commands: dict[str, click.Command]) -> set[str]:
+    """Every key a configuration file may set for these commands."""
+    return {opt.lstrip("-") for command in commands.values() for p in command.params
+            if isinstance(p, click.Option) for opt in p.opts if opt.startswith("--")} - {"help"} - set(NOT_FROM_FILES)
 
 
 def _set(config: Config, path: Path, commands: dict[str, click.Command], sections: tuple[str, ...],
@@ -136,12 +163,16 @@ def _set(config: Config, path: Path, commands: dict[str, click.Command], section
             if option.callback is not None:
                 converted = option.callback(ctx, option, converted)
         except click.BadParameter as exc:
-            raise ConfigError(f"{path}: {shown} = {value!r}: {exc.message}") from None
+            raise ConfigError(f"{path}: {shown} = {quoted(value)}: {exc.message}") from None
         config.default_map[section][str(option.name)] = converted
     if not used:
-        known = sorted({opt.lstrip("-") for s in sections for p in commands[s].params
-                        if isinstance(p, click.Option) for opt in p.opts if opt.startswith("--")} - {"help"} - set(NOT_FROM_FILES))
+        known = sorted(known_keys({s: commands[s] for s in sections}))
         raise ConfigError(f"{path}: unknown key '{shown}'; known keys: {', '.join(known)}")
+
+
+def quoted(value: object) -> str:
+    """A value as an error quotes it: a long one (a 400-digit number) cut short."""
+    return _shown(repr(value))
 
 
 def _confined(option: click.Option, value: object, path: Path, shown: str) -> object:
@@ -165,6 +196,9 @@ def _confined(option: click.Option, value: object, path: Path, shown: str) -> ob
         inside = confine(file, path, shown)
     except Refused as exc:
         raise ConfigError(str(exc)) from None
+    what = special(inside) if isinstance(option.type, click.Path) else None
+    if what is not None:  # data (validation): a FIFO or a device would block the data reader, or never end
+        raise ConfigError(f"{path}: {shown} = {quoted(value)}: {what}, not a regular file or a folder")
     return _from_here(inside) + rest
 
 

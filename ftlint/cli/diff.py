@@ -1,55 +1,97 @@
-"""`ftlint diff BASE HEAD`: the door. Two files or git revisions of one -> diff.run_diff (the
-pipeline and plan of check and estimate, on both sides) -> a renderer -> exit 1 when HEAD brings
-a new error."""
+"""`ftlint diff BASE HEAD` (or `--rev REV PATH...`): the door. Files or git revisions of one ->
+diff.run_diff (the pipeline and plan of check and estimate, on both sides) -> a renderer -> exit
+1 when HEAD brings a new error."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from ..diagnostics import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
 from . import options as opt
-from .common import base_selection, or_fail, say_io_errors
+from .common import base_selection, or_fail, say_io_errors, say_run_notes
 from .errors import UsageFailure
+
+if TYPE_CHECKING:
+    from ..diff import DiffResult
+    from ..options import PlanOptions, RunOptions
 
 
 @click.command()
-@click.argument("base")
-@click.argument("head")
+@click.argument("specs", nargs=-1, metavar="BASE HEAD | PATH...")
+@click.option("--rev", metavar="REV", help="Compare each PATH with its version in the git revision REV (REV:./PATH): one report per PATH, in one run.")
 @opt.apply(opt.JUDGING)
+@opt.RUN
 @opt.apply(opt.PLAN)
 @opt.apply(opt.output_options(("text", "json", "markdown")))
-def diff(base: str, head: str, output_format: str, output_file: str | None, **params: Any) -> None:
+def diff(specs: tuple[str, ...], rev: str | None, output_format: str, output_file: str | None, **params: Any) -> None:
     """What a data change does: records added, removed and changed, findings new in HEAD,
     and the change in tokens and cost.
 
     BASE and HEAD are files, or git revisions of one as REV:PATH (e.g. origin/main:data/train.jsonl;
-    git reads PATH from the repository root, or from here with REV:./PATH). A BASE revision that
-    has no such file (a repository's first data pull request) is an empty side: every record is
-    added. Exit 1 when HEAD brings a new error.
+    git reads PATH from the repository root, or from here with REV:./PATH). With --rev REV, each
+    PATH is compared with its version in REV, one report after another (-o json: a list). A base
+    revision that has no such file (a repository's first data pull request) is an empty side:
+    every record is added. Exit 1 when HEAD brings a new error; 2 when a side cannot be read (the
+    other reports are still written).
     """
     from ..diff import DiffInputError, run_diff
-    from ..report.diff import DIFF_RENDERERS
+    from ..report.diff import DIFF_RENDERERS, render_all
     from .io import OutputRefused, destination
 
+    pairs = _pairs(specs, rev)
     run = opt.run_options(params, (), base_selection(), prompts=True)
     plan_opts = opt.plan_options(params)
-    try:
-        outcome = or_fail(run_diff, base, head, run, plan_opts)
-    except DiffInputError as exc:
-        raise UsageFailure(str(exc)) from None
-    if outcome.io_errors:
-        say_io_errors(outcome.io_errors)
+    outcomes: list[DiffResult] = []
+    errors: list[str] = []
+    notes: tuple[str | None, tuple[str, ...]] = (None, ())
+    for base, head in pairs:
+        side_run, side_plan = _with_run(run, plan_opts, head)
+        notes = (side_run.run, side_run.run_notes)
+        try:
+            outcome = or_fail(run_diff, base, head, side_run, side_plan, rev)
+        except DiffInputError as exc:
+            errors.append(str(exc))
+            continue
+        errors += outcome.io_errors
+        if not outcome.io_errors:
+            outcomes.append(outcome)
+    say_run_notes(*notes)
+    if outcomes:
+        try:
+            with destination(output_file, tuple(p for p in (specs if rev else pairs[0]) if os.path.exists(p))) as out:
+                out.write(render_all(outcomes, output_format) if rev is not None else DIFF_RENDERERS[output_format](outcomes[0]))
+        except OutputRefused as exc:
+            raise UsageFailure(str(exc)) from None
+    if errors:
+        say_io_errors(errors)
         sys.exit(EXIT_USAGE)
-    try:
-        with destination(output_file, tuple(p for p in (base, head) if os.path.exists(p))) as out:
-            out.write(DIFF_RENDERERS[output_format](outcome))
-    except OutputRefused as exc:
-        raise UsageFailure(str(exc)) from None
-    sys.exit(EXIT_FINDINGS if outcome.failing else EXIT_OK)
+    sys.exit(EXIT_FINDINGS if any(o.failing for o in outcomes) else EXIT_OK)
+
+
+def _pairs(specs: tuple[str, ...], rev: str | None) -> list[tuple[str, str]]:
+    """(BASE, HEAD) of each report: the two specs, or each PATH with itself (its base from --rev)."""
+    if rev is not None:
+        if not specs:
+            raise UsageFailure("--rev REV: give the PATHs to compare with their versions in REV")
+        return [(path, path) for path in specs]
+    if len(specs) != 2:
+        raise UsageFailure(f"give BASE and HEAD (got {len(specs)} argument(s)), or --rev REV and PATHs")
+    return [(specs[0], specs[1])]
+
+
+def _with_run(run: RunOptions, plan: PlanOptions, head: str) -> tuple[RunOptions, PlanOptions]:
+    """--run's model, trainer, lengths and batches where no flag gives them, as estimate takes
+    them; its datasets and validation file are not this diff's sides."""
+    if run.run is None:
+        return run, plan
+    applied, applied_plan = or_fail(opt.with_run, dataclasses.replace(run, paths=(head,)), plan)
+    assert applied_plan is not None
+    return dataclasses.replace(applied, validation=None), applied_plan
 
 
 COMMANDS = (diff,)

@@ -12,6 +12,7 @@ import click
 
 from .. import checked
 from ..diagnostics import ERROR, WARNING
+from ..maxima import maximum
 from ..options import Gates, PlanOptions, ReadLimits, RunOptions, StudyOptions, TemplateBudget, Thresholds
 from ..read import DEFAULT_MAX_DEPTH, DEFAULT_MAX_LINE_BYTES
 from ..selection import Selection
@@ -128,6 +129,11 @@ JUDGING = [
     *SELECTION,
     click.option("-j", "--jobs", type=of(RunOptions, "jobs"), metavar="N", help="Worker processes (default: all cores; one for inputs under 4 MB; never more than the cores)."),
     click.option("--trainer", type=choices(RunOptions, "trainer"), metavar="NAME", help="The trainer that runs the job (`ftlint trainers`): trl (hf), axolotl, llama-factory, mistral-finetune, or a provider's job (openai, together, ...; hosted: the model's provider's). Default: the one the model's provider implies."),
+    click.option("--trainer-version", type=of(RunOptions, "trainer_version"), metavar="VERSION", help="The trainer's release the run is modelled as (default: the one installed beside ftlint, else the one its profile models: `ftlint trainers NAME`)."),
+    click.option("--transformers-version", type=of(RunOptions, "transformers_version"), metavar="VERSION", help="transformers' release under the trainer (default: installed beside the trainer, else its profile's): a run-config key it ignores or rejects is FT514 (warmup_ratio from 5.15)."),
+    click.option("--template-name", type=of(RunOptions, "template_name"), metavar="NAME", help="A chat template by the trainer's own name: unsloth's get_chat_template (chatml, llama-3.1, qwen-2.5, ...; `ftlint trainers unsloth`)."),
+    click.option("--instruction-part", type=of(RunOptions, "instruction_part"), metavar="TEXT", help="unsloth's train_on_responses_only: the text before a user's turn (backslash escapes read: '<|im_start|>user\\n')."),
+    click.option("--response-part", type=of(RunOptions, "response_part"), metavar="TEXT", help="unsloth's train_on_responses_only: the text before an answer; what follows it, up to the next --instruction-part, trains."),
     click.option("--engine", type=choices(RunOptions, "engine"), default="local", show_default=True,
                  help="Where lines are judged: this machine's processes, or a Ray cluster (RAY_ADDRESS, else a local one; pip install 'ftlint[ray]'). Same findings and figures."),
     click.option("--today", metavar="YYYY-MM-DD", help="Judge model lifecycles as of this date (default: the clock, or $FTLINT_TODAY)."),
@@ -144,10 +150,11 @@ JUDGING = [
 TRUNCATION = [
     click.option("--max-seq-len", type=of(RunOptions, "max_seq_len"), metavar="TOKENS", help="The trainer's max length (default: its own, `ftlint trainers NAME`): records past it are cut or dropped as the trainer does (FT236, FT240)."),
 ]
+RUN = click.option("--run", cls=FileOption, metavar="FILE", help="The run config you launch (an axolotl or LLaMA-Factory YAML, a TRL SFTConfig YAML, a mistral-finetune YAML, a Together job's JSON): its trainer, model, lengths, batches and datasets, where no flag gives them (docs/runs.md).")
 INPUTS = [
     click.argument("paths", nargs=-1, required=False, type=click.Path(dir_okay=True, allow_dash=True, readable=False)),
     *JUDGING,
-    click.option("--run", cls=FileOption, metavar="FILE", help="The run config you launch (an axolotl or LLaMA-Factory YAML, a TRL SFTConfig YAML, a mistral-finetune YAML, a Together job's JSON): its trainer, model, lengths, batches and datasets, where no flag gives them (docs/runs.md)."),
+    RUN,
     click.option("--validation", cls=FileOption, type=click.Path(dir_okay=True, allow_dash=False), metavar="FILE", help="A validation file: checked too, and its records that also appear in the training data are reported (FT404)."),
 ]
 
@@ -159,7 +166,7 @@ def output_options(formats: tuple[str, ...] = OUTPUT_FORMATS) -> list[Callable[[
     ]
 
 
-MAX_ERRORS = click.option("--max-errors", type=Count(0), metavar="N", help="Show at most N findings (all are still counted for the exit code).")
+MAX_ERRORS = click.option("--max-errors", type=Count(0, maximum("max-errors")), metavar="N", help="Show at most N findings (all are still counted for the exit code).")
 FAIL_ON = click.option("--fail-on", type=click.Choice([ERROR, WARNING]), default=ERROR, show_default=True, help="Lowest severity that makes the exit code 1.")
 
 PLAN = [
@@ -215,6 +222,7 @@ def run_options(params: dict[str, Any], paths: tuple[str, ...], selection_base: 
     """The judging options of a command, popped from its parameters."""
     selection = Selection(params.pop("select", ()) or (), params.pop("ignore", ()) or (), selection_base.per_file,
                           selection_base.base_dir)
+    origin = _model_origin()
     return RunOptions(
         paths=paths, validation=params.pop("validation", None), model_name=params.pop("model_name"),
         context=params.pop("context"), format_name=params.pop("format_name"),
@@ -225,9 +233,24 @@ def run_options(params: dict[str, Any], paths: tuple[str, ...], selection_base: 
         max_seq_len=params.get("max_seq_len"),  # estimate's and plan's plan options take it too
         bound_tokens=bound_tokens, mapping=params.pop("mapping", None), engine=params.pop("engine", "local"),
         trainer=params.pop("trainer", None), run=params.pop("run", None),
+        trainer_version=params.pop("trainer_version", None), transformers_version=params.pop("transformers_version", None),
+        template_name=params.pop("template_name", None), instruction_part=params.pop("instruction_part", None),
+        response_part=params.pop("response_part", None),
         template_budget=TemplateBudget(params.pop("template_max_chars"), params.pop("template_max_steps"),
                                        params.pop("template_seconds")),
+        model_source=origin[0], model_file=origin[1],
     )
+
+
+def _model_origin() -> tuple[str, str]:
+    """Where --model's value came from, when the configuration file gave it (its findings name the file)."""
+    from click.core import ParameterSource
+
+    ctx = click.get_current_context(silent=True)
+    if ctx is None or "model_name" not in ctx.params or ctx.get_parameter_source("model_name") != ParameterSource.DEFAULT_MAP:
+        return "", ""
+    path = getattr(ctx.find_root().obj, "path", None)  # the group's Config (cli/config.py), read once
+    return f"model in {path.name if path else 'the configuration file'}", str(path or "")
 
 
 def plan_options(params: dict[str, Any]) -> PlanOptions:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..diagnostics import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
+from ..maxima import maximum
 from . import options as opt
 from .common import base_selection, failing, for_workers, inputs, or_fail, say_io_errors
 from .errors import UsageFailure
@@ -112,7 +113,7 @@ def plan(paths: tuple[str, ...], output_file: str | None, output_format: str, fa
 @click.argument("log", type=click.Path(dir_okay=False))
 @click.option("--metric", help="Metric to judge by (default: eval_loss, else the first eval_* column).")
 @click.option("--mode", type=click.Choice(["min", "max"]), help="Whether lower or higher is better (default: min for losses, else max).")
-@click.option("--max-steps", type=opt.Count(1), help="The run's planned steps, if the log does not say.")
+@click.option("--max-steps", type=opt.Count(1, maximum("max-steps")), help="The run's planned steps, if the log does not say.")
 @click.option("-o", "--output-format", type=click.Choice(("text", "json")), default="text", show_default=True)
 def review(log: str, metric: str | None, mode: str | None, max_steps: int | None, output_format: str) -> None:
     """Review a finished run: where did the best evaluation fall?

@@ -57,7 +57,7 @@ from typing import TYPE_CHECKING
 
 from ..formats.chat import ChatFormat, ShareGPT
 from ..formats.fields import FieldsFormat
-from ..formats.shape import COHERE_ROLES
+from ..formats.shape import COHERE_ROLES, MS_SWIFT_KEYS, MS_SWIFT_ROLES
 from ..rules.secrets import CODES as SECRET_CODES
 from ..rules.together import images_in
 
@@ -98,6 +98,10 @@ RUNS: dict[str, tuple[str, ...]] = {
     "ftlint.rules.conversation.mistral_ids": ("FT215",),
     "ftlint.rules.conversation.integer_weights": ("FT219",),
     "ftlint.rules.conversation.images_in_user_turns": ("FT216",),
+    "ftlint.rules.media.media_read": ("FT250", "FT251", "FT252", "FT253"),
+    "ftlint.rules.media.media_accepted": ("FT254",),
+    "ftlint.rules.media.image_cut": ("FT350",),
+    "ftlint.rules.media.media_not_counted": ("FT351",),
     # where the walk does not prove them (another walk's formats): run on each record
     "ftlint.rules.schema.ignored_keys": ("FT108",),
     "ftlint.rules.together.content_kinds": ("FT221", "FT222"),
@@ -106,7 +110,7 @@ RUNS: dict[str, tuple[str, ...]] = {
 }
 # the keys shape() tests before it reads "messages": a record with none of them is of a messages shape
 SHAPE_KEYS = frozenset({"preferred_output", "non_preferred_output", "input", "conversations", "instruction", "chosen",
-                        "prompt", "contents", "schemaVersion"})
+                        "prompt", "contents", "schemaVersion", "responses_create_params", "reward_model", *MS_SWIFT_KEYS})
 
 
 def name_of(check: Check) -> str:
@@ -229,8 +233,8 @@ class FusedPass:
             if type(m) is not dict:
                 return False
             role, content = m.get("role"), m.get("content")
-            if type(role) is not str or role in COHERE_ROLES:
-                return False
+            if type(role) is not str or role in COHERE_ROLES or role in MS_SWIFT_ROLES or "loss" in m:
+                return False  # shape(): Cohere's roles, ms-swift's agent roles and per-message loss are other shapes
             if reads and (not reads.issuperset(m) or (weight_roles and "weight" in m and role not in weight_roles)):
                 return False  # FT108: every key read, and a weight only where the provider reads it
             if kinds and (type(content) is str or type(content) is list):  # FT221, FT222

@@ -1,11 +1,10 @@
 """Judging: one line at a time, then one file, then the files together.
 
-Per line: its facts' hits, then (for a parsed object) the shape gate, the format's figures
-and every record check that applies to the format. Each finding takes its severity from the
-registry (or the format's own, where its provider decides otherwise) and passes the selection
-here, in the worker, so a line's verdict (valid, or with errors: rejected, in no figure) is the
-one the user sees. The engine itself emits no code: every code belongs to a rule module. With
---mapping, the mapping's checks see the record as read, before it is mapped and checked.
+Per line: its facts' hits, then (for a parsed object) the shape gate, the format's figures and
+every record check that applies to the format. Each finding takes its severity from the registry
+(or the format's own) and passes the selection here, in the worker, so a line's verdict (valid, or
+with errors: rejected, in no figure) is the one the user sees. The engine emits no code. With
+--mapping, its checks see the record as read; the others the mapped view, paths put back in its keys.
 """
 
 from __future__ import annotations
@@ -17,21 +16,23 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..dataset import DatasetView, fingerprint, fingerprints, hex_fingerprint
-from ..diagnostics import ERROR, OFF, Diagnostic, Hit
-from ..formats import trained_as
+from ..diagnostics import ERROR, Diagnostic, Hit
+from ..formats import read_as, trained_as
 from ..literals import present as literals_in
 from ..options import Loss, ReadLimits, TemplateBudget
 from ..parse import BLANK, Line, compact_json
 from ..redact import redact
-from ..rules import Check, checks, severity
+from ..rules import Check, checks
 from ..rules.context import FIRST_LINES, FileContext, FileSummary, RecordContext
 from ..selection import Selection
+from ..trainers.base import Reading
 from ..trainers.profile import REJECT
-from .bounds import cleared_by_words
+from .bounds import by_words, exactly
 from .fused import fused_pass
+from .media import planner_for
 from .past_max import count_cut, count_dropped, cut_label, line_figures
 from .result import Columns, Lengths
-from .severities import Severities
+from .verdict import Verdict
 
 OVER_LIMIT = "FT301"  # the one code whose check recounts a record exactly (rules/tokens.py)
 
@@ -66,13 +67,16 @@ class Settings:
     loss: Loss = field(default_factory=Loss)  # what a self-hosted trainer trains on (with a chat template)
     bound_tokens: bool = False  # check: count by the byte bound, exactly only where it reaches a limit
     mapping: Mapping | None = None  # --mapping: records are read through a trainer's column mapping first
-    keep_order: bool = False  # keep each record's tokens in order (--packing's batches follow it)
+    keep_order: bool = False  # keep each record's figures in order (a trainer's split and packing follow it)
     template_file: TemplateFile | None = None  # a "file:PATH" template, read once in the main process
     template_budget: TemplateBudget = field(default_factory=TemplateBudget)
     trainer: str = ""  # the trainer named (or implied by the model named): a name of ftlint.trainers.TRAINERS
     trainer_formats: tuple[str, ...] = ()  # ... and the formats it takes: a file of another shape is read as its own
     control_tokens: bool = True  # text spelling an added token becomes it (the trainer's profile; transformers' default)
     trains_targets: bool = False  # the trainer's loss is the targets (its profile's), even of a format trained whole elsewhere
+    reading: Reading = field(default_factory=Reading)  # what the trainer does to a row before it tokenizes it
+    trainer_keys: tuple[tuple[str, object], ...] = ()  # its run config's keys it reads itself: its renderer's (Trainer.renderer)
+    rows_per_file: int | None = None  # only the first rows of each file are read (a trainer's max_samples)
     fused: bool = field(default_factory=lambda: os.environ.get("FTLINT_FUSED", "1") != "0")  # engine/fused.py; 0: full path
 
     @property
@@ -86,13 +90,10 @@ class Settings:
         return self.bound_tokens and self.template == "openai" and bounds_tokens(self.encoding)
 
     def named_model(self) -> Model | None:
-        """The catalog's entry for --model (None: no model named, or a local template or model)."""
-        from ..models import UnknownModel, get_model
+        """The model --model or the run config names (names.resolve; None: none named)."""
+        from ..names import resolve
 
-        try:
-            return get_model(self.model_name) if self.model_name else None
-        except UnknownModel:
-            return None
+        return resolve(self.model_name, lenient=True) if self.model_name else None
 
     def limit_for(self, fmt: Format) -> tuple[int | None, str]:
         """Tokens per example and whose limit it is: --context, else the format's provider
@@ -109,14 +110,8 @@ class Settings:
         return (int(model.context.value), model.name) if model.context else (None, model.name)
 
 
-def _reported(check: Check, severities: Severities) -> bool:
-    return any(severities(code) is not None for code in check.codes)
-
-
-def shown(path: str, number: int, code: str, hit: Hit, severity: str, fp: str) -> Diagnostic:
-    """A hit as the finding every output shows: its message and JSON path with secrets masked
-    (`path` is masked already)."""
-    return Diagnostic(path, number, hit.col, code, redact(hit.message), severity, hit.pointer and redact(hit.pointer), fp)
+def _reported(check: Check, verdict: Verdict) -> bool:
+    return any(verdict(code) is not None for code in check.codes)
 
 
 class LineJudge:
@@ -126,15 +121,13 @@ class LineJudge:
                  columns: Columns, file_index: int, tally: Tally | None = None,
                  exact: abc.Callable[[], TokenCounter] | None = None, lengths: Lengths | None = None,
                  ordered: array | None = None, deferred: list[tuple[int, bytes, str]] | None = None) -> None:
-        fmt = trained_as(fmt, settings.trains_targets)
+        fmt = read_as(trained_as(fmt, settings.trains_targets), settings.reading, settings.loss.completion_only)
         self.fmt, self.counter, self.settings, self.summary, self.columns = fmt, counter, settings, summary, columns
         self.lengths = lengths if lengths is not None else Lengths()
-        self.ordered = ordered
-        self.tally = tally
+        self.ordered, self.tally, self.file_index = ordered, tally, file_index
         self.exact = exact  # the tokenizer, when `counter` is the byte bound
-        self.file_index = file_index
         allowed = settings.selection.for_path(summary.path)
-        self.severity = Severities(fmt, allowed, settings.trainer)
+        self.severity = Verdict(fmt, allowed, settings.trainer)
         applicable = [c for c in checks("record") if c.applies(fmt)]
         self.gates = [c for c in applicable if c.gate]  # run whether reported or not: they decide what is checked
         self.checks = [c for c in applicable if not c.gate and _reported(c, self.severity)]
@@ -145,7 +138,7 @@ class LineJudge:
         self.cut = min(lengths_cut) if lengths_cut and (exact is None or settings.loss.max_seq_len is not None) else None
         self.shown_path = redact(summary.path)
         self.line_checks, self.mapping_checks = checks("line"), checks("mapping")
-        self._blank: tuple[str, str, str] | bool | None = False  # (code, severity, message) of a blank line, once known
+        self._blank: tuple[str, Hit] | None = None  # (code, hit) of a blank line, once known
         self._blank_found: dict[bytes, Diagnostic | None] = {}  # a blank line's finding (line 0), by its bytes
         level = self.severity  # the lambdas below hold their parts, never the judge: a cycle through it would keep a
         self.context = RecordContext(fmt, frozenset(), None, self.limit, owner, lambda code: level(code) is not None,  # chunk's
@@ -156,19 +149,24 @@ class LineJudge:
         if self.cut is not None and settings.loss.max_seq_len is not None:  # past a hosted limit alone: FT301 says it
             self.context.cut_label = cut_label(settings.loss, self.cut, self.limit, owner)
         self.deferred = deferred
-        self.figures = line_figures(fmt, counter, tally, self.cut, settings.loss.past_max, exact)
+        planner = planner_for(fmt, settings.named_model(), settings.model_name, settings.today, settings.mapping, settings.labels,
+                              settings.trainer, summary.path, tally is not None)
+        context = self.context
+        planner.present = lambda: context.present  # set for each record before its figures (_judge)
+        self.figures = line_figures(fmt, counter, tally, self.cut, settings.loss.past_max, exact, planner)
         self.fused = fused_pass(fmt, self.gates, self.checks, self.context, settings.fused,
                                 settings.mapping is None and tally is None and settings.template == "openai", self.figures)
         self._deferring: list[bool] = []  # FT301 asked for an exact count of the current record
         if exact is not None:  # the byte bound counts; a record whose bound reaches its limit is bounded again by whole
-            cleared = cleared_by_words(fmt, settings.encoding, self.limit)  # words, and counted exactly only if still over
+            cleared = by_words(fmt, settings.encoding, self.limit)  # words, and counted exactly only if still over
             if deferred is not None and self.severity(OVER_LIMIT) != ERROR and settings.loss.past_max != REJECT:
                 # ... by the main process, which is otherwise idle: the workers never load the
                 # tokenizer. Not when the finding rejects the record: the line's verdict is made here.
                 asked = self._deferring
                 self.context.recount = lambda record: cleared(record) or asked.append(True)  # type: ignore[func-returns-value]
             else:
-                self.context.recount = lambda record: cleared(record) or fmt.figures(record, exact(), None)
+                limit = self.limit
+                self.context.recount = lambda record: cleared(record) or exactly(fmt, record, limit, exact())
 
     def blank(self, number: int, raw: bytes) -> Diagnostic | None:
         """A blank line, without the general path: a file of millions of them stays fast. Its
@@ -179,14 +177,11 @@ class LineJudge:
         summary.blank += 1
         found = self._blank_found.get(raw, self)  # self: not seen yet
         if not isinstance(found, Diagnostic) and found is not None:
-            if self._blank is False:
+            if self._blank is None:
                 ((code, hit),) = self._line_hits(Line(number, None, [BLANK], len(raw), blank=True))
-                level = self.severity(code)
-                self._blank = (code, level, redact(hit.message)) if level is not None else None
-            found = None
-            if isinstance(self._blank, tuple):
-                code, level, message = self._blank
-                found = Diagnostic(self.shown_path, 0, 1, code, message, level, None, hex_fingerprint(fingerprint(raw)))
+                self._blank = (code, Hit(hit.message, None, hit.col, hit.code))
+            code, hit = self._blank
+            found = self.severity.finding(self.shown_path, 0, code, hit, hex_fingerprint(fingerprint(raw)), col=1)
             self._blank_found[raw] = found
         if found is not None and found.severity == ERROR:
             summary.invalid += 1
@@ -217,11 +212,17 @@ class LineJudge:
         return found
 
     def _judge(self, line: Line, value: dict, hits: list[tuple[str, Hit]]) -> LineFigures | None:
-        ctx = self.context
         mapping = self.settings.mapping
-        if mapping is not None:
-            hits.extend((hit.code or c.codes[0], hit) for c in self.mapping_checks for hit in c.func(value, mapping))
-            value = mapping.apply(value)
+        if mapping is None:
+            return self._judge_record(line, value, hits)
+        hits.extend((hit.code or c.codes[0], hit) for c in self.mapping_checks for hit in c.func(value, mapping))
+        start = len(hits)
+        figures = self._judge_record(line, mapping.apply(value), hits)
+        hits[start:] = mapping.own_hits(hits[:start], hits[start:])
+        return figures
+
+    def _judge_record(self, line: Line, value: dict, hits: list[tuple[str, Hit]]) -> LineFigures | None:
+        ctx = self.context
         compact = line.compact if line.compact is not None else compact_json(value)
         ctx.present = literals_in(compact)
         ctx.compact = compact
@@ -263,8 +264,9 @@ class LineJudge:
         add, ordered = self.lengths.add, self.ordered
         kept = 0
         for record in records:
-            if ordered is not None:  # every record, as the trainer has it: result.py ROW
-                ordered.extend((record.tokens, record.trainable - record.cut_trainable, record.cut_tokens, record.dropped))
+            if ordered is not None:  # each record in order, as the trainer's split and packing see it (result.py ROW)
+                ordered.extend((record.tokens, record.cut_tokens, record.trainable, record.cut_trainable, record.messages,
+                                record.targets, record.dropped, self.file_index))
             if record.dropped:
                 count_dropped(summary, line.number, record)
                 continue
@@ -292,17 +294,18 @@ class LineJudge:
             fp = hex_fingerprint(fingerprint(raw))
         else:
             fp = ""
-        found = [shown(path, number, code, hit, sev, fp) for code, hit in hits if (sev := level(code)) is not None]
+        found = [d for code, hit in hits if (d := level.finding(path, number, code, hit, fp)) is not None]
         if len(found) > 1:
             found.sort()
         return found
 
 
 class Recounter:
-    """The records whose byte bound reached their limit, counted exactly in the main process:
-    the tokenizer is loaded there the first time one occurs (a file without one never loads it),
-    and the checks that recount (FT301) run on the exact figures, as they would have in the
-    worker. Its findings are merged into the chunk's in line order."""
+    """The records whose byte bound reached their limit and the whole-word bound did not clear,
+    settled in the main process (bounds.exactly: counted piece by piece until the limit is
+    decided, to the end if over): the tokenizer is loaded there the first time one occurs (a file
+    without one never loads it), and the checks that recount (FT301) run on those figures, as they
+    would have in the worker. Its findings are merged into the chunk's in line order."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
@@ -318,8 +321,8 @@ class Recounter:
         if self._counter is None:
             self._counter = TokenCounter(self.settings.encoding, self.settings.limits.max_file_bytes)
         counter, settings = self._counter, self.settings
-        fmt = get_format(summary.format)
-        level = Severities(fmt, settings.selection.for_path(summary.path), settings.trainer)
+        fmt = read_as(get_format(summary.format), settings.reading, settings.loss.completion_only)
+        level = Verdict(fmt, settings.selection.for_path(summary.path), settings.trainer)
         limit, owner = settings.limit_for(fmt)
         ctx = RecordContext(fmt, frozenset(), None, limit, owner, lambda code: level(code) is not None, settings.named_model())
         ctx.past_max = settings.loss.past_max
@@ -327,59 +330,47 @@ class Recounter:
         out = []
         for number, compact, fp in deferred:
             record = orjson.loads(compact)
-            ctx.figures = fmt.figures(record, counter, None)
+            ctx.figures = exactly(fmt, record, limit, counter)  # the whole-word bound did not clear it (the worker tried)
             for c in self._checks:
-                for hit in c.func(record, ctx):
-                    code = hit.code or c.codes[0]
-                    sev = level(code)
-                    if sev is not None:
-                        out.append(shown(path, number, code, hit, sev, fp))
+                out += level.findings(path, [(hit.code or c.codes[0], hit) for hit in c.func(record, ctx)], number, fp)
         return out
 
 
 def file_findings(summary: FileSummary, fmt: Format, settings: Settings) -> list[Diagnostic]:
     """The file-level checks (empty file, too few records) at the end of a file."""
-    level = Severities(fmt, settings.selection.for_path(summary.path), settings.trainer)
+    level = Verdict(fmt, settings.selection.for_path(summary.path), settings.trainer)
     limit, owner = settings.limit_for(fmt)
     cut = min((n for n in (settings.loss.max_seq_len, limit) if n is not None), default=None)
     ctx = FileContext(fmt, settings.training, settings.loss, settings.template,
                       settings.template_file.source if settings.template_file else None,
                       cut_label(settings.loss, cut, limit, owner) if cut is not None and settings.loss.max_seq_len else "")
-    out = []
-    for c in checks("file"):
-        for hit in c.func(summary, ctx):
-            code = hit.code or c.codes[0]
-            if (sev := level(code)) is not None:
-                out.append(Diagnostic(redact(summary.path), 0, 0, code, redact(hit.message), sev, hit.pointer))
-    return out
+    return level.findings(summary.path, [(hit.code or c.codes[0], hit) for c in checks("file") for hit in c.func(summary, ctx)])
 
 
 def dataset_findings(views: tuple[DatasetView, ...], kind: str, selection: Selection,
-                     formats: list[Format]) -> tuple[Counter[str], list[Diagnostic]]:
+                     formats: list[Format], trainer: str = "") -> tuple[Counter[str], list[Diagnostic]]:
     """Dataset checks (`kind` "dataset": one set; "split": training and validation) over the
     frames; `formats` are the formats of the views' files, in order. Returns how many hits each
     code made (reported or not: figures count them) and the findings to report, in file and
     line order."""
     paths = [p for v in views for p in v.paths]
-    levels = [Severities(fmt, selection.for_path(path)) for path, fmt in zip(paths, formats, strict=True)]
+    levels = [Verdict(fmt, selection.for_path(path), trainer) for path, fmt in zip(paths, formats, strict=True)]
     made: Counter[str] = Counter()
     found = []
     for c in checks(kind):
         for located in c.func(*views):
             code = located.hit.code or c.codes[0]
             made[code] += 1
-            if (sev := levels[located.file_index](code)) is not None:
-                found.append((located.file_index, located.line, Diagnostic(
-                    redact(paths[located.file_index]), located.line, located.hit.col, code, redact(located.hit.message), sev,
-                    located.hit.pointer, located.fingerprint)))
+            d = levels[located.file_index].finding(paths[located.file_index], located.line, code, located.hit, located.fingerprint)
+            if d is not None:
+                found.append((located.file_index, located.line, d))
     found.sort(key=lambda item: (item[0], item[1], item[2].code))
     return made, [d for _, _, d in found]
 
 
 def record_findings(fmt: Format, record: dict, counter: TokenCounter, limit: int | None = None,
                     tally: Tally | None = None) -> list[tuple[str, Hit]]:
-    """Every record check's hits on one parsed record, as (code, hit), whatever their severity
-    (for callers that judge records one by one: the Python API, the tests)."""
+    """Every record check's hits on one record, as (code, hit), whatever their severity (the API's)."""
     compact = compact_json(record)
     ctx = RecordContext(fmt, literals_in(compact), None, limit, "--context", lambda code: True)
     found: list[tuple[str, Hit]] = []
@@ -395,21 +386,13 @@ def record_findings(fmt: Format, record: dict, counter: TokenCounter, limit: int
     return found
 
 
-def plan_findings(e: Estimate, ctx: PlanContext, allows: abc.Callable[[str], bool], severities: abc.Mapping[str, str] | None,
-                  path: str) -> tuple[Diagnostic, ...]:
-    """The plan rules' findings on an estimate (and, for a named model, its lifecycle's), with the
-    registry's severities or the format's (`severities`), for the codes `allows` lets through:
-    errors (failed gates) first, then by code."""
+def plan_findings(e: Estimate, ctx: PlanContext, verdict: Verdict, path: str) -> tuple[Diagnostic, ...]:
+    """The plan rules' findings on an estimate (and a named model's lifecycle's), at the run's
+    verdict: errors (failed gates) first, then by code."""
     import datetime as dt
 
-    out = []
-    hits = [(c, hit) for c in checks("plan") for hit in c.func(e, ctx)]
+    hits = [(hit.code or c.codes[0], hit) for c in checks("plan") for hit in c.func(e, ctx)]
     if ctx.model is not None:
         today = dt.date.fromisoformat(ctx.today) if ctx.today else dt.date.today()
-        hits += [(c, hit) for c in checks("model") for hit in c.func(ctx.model, today)]
-    for c, hit in hits:
-        code = hit.code or c.codes[0]
-        level = severity(code, severities)
-        if level != OFF and allows(code):
-            out.append(Diagnostic(path, 0, 0, code, hit.message, level))
-    return tuple(sorted(out, key=lambda d: (d.severity != "error", d.code)))
+        hits += [(hit.code or c.codes[0], hit) for c in checks("model") for hit in c.func(ctx.model, today)]
+    return tuple(sorted(verdict.findings(path, hits), key=lambda d: (d.severity != "error", d.code)))

@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 from ..diagnostics import Diagnostic
 from ..formats import get_format
 from .judge import Recounter, Settings, file_findings
+from .places import RUN_FIELDS, on_elements, summary_on_lines  # a run travels as a finding's 8 fields and its last line
 from .result import CHUNK_ROWS, Analysis, Columns, FileSummary
 
 Emit = Callable[[Diagnostic], None]
-RUN_FIELDS = 9  # a run of findings travels as a finding's 8 fields and its last line (Runs)
 
 
 @dataclass(slots=True)
@@ -31,6 +31,7 @@ class ChunkResult:
     # (line, the record's compact JSON, its fingerprint) of records whose byte bound reached the
     # limit: the main process counts them exactly (Recounter) and adds their findings
     deferred: list[tuple[int, bytes, str]] = field(default_factory=list)
+    lines: array | None = None  # a JSON array's: the line each of the chunk's elements starts on (engine/places.py)
 
 
 class Runs:
@@ -54,8 +55,7 @@ class Runs:
             self.last = number
             return
         self._flush()
-        self.first = Diagnostic(found.path, number, found.col, found.code, found.message, found.severity, found.pointer,
-                                found.fingerprint)
+        self.first = found.at(number)
         self.same, self.last = found, number
 
     def add(self, found: list[Diagnostic]) -> None:
@@ -128,7 +128,7 @@ class Merger:
             run(d, last)
             return
         for line in range(d.line, last + 1):
-            self.emit(Diagnostic(d.path, line, d.col, d.code, d.message, d.severity, d.pointer, d.fingerprint))
+            self.emit(d.at(line))
 
     def add(self, part: ChunkResult) -> None:
         result, summaries, columns = self.result, self.summaries, self.columns
@@ -144,11 +144,17 @@ class Merger:
             more = [fields_of(d) for d in self.recounter.findings(summary, part.deferred)]
             if more:  # in line order, as the worker would have put them; a run with a recounted line is split
                 found = sorted([*_split_runs(found, {d[1] for d in more}), *more], key=lambda d: (d[1], d[2], d[3], d[4]))
+        if part.lines is not None:  # a JSON array: each finding on its element's first line
+            starts = result.element_lines.setdefault(part.file_index, array("q"))
+            starts.extend(part.lines)
+            for d in (placed for fields in found for placed in on_elements(fields, starts)):
+                self.report(d)
+            found = []
         for fields in found:
             if len(fields) == RUN_FIELDS:
-                self.report_run(Diagnostic(*fields[:-1]), fields[-1])
+                self.report_run(Diagnostic.of(fields[:-1]), fields[-1])
             else:
-                self.report(Diagnostic(*fields))
+                self.report(Diagnostic.of(fields))
         result.lengths.merge(part.lengths)
         if part.ordered is not None and result.ordered is not None:
             result.ordered.extend(part.ordered)
@@ -157,7 +163,8 @@ class Merger:
             if len(columns) >= CHUNK_ROWS:
                 columns.flush(result.chunks)
         if part.last:
-            for d in file_findings(summary, get_format(summary.format), self.settings):
+            shown = summary_on_lines(summary, result.element_lines.get(part.file_index))
+            for d in file_findings(shown, get_format(summary.format), self.settings):
                 self.report(d)
 
     def close(self) -> None:

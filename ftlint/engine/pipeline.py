@@ -23,9 +23,10 @@ from typing import Any
 from .. import interrupt
 from ..diagnostics import ERROR, Diagnostic
 from ..formats import get_format
-from ..parse import Line, parse_line
-from ..read import READ_BLOCK, InputError, LineBlock, display_name, read_runs
-from ..tokens import ByteBound, TokenCounter, get_encoding
+from ..parse import Line, is_blank, parse_line
+from ..read import READ_BLOCK, InputError, LineBlock, display_name, first_rows, read_runs
+from ..tokens import ByteBound, TokenCounter, load
+from .bounds import needs_exact
 from .judge import LineJudge, Settings
 from .merge import ChunkResult, Emit, Merger, Runs
 from .result import Analysis, Columns, FileSummary, Lengths
@@ -54,13 +55,17 @@ class Chunk:
     format: str
     format_reason: str
     last: bool = False  # the file's last chunk: file-level findings follow it
+    lines: array | None = None  # a JSON array's: the line each item (an element) starts on in the file
 
 
 class Worker:
-    """Everything a process needs to judge lines; built once per process."""
+    """Everything a process needs to judge lines; built once per process. `counts`: a record whose
+    byte bound reaches its limit is settled here (the tokenizer was loaded before this process
+    was forked), not sent to the main process."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, counts: bool = False) -> None:
         self.settings = settings
+        self.counts = counts
         self._exact: TokenCounter | None = None
         self.counter: TokenCounter | ByteBound
         if settings.uses_bound:
@@ -72,10 +77,13 @@ class Worker:
             import datetime as dt
 
             from ..chat.tally import Tally
+            from ..trainers import named
 
             assert self._exact is not None
+            renderer = named(settings.trainer).renderer(dict(settings.trainer_keys)) if settings.trainer and settings.trainer_keys \
+                else None
             self.tally = Tally(settings.template, self._exact, dt.date.fromisoformat(settings.today), settings.loss,
-                               settings.template_budget, settings.template_file)
+                               settings.template_budget, settings.template_file, renderer)
 
     def exact(self) -> TokenCounter:
         """The tokenizer itself, loaded the first time a record's bound reaches its limit."""
@@ -90,7 +98,8 @@ class Worker:
         found: list[tuple] = []
         deferred: list[tuple[int, bytes, str]] = []
         judge = LineJudge(get_format(chunk.format), self.counter, self.settings, summary, columns, chunk.file_index, self.tally,
-                          self.exact if isinstance(self.counter, ByteBound) else None, lengths, ordered, deferred)
+                          self.exact if isinstance(self.counter, ByteBound) else None, lengths, ordered,
+                          None if self.counts else deferred)
         max_depth = self.settings.limits.max_depth
         runs = Runs(found)
         previous: bytes | None = None  # the line before, and (once it repeats) its rejection, replayed (_rejection)
@@ -98,7 +107,7 @@ class Worker:
         for number, raw in _lines(chunk.items):
             if isinstance(raw, Line):
                 line_found = judge(raw)
-            elif not raw or (raw.isspace() and len(raw) < 64):
+            elif len(raw) < 64 and is_blank(raw):
                 blank = judge.blank(number, raw)
                 if blank is not None:
                     runs.add_same(number, blank)
@@ -118,7 +127,7 @@ class Worker:
             if line_found:
                 runs.add(line_found)
         return ChunkResult(chunk.file_index, chunk.last, runs.close(), columns.columns(), summary,
-                           lengths.counts, ordered, deferred)
+                           lengths.counts, ordered, deferred, chunk.lines)
 
 
 def _counts(summary: FileSummary) -> tuple:
@@ -137,16 +146,16 @@ def _rejection(before: tuple, summary: FileSummary, found: list[Diagnostic]) -> 
     if changed.keys() != {"lines", "invalid"} or any(b != a + 1 for a, b in changed.values()):
         return False
     d = found[0]
-    return Diagnostic(d.path, 0, d.col, d.code, d.message, d.severity, d.pointer, d.fingerprint)
+    return d.at(0)
 
 
 _PROCESS_WORKER: Worker | None = None
 
 
-def _init_process(settings: Settings) -> None:
+def _init_process(settings: Settings, counts: bool) -> None:
     global _PROCESS_WORKER
     _die_with_parent()
-    _PROCESS_WORKER = Worker(settings)
+    _PROCESS_WORKER = Worker(settings, counts)
 
 
 def _die_with_parent() -> None:
@@ -186,18 +195,22 @@ def chunks(paths: Iterable[str], settings: Settings, io_errors: list[str],
     labels = dict(settings.labels)
     for file_index, path in enumerate(paths):
         shown = labels.get(path) or display_name(path)
+        starts = array("q")  # a JSON array's elements' first lines, as the reader finds them
         try:
-            yield from file_chunks(file_index, shown, read_runs(path, settings.limits.max_line_bytes, READ_BLOCK), settings,
-                                   progress=progress)
+            items = read_runs(path, settings.limits.max_line_bytes, READ_BLOCK, starts)
+            if settings.rows_per_file is not None:
+                items = first_rows(items, settings.rows_per_file)
+            yield from file_chunks(file_index, shown, items, settings, progress=progress, starts=starts)
         except InputError as exc:
             io_errors.append(str(exc))
 
 
 def file_chunks(file_index: int, shown: str, items_in: Iterable[tuple[int, bytes | Line | LineBlock]], settings: Settings,
                 chosen: tuple[str, str] | None = None, last: bool = True,
-                progress: Progress | None = None) -> Iterator[Chunk]:
+                progress: Progress | None = None, starts: array | None = None) -> Iterator[Chunk]:
     """The chunks of a file's lines (all of them, or a byte range's: then `chosen` is the
-    file's format and `last` says whether the range ends the file)."""
+    file's format and `last` says whether the range ends the file). `starts`: a JSON array's
+    elements' first lines, filled as its items are read; each chunk carries its items'."""
     items: list[tuple[int, bytes | Line | LineBlock]] = []
     size = done = lines = 0
     for number, item in items_in:
@@ -215,19 +228,30 @@ def file_chunks(file_index: int, shown: str, items_in: Iterable[tuple[int, bytes
                 size += len(piece) + 1 if isinstance(piece, bytes) else piece.nbytes + 1
                 lines += 1
             if len(items) >= CHUNK_LINES or size >= CHUNK_BYTES or lines >= CHUNK_MAX_LINES:
-                chosen = chosen or _choose_format(items, settings)
-                yield Chunk(file_index, shown, items, *chosen)
+                chosen = chosen or _choose_format(items, settings, shown)
+                yield Chunk(file_index, shown, items, *chosen, lines=_starts_of(items, starts))
                 done += size
                 if progress:
                     progress(shown, done)
                 items, size, lines = [], 0, 0
-    yield Chunk(file_index, shown, items, *(chosen or _choose_format(items, settings)), last=last)
+    yield Chunk(file_index, shown, items, *(chosen or _choose_format(items, settings, shown)), last=last,
+                lines=_starts_of(items, starts))
 
 
-def _choose_format(items: list[tuple[int, bytes | Line | LineBlock]], settings: Settings) -> tuple[str, str]:
-    """The file's format: as given, or detected from its first readable records."""
+def _starts_of(items: list[tuple[int, bytes | Line | LineBlock]], starts: array | None) -> array | None:
+    """The first lines of a chunk's items (a JSON array's elements, one number each), or None (lines are lines)."""
+    if not starts or not items:
+        return None
+    first = items[0][0] - 1
+    return starts[first: first + len(items)]
+
+
+def _choose_format(items: list[tuple[int, bytes | Line | LineBlock]], settings: Settings, name: str) -> tuple[str, str]:
+    """The file's format: as given, or detected from its first readable records (and its `name`, among formats of their shape)."""
     if settings.format_name != "auto":
-        return settings.format_name, "--format"
+        from ..mapping import given_format
+
+        return settings.format_name, given_format(settings.mapping)
     from ..formats.shape import DETECT_RECORDS, detect
 
     records = []
@@ -238,7 +262,7 @@ def _choose_format(items: list[tuple[int, bytes | Line | LineBlock]], settings: 
                 records.append(value)
                 if len(records) >= DETECT_RECORDS:
                     break
-    found = detect(records, settings.trainer, settings.trainer_formats)
+    found = detect(records, settings.trainer, settings.trainer_formats, name)
     return found.name, found.reason
 
 
@@ -280,7 +304,10 @@ def analyse(paths: Iterable[str], settings: Settings, emit: Emit, jobs: int | No
     queued = _chain(ahead, stream)
     if jobs <= 1:
         return drive(map(Worker(settings).run, queued), settings, emit, result)
-    pool = pool or _pool(jobs, settings, [c.format for c in ahead])
+    counts = settings.uses_bound and settings.mapping is None and needs_exact(
+        [(c.format, _lines(c.items)) for c in ahead], settings.encoding, lambda fmt: settings.limit_for(fmt)[0],
+        settings.limits.max_depth)
+    pool = pool or _pool(jobs, settings, [c.format for c in ahead], counts)
     try:
         drive(_bounded_map(pool, queued, jobs * INFLIGHT_PER_WORKER), settings, emit, result)
     except BaseException:
@@ -290,18 +317,22 @@ def analyse(paths: Iterable[str], settings: Settings, emit: Emit, jobs: int | No
     return result
 
 
-def _pool(jobs: int, settings: Settings, formats: Iterable[str] = ()) -> Any:
+def _pool(jobs: int, settings: Settings, formats: Iterable[str] = (), counts: bool = False) -> Any:
+    """The worker processes; with `counts` (check's first chunks need exact counts: bounds.needs_exact)
+    they count near-limit records themselves, the tokenizer loaded here once before they fork."""
     import concurrent.futures
     import gc
     import multiprocessing
 
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    if context.get_start_method() == "fork":
+    fork = context.get_start_method() == "fork"
+    if fork:
         _warm(formats)
-    if not settings.uses_bound:  # loaded once here, its pages shared by the workers (measured: 202 against 278 MiB);
-        get_encoding(settings.encoding, settings.limits.max_file_bytes)  # check's byte bound leaves exact counts to the main process (Recounter)
+    counts = counts and fork
+    if not settings.uses_bound or counts:  # loaded once here, its pages shared by the workers (measured: 202 against 278 MiB);
+        load(settings.encoding, settings.limits.max_file_bytes)  # else check's exact counts are the main process's (Recounter)
     gc.freeze()  # what exists now is never traversed by a worker's collector: fewer shared pages copied
-    return concurrent.futures.ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_process, initargs=(settings,))
+    return concurrent.futures.ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_process, initargs=(settings, counts))
 
 
 def _warm(formats: Iterable[str]) -> None:
@@ -312,7 +343,7 @@ def _warm(formats: Iterable[str]) -> None:
     chunk 0.063 -> 0.022 CPU s (43 modules it imported, none now), the main process 0.04 s more once."""
     import ctypes  # noqa: F401
 
-    from .. import models  # noqa: F401  (each judge asks for the named model)
+    from .. import models, names  # noqa: F401  (each judge asks for the named model)
     from ..formats import shape  # noqa: F401
     from ..literals import present
     from ..rules import registry

@@ -31,6 +31,7 @@ import contextlib
 import itertools
 import os
 import sys
+from array import array
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -98,13 +99,14 @@ def judge_piece(worker: Worker, piece: Piece, first_line: int, chosen: tuple[str
     """The chunk results of one range (and the error that stopped its reading, if one did)."""
     settings = worker.settings
     limit = settings.limits.max_line_bytes
+    starts = array("q") if piece.start < 0 else None  # a JSON array (read whole): its elements' first lines
     if piece.start < 0:
-        items: Iterator[Any] = read_runs(piece.path, limit, READ_BLOCK)
+        items: Iterator[Any] = read_runs(piece.path, limit, READ_BLOCK, starts)
     else:
         items = read_window(piece.path, piece.start, piece.end, first_line, limit, READ_BLOCK)
     results: list[ChunkResult] = []
     try:
-        for chunk in file_chunks(piece.file_index, piece.shown, items, settings, chosen, piece.last):
+        for chunk in file_chunks(piece.file_index, piece.shown, items, settings, chosen, piece.last, starts=starts):
             results.append(worker.run(chunk))
     except InputError as exc:
         return results, str(exc)

@@ -103,8 +103,9 @@ def _rows_in_order(ds: Any) -> Iterator[None]:
 
 def _analyse_rows(ds: Any, settings: Settings, emit: Emit, path_column: str, jobs: int | None) -> Analysis:
     from ..formats.shape import DETECT_RECORDS, detect
+    from ..mapping import given_format
 
-    chosen: tuple[str, str] = (settings.format_name, "--format")
+    chosen: tuple[str, str] = (settings.format_name, given_format(settings.mapping))
     if settings.format_name == "auto":
         sample = [row for run in _row_lines(ds.take(DETECT_RECORDS), path_column) for row in run[1]]
         import orjson

@@ -13,9 +13,8 @@ analysis of the concatenated files figure by figure:
   fingerprints one row per valid line (file, line, records, exact, near, prompt): duplicates and
                leakage across shards are found exactly, as in one run; 32-40 bytes a line, and
                only when dataset rules, a validation file or `diff` need them
-  ordered      each record's figures in order (ROW: 32 bytes a record, dropped ones too), only for
-               a run whose trainer follows the records' order (--packing's best-fit batches, a
-               run config's held-out share or packing: Trainer.prepare)
+  ordered      each record's figures in order (ROW: 64 bytes a record), only where a trainer's
+               split or packing follows the records' order (--packing, a held-out share)
 """
 
 from __future__ import annotations
@@ -28,15 +27,15 @@ from typing import TYPE_CHECKING
 from ..dataset import PRINT_COLUMNS, DatasetView, frame_of
 from ..diagnostics import ERROR, WARNING
 from ..rules.context import FileSummary
+from ..trainers.base import RecordRow
 
 if TYPE_CHECKING:
     import polars as pl
 
     from ..plan.figures import DatasetFigures
-    from ..trainers.base import Row
 
 CHUNK_ROWS = 65536
-ROW = 4  # `ordered` holds, for each record: its tokens, trained tokens after the cut, tokens cut, dropped (0 or 1)
+ROW = 8  # a record in `ordered`: tokens, cut, trainable, cut trainable, messages, targets, dropped, file (trainers/base.py RecordRow)
 
 
 class Lengths:
@@ -146,6 +145,8 @@ class Analysis:
     rows: dict[str, array] | None = None  # ... or, while fewer than CHUNK_ROWS, as machine-integer columns (no polars)
     ordered: array | None = None  # each record's figures in order (ROW), when kept
     io_errors: list[str] = field(default_factory=list)  # paths that could not be read at all
+    # a JSON array file's (by file index): the line each element starts on, element 1 first (engine/places.py)
+    element_lines: dict[int, array] = field(default_factory=dict)
 
     @property
     def paths(self) -> list[str]:
@@ -189,22 +190,18 @@ class Analysis:
             return None
         return self.rows if self.rows is not None else {c: array("q") for c in PRINT_COLUMNS}
 
-    def record_tokens(self) -> list[int]:
-        """Each record's tokens in file and line order, those the trainer drops left out (kept
-        only with Settings(keep_order=True))."""
-        return [r.tokens for r in self.record_rows() if not r.dropped]
-
-    def record_rows(self) -> list[Row]:
-        """Every record in file and line order, as the judge found it (a trainer's drop marked,
-        not left out), each with the index of its file (kept only with Settings(keep_order=True))."""
-        from ..trainers.base import Row
-
+    def record_rows(self) -> list[RecordRow]:
+        """Each record as judged, in file and line order, those the trainer drops too (kept only
+        with Settings(keep_order=True))."""
         if self.ordered is None:
             raise ValueError("record order was not kept: analyse with Settings(keep_order=True)")
-        values = self.ordered.tolist()
-        files = [i for i, f in enumerate(self.files) for _ in range(f.records + f.dropped)]
-        return [Row(values[k], values[k + 1], values[k + 2], bool(values[k + 3]), files[k // ROW] if k // ROW < len(files) else 0)
-                for k in range(0, len(values), ROW)]
+        v = self.ordered.tolist()
+        return [RecordRow(v[i], v[i + 1], v[i + 2], v[i + 3], v[i + 4], v[i + 5], bool(v[i + 6]), v[i + 7])
+                for i in range(0, len(v), ROW)]
+
+    def record_tokens(self) -> list[int]:
+        """Each kept record's tokens in file and line order (kept only for --packing)."""
+        return [r.tokens for r in self.record_rows() if not r.dropped]
 
     def figures(self, *, context_limit: int | None) -> DatasetFigures:
         """The figures a plan is made from. Every figure is exact: the distribution keeps each distinct
@@ -263,8 +260,11 @@ class Analysis:
         if self.ordered is not None or other.ordered is not None:
             if self.ordered is None or other.ordered is None:
                 raise ValueError("cannot merge an analysis that kept record order with one that did not")
-            self.ordered.extend(other.ordered)
+            moved = array("q", other.ordered)
+            moved[ROW - 1::ROW] = array("q", (f + offset for f in other.ordered[ROW - 1::ROW]))
+            self.ordered.extend(moved)
         self.io_errors.extend(other.io_errors)
+        self.element_lines.update({offset + k: v for k, v in other.element_lines.items()})
 
     @classmethod
     def merged(cls, parts: Iterable[Analysis]) -> Analysis:
@@ -279,4 +279,7 @@ class Analysis:
 def view_of(analysis: Analysis) -> DatasetView:
     """The fingerprints of an analysis, as the dataset checks read them."""
     few = analysis.few_fingerprints()
-    return DatasetView(None, analysis.paths, few) if few is not None else DatasetView(analysis.fingerprints(), analysis.paths)
+    starts = tuple(analysis.element_lines.get(k) for k in range(len(analysis.files)))
+    if few is not None:
+        return DatasetView(None, analysis.paths, few, starts)
+    return DatasetView(analysis.fingerprints(), analysis.paths, starts=starts)

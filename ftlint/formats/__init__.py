@@ -15,8 +15,9 @@ from .base import Format, LineFigures, RecordFigures
 
 if TYPE_CHECKING:
     from ..options import Loss
+    from ..trainers.base import Reading
 
-__all__ = ["Format", "LineFigures", "RecordFigures", "get_format", "rule_of", "trained_as"]
+__all__ = ["Format", "LineFigures", "RecordFigures", "get_format", "read_as", "rule_of", "trained_as"]
 
 
 def get_format(name: str) -> Format:
@@ -60,3 +61,24 @@ def rule_of(fmt: Format, loss: Loss) -> str:
 
     masker = masker_for(loss)
     return masker.rule(fmt.shape) if masker is not None else fmt.record_rule
+
+
+def read_as(fmt: Format, reading: Reading, completion_only: bool = True) -> Format:
+    """`fmt` as the run's trainer reads its rows (its Reading: ftlint/trainers/base.py): a plain text
+    or completion with its end of text appended, a plain prompt and completion tokenized as one
+    text (the prompt trained too unless `completion_only`), ShareGPT's speakers kept as roles."""
+    import dataclasses
+
+    from .chat import ShareGPT
+    from .fields import FieldsFormat
+
+    if not reading.changes:
+        return fmt
+    if type(fmt) is FieldsFormat and fmt.shape in ("text", "prompt-completion"):
+        return dataclasses.replace(fmt, eos=reading.eos, joined=reading.joined, prompt_trains=not completion_only,
+                                   eos_texts=reading.texts, bos=1 if reading.bos else 0)
+    if reading.speakers and type(fmt) is ShareGPT:
+        from .spoken import SpokenShareGPT
+
+        return SpokenShareGPT(**{f.name: getattr(fmt, f.name) for f in dataclasses.fields(fmt)})
+    return fmt

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..tokens import TokenCounter
 
@@ -35,6 +35,8 @@ class LineFigures:
     over_budget: bool = False  # ... because it went over its budget (FT238, not FT230)
     rendered: Masked | None = None  # the record through the chat template, with the trainer's loss mask
     system_dropped: bool = False  # a system message's text is not in the rendered sequence (FT239)
+    media: Any = None  # the record's images, read and counted: a ftlint.media.plan.MediaPlan
+    samples: list[Masked] | None = None  # mistral-finetune's samples of one conversation, each masked (`ftlint show`)
 
 
 @dataclass(frozen=True)

@@ -63,6 +63,10 @@ class ChatFormat(Format):
             return bool(record.get("tools")) or record.get("available_tools") is not None or bool(record.get("only_last"))
         return False
 
+    def answers_apart(self, record: dict) -> bool:
+        """Whether the record's answers are outside its turns (a preference row's chosen and rejected)."""
+        return False
+
     def is_target(self, turn: dict) -> bool:
         """A turn that carries loss: a target role without weight 0."""
         role = turn.get("role")
@@ -105,12 +109,16 @@ class ChatFormat(Format):
                     samples = [(k, tally.masked(rendered[: head + k + 1], tools, only_last=True))
                                for k, t in enumerate(messages) if self.is_target(t)]
                     records = [RecordFigures(k + 1, 1, m.tokens, m.trained) for k, m in samples]
-                    records = records or [RecordFigures(len(messages), 0, tally.tokens(rendered, tools), 0)]
+                    if records:
+                        return LineFigures(records, len(messages), samples=[m for _, m in samples],
+                                           system_dropped=system_dropped(rendered, tally.seen))
+                    records = [RecordFigures(len(messages), 0, tally.tokens(rendered, tools), 0)]
                 elif expand:
                     records = [RecordFigures(k + 1, 1, tally.tokens(rendered[: head + k + 1], tools), c.body(t))
                                for k, t in enumerate(messages) if self.is_target(t)]
                     records = records or [RecordFigures(len(messages), 0, tally.tokens(rendered, tools), 0)]
-                elif tally.loss.assistant_only or self.targets == "all" or tally.own_mask or tally.masker is not None:
+                elif (tally.loss.assistant_only or self.targets == "all" or tally.own_mask or tally.loss.response_part
+                      or tally.masker is not None):
                     # the trainer's own mask: TRL trains every token, or the template's generation spans;
                     # mistral-finetune its assistant messages; another trainer's masker (Trainer.masker)
                     masked = tally.masked(rendered, tools)
@@ -286,6 +294,11 @@ class ShareGPT(ChatFormat):
             out.append((i, message))
         return out
 
+    def answers_apart(self, record: dict) -> bool:
+        """LLaMA-Factory's ranking rows (data/README.md, Preference Dataset): the conversation up to
+        the last prompt, and the chosen and the rejected answer as turns of their own."""
+        return isinstance(record.get("chosen"), dict) and isinstance(record.get("rejected"), dict)
+
     def _convention(self, record: dict, counter: TokenCounter) -> LineFigures:
         system = record.get("system")
         normalised = {"messages": ([{"role": "system", "content": system}] if isinstance(system, str) and system else [])
@@ -324,6 +337,35 @@ def _converse_text(turn: dict) -> dict:
     image keeps its parts, and the template refuses it (FT230)."""
     text = _parts_text(turn.get("content"))
     return turn if text is None else {**turn, "content": text}
+
+
+@dataclass(frozen=True)
+class MsSwift(ChatFormat):
+    """ms-swift's standard format (docs/source_en/Customization/Custom-dataset.md): messages, with
+    `images`, `videos`, `audios` whose entries stand where <image>, <video>, <audio> do; an
+    assistant (or tool_call) message trains unless its `loss` is false (loss_scale 'default');
+    a `rejected_response` (a string, or assistant messages) is the other side of a preference pair,
+    counted with the record; `label` marks a KTO row."""
+
+    target_roles: tuple[str, ...] = ("assistant", "tool_call")
+
+    def is_target(self, turn: dict) -> bool:
+        role = turn.get("role")
+        return isinstance(role, str) and role in self.target_roles and turn.get("loss") is not False
+
+    def figures(self, record: dict, counter: TokenCounter, tally: Tally | None = None) -> LineFigures:
+        figures = super().figures(record, counter, tally)
+        rejected = record.get("rejected_response")
+        if rejected and figures.records:
+            c = Counting(counter)
+            turns = [{"role": "assistant", "content": rejected}] if isinstance(rejected, str) else \
+                [t for t in rejected if isinstance(t, dict)] if isinstance(rejected, list) else []
+            sizes = [c.turn(t) for t in turns]
+            first = figures.records[0]
+            first.tokens += sum(total for total, _ in sizes)
+            first.trainable += sum(body for _, body in sizes)
+            first.targets += len(sizes)
+        return figures
 
 
 # how a shape read as plain messages (ShareGPT, Alpaca) is counted: assistant turns without weight 0 train

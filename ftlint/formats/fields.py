@@ -3,6 +3,7 @@ OpenAI-style DPO rows (input messages, one preferred and one non-preferred outpu
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -20,6 +21,13 @@ class FieldsFormat(Format):
 
     inputs: tuple[str, ...] = ()
     outputs: tuple[str, ...] = ("text",)
+    # how a trainer reads a plain row (ftlint/formats read_as, from its Reading): the end of text it appends
+    # to a text or a completion that lacks it, and whether it tokenizes prompt + completion as one text
+    eos: str = ""
+    joined: bool = False
+    prompt_trains: bool = False  # ... and, joined, the prompt trains too (TRL's completion_only_loss off)
+    eos_texts: bool = True  # the eos is appended to a plain text too, not only to a completion
+    bos: int = 0  # tokens the tokenizer puts before a plain text it encodes (Llama 3's <|begin_of_text|>: 1)
     kind = "fields"
 
     def prompt(self, record: dict) -> object:
@@ -37,6 +45,13 @@ class FieldsFormat(Format):
             figures = self._templated(record, tally)
             if figures is not None:
                 return figures
+        if tally is not None and tally.loss.response_part and self.outputs == ("text",) and isinstance(record.get("text"), str):
+            masked = tally.responses(record["text"])  # a text the user rendered: unsloth's train_on_responses_only masks it
+            return LineFigures([RecordFigures(0, 1, masked.tokens, masked.trained)], 0, rendered=masked)
+        if self.eos or self.joined or self.bos:
+            plain = self._plain(record, counter, tally)
+            if plain is not None:
+                return LineFigures([RecordFigures(0, 1, plain[0] + plain[1], plain[1])], 0)
         c = Counting(counter)
         context = sum(self._field(c, record.get(k))[0] for k in self.inputs)
         outputs = [self._field(c, record.get(k)) for k in self.outputs]
@@ -50,11 +65,40 @@ class FieldsFormat(Format):
 
     def layout(self, record: dict, counter: TokenCounter, tally: Tally | None = None) -> list[list[tuple[int, int]]]:
         """The inputs first, then each output's own overhead and what it says (Format.layout)."""
+        plain = self._plain(record, counter, tally) if self.eos or self.joined or self.bos else None
+        if plain is not None:
+            return [[plain]]
         c = Counting(counter)
         context = sum(self._field(c, record.get(k))[0] for k in self.inputs)
         outputs = [self._field(c, record.get(k)) for k in self.outputs]
         pairs = [(context + total - body, body) for total, body in outputs[:1]] + [(total - body, body) for total, body in outputs[1:]]
         return [pairs or [(context, 0)]]
+
+    def _plain(self, record: dict, counter: TokenCounter, tally: Tally | None = None) -> tuple[int, int] | None:
+        """(untrained, trained) tokens of a plain text, or of a plain prompt and completion, as a
+        trainer reads them that appends `eos` (one added token) and tokenizes prompt + completion as
+        one text, the completion training from the prompt's own token count on (TRL's
+        _prepare_dataset: add_eos, then tokenize_fn's completion_mask). None: not such a row. With
+        the model's template (`tally`), or else its vocabulary's, text that spells one of its added
+        tokens is that token, as the trainer's tokenizer reads it."""
+        count = tally_count(tally, counter) if tally is not None else family_count(counter)
+        if self.outputs == ("text",):
+            text = record.get("text")
+            if not isinstance(text, str):
+                return None
+            return 0, self.bos + (self._with_eos(text, count) if self.eos_texts else count(text))
+        prompt, completion = record.get(self.inputs[0]) if self.inputs else None, record.get(self.outputs[0])
+        if self.outputs != ("completion",) or not isinstance(prompt, str) or not isinstance(completion, str):
+            return None
+        whole = self._with_eos(prompt + completion, count) if self.joined else count(prompt) + self._with_eos(completion, count)
+        head = 0 if self.prompt_trains else self.bos + min(count(prompt), whole)
+        return head, self.bos + whole - head
+
+    def _with_eos(self, text: str, count: Callable[[str], int]) -> int:
+        """Tokens of `text` with the end of text appended unless it ends with it: one token, an added one."""
+        if not self.eos:
+            return count(text)
+        return count(text.removesuffix(self.eos)) + 1
 
     def _templated(self, record: dict, tally: Tally) -> LineFigures | None:
         """A conversational prompt and completion through the chat template, masked as TRL
@@ -74,6 +118,23 @@ class FieldsFormat(Format):
             return figures
         n = len(prompt) + len(completion)
         return LineFigures([RecordFigures(n, 1, masked.tokens, masked.trained)], n, rendered=masked)
+
+
+def tally_count(tally: Tally, counter: TokenCounter) -> Callable[[str], int]:
+    """Tokens of a text as the model's tokenizer reads it: each of its added tokens one."""
+    from ..chat import count_rendered
+
+    splitter = tally.spec.splitter
+    return lambda text: count_rendered(text, splitter, counter.count)
+
+
+def family_count(counter: TokenCounter) -> Callable[[str], int]:
+    """Tokens of a text no template renders (a base model's plain row) as its Hugging Face tokenizer
+    reads it: each added token of the vocabulary's family one."""
+    from ..chat import count_rendered, family_splitter
+
+    splitter = family_splitter(counter.encoding_name)
+    return counter.count if splitter is None else lambda text: count_rendered(text, splitter, counter.count)
 
 
 class Stepwise(FieldsFormat):
@@ -96,7 +157,7 @@ class Alpaca(FieldsFormat):
     output and, as LLaMA-Factory trains by default (mask_history off), each history answer carry
     the loss."""
 
-    def _messages(self, record: dict) -> list[dict]:
+    def as_messages(self, record: dict) -> list[dict]:
         messages: list[dict] = []
         system = record.get("system")
         if isinstance(system, str) and system:
@@ -113,7 +174,7 @@ class Alpaca(FieldsFormat):
     def layout(self, record: dict, counter: TokenCounter, tally: Tally | None = None) -> list[list[tuple[int, int]]]:
         from .chat import AS_MESSAGES
 
-        return AS_MESSAGES.layout({"messages": self._messages(record)}, counter, tally)
+        return AS_MESSAGES.layout({"messages": self.as_messages(record)}, counter, tally)
 
     def figures(self, record: dict, counter: TokenCounter, tally: Tally | None = None) -> LineFigures:
         from .chat import AS_MESSAGES
@@ -128,7 +189,7 @@ class Alpaca(FieldsFormat):
                 masked = None
             if masked is not None:
                 return LineFigures([RecordFigures(2, 1, masked.tokens, masked.trained)], 2, rendered=masked)
-        return AS_MESSAGES.figures({"messages": self._messages(record)}, counter, tally)
+        return AS_MESSAGES.figures({"messages": self.as_messages(record)}, counter, tally)
 
 
 @dataclass(frozen=True)

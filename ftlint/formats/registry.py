@@ -11,22 +11,30 @@ from __future__ import annotations
 
 from ..diagnostics import ERROR, OFF, WARNING
 from .base import Format
-from .chat import ChatFormat, NovaPreference, OpenAIChat, ShareGPT
+from .chat import ChatFormat, MsSwift, NovaPreference, OpenAIChat, ShareGPT
 from .fields import Alpaca, FieldsFormat, PreferenceFormat, Stepwise
+from .rl import PromptOnly
 
 # Together's file rules (docs.together.ai/docs/fine-tuning/data-preparation; the SDK's
 # together/utils/files.py, together==1.6.0, which mirrors the server): a byte-order mark makes line
 # 1 unreadable (FT004 is an error); empty content is not rejected (FT203 is a warning); no two
 # messages in a row share a role; a conversation starts with system or user ("must start with
-# system or user": data-preparation).
-TOGETHER: dict = {"severities": {"FT004": ERROR, "FT203": WARNING}, "adjacent": True,
+# system or user": data-preparation); an image's data: URL is checked by its prefix and length only
+# (its docs' own example is "data:image/jpeg;base64,..."), so bytes that are no image are a warning.
+TOGETHER: dict = {"severities": {"FT004": ERROR, "FT203": WARNING, "FT252": WARNING}, "adjacent": True,
                   "alternate": ("system", "user", "assistant", "tool"),
                   "reads_message": frozenset({"role", "content", "weight", "tool_calls", "tool_call_id", "reasoning",
                                               "reasoning_content"})}
 
+# OpenAI's own jobs: its file validation rejects text spelling a special token ("Example 6174 message
+# contains an invalid token: <|fim_suffix|>", johny-b/llmcomp#59, 2026-02), so FT302 is an error there
+OPENAI_VALIDATED = ("openai-chat", "openai-preference")
+OPENAI_SEVERITIES = {"FT302": ERROR}
+
 _ALL: list[Format] = [
     OpenAIChat(name="openai-chat", title="OpenAI supervised chat fine-tuning (messages)",
-               providers="OpenAI (no new jobs after 2027-01-06): gpt-4.1, gpt-4.1-mini, gpt-4o, gpt-4o-mini"),
+               providers="OpenAI (no new jobs after 2027-01-06): gpt-4.1, gpt-4.1-mini, gpt-4o, gpt-4o-mini",
+               severities=OPENAI_SEVERITIES),
     OpenAIChat(
         name="azure-openai-chat", title="Azure OpenAI supervised chat fine-tuning (as OpenAI's)",
         providers="Azure OpenAI (Microsoft Foundry): gpt-4.1, gpt-4.1-mini, gpt-4.1-nano, gpt-4o, gpt-4o-mini; Ministral-3B, "
@@ -122,6 +130,16 @@ _ALL: list[Format] = [
         providers="axolotl, LLaMA-Factory (formatting: sharegpt), unsloth, TRL users (self-hosted)",
         record_rule="1 line = 1 record; gpt turns without weight 0 train (LLaMA-Factory and axolotl's defaults)",
         schema="sharegpt", shape="sharegpt", turns_key="conversations", role_key="from"),
+    MsSwift(
+        name="ms-swift", title="ms-swift standard format (messages; images, videos, audios; rejected_response, label; tools)",
+        providers="ms-swift (ModelScope's trainer; self-hosted)",
+        record_rule="1 line = 1 record; assistant and tool_call messages train unless \"loss\": false (loss_scale 'default'); "
+                    "a rejected_response is the pair's other side",
+        schema="ms-swift", shape="ms-swift", also_shapes=("messages",), documented=False,
+        notes="modelscope/ms-swift docs/source_en/Customization/Custom-dataset.md (at 3602360, read 2026-12-01): 'messages' is "
+              "required; images, videos and audios hold paths, URLs or base64 data: URLs, placed where <image>, <video>, "
+              "<audio> stand; ms-swift cuts a sample past max_length by deleting it (truncation_strategy 'delete', "
+              "swift/arguments/base_args/template_args.py), which ftlint's --trainer profiles do not model yet."),
     Alpaca(
         name="alpaca", title="Alpaca instructions (instruction, input, output; system and history)",
         providers="LLaMA-Factory (formatting: alpaca), axolotl (type: alpaca), unsloth (self-hosted)",
@@ -137,7 +155,7 @@ _ALL: list[Format] = [
         providers="OpenAI (gpt-4.1, gpt-4.1-mini, gpt-4o; until 2027-01-06), Azure OpenAI (gpt-4o, gpt-4.1, gpt-4.1-mini, "
                   "gpt-4.1-nano), Fireworks DPO; Together: together-preference",
         record_rule="1 line = 1 preference pair; the two outputs carry the loss",
-        schema="openai-preference", shape="preference-openai", min_examples=10),
+        schema="openai-preference", shape="preference-openai", min_examples=10, severities=OPENAI_SEVERITIES),
     PreferenceFormat(
         name="together-preference", title="Together preference (OpenAI DPO shape, alternating input)",
         providers="Together AI", record_rule="1 line = 1 preference pair", schema="together-preference",
@@ -170,6 +188,22 @@ _ALL: list[Format] = [
         providers="TRL GRPOTrainer, RLOOTrainer, OnlineDPOTrainer (self-hosted)",
         record_rule="1 row = 1 prompt; the model generates its completions while training, so no span is a fixed target",
         schema="trl-prompt-only", shape="prompt-only", inputs=("prompt",), outputs=()),
+    PromptOnly(
+        name="verl", title="verl RL data (Parquet: prompt, data_source, reward_model.ground_truth, extra_info)",
+        providers="verl (PPO, GRPO; self-hosted)",
+        record_rule="1 row = 1 prompt, rendered with the generation prompt; the model writes its answers while it trains and "
+                    "the reward (by data_source) scores them against reward_model.ground_truth, so no span is a fixed target",
+        schema="verl", shape="verl", inputs=("prompt",), outputs=(),
+        notes="volcengine/verl verl/utils/dataset/README.md and docs/preparation/prepare_data.rst (at b178a3c, read "
+              "2026-12-01); RLHFDataset (verl/utils/dataset/rl_dataset.py) reads the prompt key `prompt`."),
+    PromptOnly(
+        name="nemo-gym", title="NeMo Gym rollout data (responses_create_params, expected_answer)",
+        providers="NeMo Gym with NeMo RL (self-hosted)",
+        record_rule="1 line = 1 task: the Responses API request the policy answers (its input, instructions and tools), "
+                    "scored by its resources server (expected_answer for math and MCQA); no span is a fixed target",
+        schema="nemo-gym", shape="nemo-gym", inputs=(), outputs=(), request="responses_create_params",
+        notes="NVIDIA-NeMo/Gym nemo_gym/base_resources_server.py BaseRunRequest (responses_create_params); "
+              "resources_servers/math_with_judge/app.py (expected_answer: str) (at 07d6b0d, read 2026-12-01)."),
     Stepwise(
         name="trl-stepwise", title="Hugging Face TRL stepwise supervision (prompt, completions, labels)",
         providers="TRL PRMTrainer (self-hosted)", record_rule="1 row = 1 record; each step of the completion is labelled",
@@ -197,4 +231,5 @@ BY_SHAPE = {
     "preference-openai": "openai-preference", "preference-trl": "trl-preference", "unpaired": "trl-unpaired",
     "prompt-completion": "prompt-completion", "prompt-completion-multimodal": "together-instruction",
     "prompt-completion-conversational": "trl-prompt-completion", "text": "text",
+    "ms-swift": "ms-swift", "verl": "verl", "nemo-gym": "nemo-gym",
 }

@@ -3,6 +3,7 @@ format from its first records, with the reason shown to the user."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -11,6 +12,10 @@ from ..diagnostics import as_list
 COHERE_ROLES = frozenset({"System", "User", "Chatbot", "chatbot"})
 # keys an OpenAI chat line may have beside its messages
 OPENAI_CHAT_KEYS = frozenset({"messages", "tools", "parallel_tool_calls", "functions"})
+# keys of ms-swift's standard format beside its messages (docs/source_en/Customization/Custom-dataset.md)
+MS_SWIFT_KEYS = frozenset({"images", "videos", "audios", "rejected_response", "rejected_messages", "rejected_images", "objects",
+                           "channel", "chat_template_kwargs", "label"})
+MS_SWIFT_ROLES = frozenset({"tool_call", "tool_response"})
 DETECT_RECORDS = 50
 
 
@@ -19,10 +24,14 @@ def shape(record: dict) -> str:
     record: membership tests only, no sets built."""
     if "preferred_output" in record or "non_preferred_output" in record or isinstance(record.get("input"), dict):
         return "preference-openai"
+    if "responses_create_params" in record:
+        return "nemo-gym"
+    if "reward_model" in record and "prompt" in record:
+        return "verl"
     if "conversations" in record:
         return "sharegpt"
-    if "instruction" in record and "output" in record:  # Alpaca (its "input" is a string, not a preference input)
-        return "alpaca"
+    if "instruction" in record and ("output" in record or "chosen" in record):  # Alpaca (its "input" is a string, not a
+        return "alpaca"  # preference input); LLaMA-Factory's preference Alpaca has chosen and rejected answers instead
     if "chosen" in record and "rejected" in record:
         return "preference-trl"
     pair = "prompt" in record and "completion" in record
@@ -35,6 +44,8 @@ def shape(record: dict) -> str:
         return "nova-preference"
     if "schemaVersion" in record:
         return "nova"
+    if isinstance(messages, list) and not MS_SWIFT_KEYS.isdisjoint(record):
+        return "ms-swift"
     if isinstance(messages, list):
         return _chat_shape(messages)
     if "messages" in record:
@@ -53,15 +64,17 @@ def shape(record: dict) -> str:
 
 def _chat_shape(messages: list) -> str:
     turns = [m for m in messages if isinstance(m, dict)]
+    swift = False  # ms-swift's per-message loss, or its agent roles
     for m in turns:
         role = m.get("role")
         if isinstance(role, str) and role in COHERE_ROLES:
             return "cohere"
+        swift = swift or (isinstance(role, str) and role in MS_SWIFT_ROLES) or "loss" in m
     for m in turns:
         content = m.get("content")
         if isinstance(content, list) and content and isinstance(content[0], dict) and "type" not in content[0]:
             return "nova"
-    return "messages"
+    return "ms-swift" if swift else "messages"
 
 
 @dataclass
@@ -71,13 +84,34 @@ class Detection:
     counts: dict[str, int] = field(default_factory=dict)
 
 
-def detect(records: list[dict], trainer: str = "", takes: tuple[str, ...] = ()) -> Detection:
+def detect(records: list[dict], trainer: str = "", takes: tuple[str, ...] = (), name: str = "") -> Detection:
     """Choose a format from the first records: the most common shape, then the best fit
-    among the formats of that shape; for a trainer that `takes` some formats, its own format of
-    that shape (TRL reads OpenAI-style messages as trl-messages, Together as
-    together-conversational), where it has one."""
-    found = _detect(records)
+    among the formats of that shape, or the one of them the file's `name` names; for a trainer
+    that `takes` some formats, its own format of that shape (TRL reads OpenAI-style messages as
+    trl-messages, Together as together-conversational), where it has one."""
+    found = as_named(_detect(records), name) if name else _detect(records)
     return _as_trainer_reads(found, trainer, takes) if takes and found.name not in takes else found
+
+
+def as_named(found: Detection, name: str) -> Detection:
+    """Formats of one shape differ in rules the records cannot show (Fireworks' and OpenAI's
+    messages look the same): a file whose name holds one of them as a word (`train.fireworks-chat.jsonl`,
+    `fireworks-chat-train.jsonl`, as `ftlint convert --to fireworks-chat` might be told to write it)
+    is read as that one. The longest name found wins (azure-openai-chat over openai-chat); the name
+    never makes records of another shape a format they are not."""
+    from .registry import FORMATS
+
+    base = re.split(r"[/\\]", name)[-1].lower()
+    shape = FORMATS[found.name].shape
+    named = [n for n, fmt in FORMATS.items() if (fmt.shape == shape or shape in fmt.also_shapes)
+             and re.search(rf"(?<![a-z0-9]){re.escape(n)}(?![a-z0-9])", base)]
+    if not named:
+        return found
+    chosen = max(named, key=len)
+    if chosen == found.name:
+        return found
+    return Detection(chosen, f"{found.reason}; the file's name says {chosen}, a format of this shape (--format overrides it)",
+                     found.counts)
 
 
 def _as_trainer_reads(found: Detection, trainer: str, takes: tuple[str, ...]) -> Detection:
@@ -99,6 +133,8 @@ def _detect(records: list[dict]) -> Detection:
     shapes = Counter(shape(r) for r in records)
     known = Counter({s: c for s, c in shapes.items() if s != "unknown"})
     top, n = (known or shapes).most_common(1)[0]
+    if "ms-swift" in known and set(known) <= {"ms-swift", "messages"}:  # ms-swift's format holds plain messages rows too
+        top, n = "ms-swift", known["ms-swift"] + known["messages"]
     if top == "unknown":
         keys = sorted({k for r in records for k in r})[:8]
         return Detection("openai-chat", f"no known format has the keys {keys}: openai-chat assumed", dict(shapes))
@@ -138,3 +174,14 @@ def _keys_in_most(records: list[dict]) -> set[str]:
     """Keys present in at least half of the records: a stray key on one line is not a format."""
     counts = Counter(k for r in records for k in r)
     return {k for k, n in counts.items() if n * 2 >= len(records)}
+
+
+def read_back(output: str, target: str) -> str:
+    """What `convert --to target` says when the file it writes would be read as another format of
+    its shape: name the file after the target, or give --format (`as_named`)."""
+    from .registry import BY_SHAPE, FORMATS
+
+    default = BY_SHAPE.get(FORMATS[target].shape, target)
+    if default == target or as_named(Detection(default, ""), output).name == target:
+        return ""
+    return f"; ftlint reads it as {default} unless its name says {target} (train.{target}.jsonl) or --format {target} is given"

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -28,13 +28,15 @@ from ..diagnostics import Diagnostic
 from ..models import Model, Sourced
 from ..options import PlanOptions
 from ..trainers import Trainer
-from ..trainers.base import Row
+from ..trainers.base import RecordRow
 from ..trainers.billing import Bill, Usage, max_batch, method_of, per_token, rate_of
 from ..trainers.profile import HOSTED_STEPS
 from ..trainers.steps import Hosted, Schedule
-from .figures import DatasetFigures, PackingFigures, ValidationFigures
+from .exactness import counts_exact
+from .figures import DatasetFigures, PackingFigures, ValidationFigures, in_rows
 from .prepared import applied, drawn
 from .sources import sources_of, trainer_default
+from .warmup import warmup_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,11 +105,15 @@ class DatasetInfo:
     trainer_source: str = ""  # why it is the run's: --trainer, the model's provider, ...
     run_config: str = ""  # --run FILE: the run config the plan's values came from
     run_notes: tuple[str, ...] = ()  # what it says that the figures do not model, and its defaults
-    counts_note: str = ""  # why the run's counts are an estimate (its run config's, RunOptions.counts_note)
     max_length: int | None = None  # where the trainer cuts (the judge's Loss.max_seq_len), None: the limit
     max_length_source: str = ""
     past_max: str = "truncate"
     preference: bool = False  # a preference format: a DPO job, at its rate
+    trainer_keys: tuple[tuple[str, object], ...] = ()  # the run config's keys the trainer reads itself (its renderer's, split's, packer's)
+    rows_per_file: int | None = None  # only the first rows of each file were read (a trainer's max_samples)
+    template: str = "openai"  # how records became tokens (resolve.settings): a family, "file:PATH", "openai"
+    model_source: str = ""  # what named the model (RunOptions.model_source) and the file it is in: its findings' place
+    model_file: str = ""
 
 
 @dataclass(frozen=True)
@@ -172,6 +178,7 @@ class Estimate:
     trainer_source: str = ""  # why the run has this trainer
     trainer_steps: str = "hosted"  # its step arithmetic, as its profile names it (ftlint/trainers/profile.py)
     warmup_steps_given: bool = False  # --warmup-steps (not the trainer's rule)
+    warmup_rule: str = ""  # how the warmup steps were found (plan/warmup.py)
     bill: Bill | None = None  # what the provider will bill (cost_usd is its cost)
     rows_rule: str = ""  # how the rows a trainer batches were counted (Trainer.rows)
     # where each plan figure's value came from: a flag, the run config, the trainer's default or ftlint's rule
@@ -179,11 +186,12 @@ class Estimate:
     run_config: str = ""
     run_notes: tuple[str, ...] = ()
     trainable_tokens_in_file: int = 0  # the targets' tokens before the trainer's cut and drop (trainable_tokens: after)
-    # figures the trainer draws at random (a shuffled held-out share, packing in a random order): the lowest and
-    # highest ftlint finds possible or draws; the figure itself is then an estimate within them
+    renderer: str = ""  # the trainer's own renderer that made the records, with its source ("": the model's template)
+    rows_per_file: int | None = None  # only the first rows of each file were read, as the trainer reads them
+    # figures the trainer draws at random (a shuffled held-out share, a random packing order): (lowest, highest), an estimate
     ranges: dict[str, tuple[int, int]] = dataclasses.field(default_factory=dict)
     prepared: str = ""  # what the trainer makes of the records before it batches them, in words (Trainer.prepare)
-    step_words: dict[str, str] = dataclasses.field(default_factory=dict)  # how steps per epoch ("per_epoch") and warmup were found
+    per_epoch_rule: str = ""  # how steps per epoch were found, when a trainer's preparation chose the step arithmetic
 
     @property
     def warnings(self) -> list[dict[str, str]]:
@@ -197,20 +205,21 @@ class Estimate:
         return figures_table("ftlint estimate", self, ESTIMATE_FIGURES) + findings_table(findings)
 
     def to_dict(self) -> dict[str, object]:
-        data = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name not in ("findings", "step_words")}
+        data = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name not in ("findings", "per_epoch_rule")}
         out = {k: (dataclasses.asdict(v) if dataclasses.is_dataclass(v) and not isinstance(v, type) else v) for k, v in data.items()}
         out["warnings"] = self.warnings
         return out
 
 
 def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, price: Sourced | None,
-             lengths: Iterable[int] | None = None, record_rows: Sequence[Row] | None = None) -> Estimate:
-    """The run's figures, without findings. `lengths` (tokens per record, in file order) is
-    needed only for packing; `record_rows` (every record in order) for a trainer that prepares them."""
+             ordered: Sequence[RecordRow] | None = None) -> Estimate:
+    """The run's figures, without findings. `ordered` (each training record, in the trainer's
+    order, when the order was kept) is needed only for packing and for a trainer's own preparation
+    (Trainer.prepare)."""
     trainer = info.trainer
     strategy = trainer.steps(plan.hf_legacy) if trainer else Hosted()
     packing = truncation = None
-    prepared = trainer.prepare(record_rows, plan) if trainer is not None and record_rows is not None else None
+    prepared = trainer.prepare(ordered, dict(info.trainer_keys), plan) if trainer is not None and ordered is not None else None
     if prepared is not None:
         data, held, packing = applied(data, prepared)
         info = dataclasses.replace(info, validation=held or info.validation)
@@ -218,11 +227,13 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
     records = data.records
     tokens_per_epoch = data.tokens_capped
     sequences = packing.rows if packing is not None else records
-    if plan.packing and plan.max_seq_len and lengths is not None and trainer is not None:
-        packed = trainer.pack(lengths, plan.max_seq_len)
+    if plan.packing and plan.max_seq_len and ordered is not None and trainer is not None:
+        packed = trainer.pack(ordered, plan.max_seq_len, dict(info.trainer_keys))
         sequences, tokens_per_epoch = packed.rows, packed.kept_tokens
         packing = PackingFigures(packed.algorithm, packed.max_seq_len, packed.rows, packed.lower_bound_rows,
                                  packed.truncated_records, packed.truncated_tokens)
+        data = in_rows(data, packed)
+        records = data.records
     truncation = _truncation(data, info)
     model = info.model_entry
     method = method_of(info.preference, plan.full)
@@ -247,19 +258,25 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
     elif s.epochs_run != epochs and s.steps_per_epoch:
         epochs_source += f"; the run ends in epoch {s.epochs_run}, when its {s.total_steps:,} planned steps are done"
         epochs = s.epochs_run
-    warmup = strategy.warmup(s.schedule_steps, plan.warmup_ratio, plan.warmup_steps)
+    warmup, warmup_rule = warmup_of(strategy, s.schedule_steps, plan)
     ranges = drawn(prepared, s, strategy, plan)
-    step_words = {"per_epoch": strategy.per_epoch_words(sequences, "rows" if packing or rows_rule else "records", batch, plan.gpus,
-                                                        plan.grad_accum, plan.drop_last),
-                  "warmup": strategy.warmup_words(float(plan.warmup_ratio) if plan.warmup_ratio is not None else None,
-                                                  s.total_steps, warmup, plan.warmup_steps is not None)}
+    per_epoch_rule = strategy.per_epoch_words(sequences, "rows", batch, plan.gpus, plan.grad_accum, plan.drop_last) \
+        if prepared is not None and prepared.steps is not None else ""
     tokens_processed, processed_rule = _tokens_processed(tokens_per_epoch, s, epochs)
+    covered = s.epochs_covered
+    if rows is not None and rows.full and rows.length and tokens_per_epoch:  # an endless iterator: every sequence is full
+        tokens_processed = s.sequences_processed * rows.length
+        processed_rule = f"= {s.sequences_processed:,} sequences fed x {rows.length:,} tokens, each one full"
+        covered = round(tokens_processed / tokens_per_epoch, 4)
+        epochs, epochs_source = math.ceil(covered), f"passes over the data begun: {tokens_processed:,} / {tokens_per_epoch:,} tokens"
     charged, price_note = _price(price, trainer.hosted if trainer else strategy.charges_per_token, info, method)
     usage = Usage(method, tokens_per_epoch, records, epochs, tokens_processed, processed_rule,
                   info.validation.tokens if info.validation else 0, charged, model.minimum_charge if model else None,
                   str(model.storage.remark) if model and model.storage else "")
     billed = trainer.bill(usage, rows, plan) if trainer else per_token("tokens x epochs", usage)
+    counts_note = trainer.counts_note(dict(info.trainer_keys), info.format) if trainer and info.template != "openai" else ""
     price_value, cost = billed.rate, billed.cost_usd
+    exactness = counts_exact(model, info.encoding, info.template, info.format)
     e = Estimate(
         lines=data.lines, invalid_lines=data.invalid_lines, records=records, messages=data.messages, targets=data.targets,
         tokens=tokens_per_epoch, tokens_in_file=data.tokens_in_file, trainable_tokens=data.trainable_tokens,
@@ -273,22 +290,29 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
         cost_usd=cost, validation=_validation(info.validation, trainer, plan.n_evals or 0), format=info.format,
         format_reason=info.format_reason, record_rule=info.record_rule, sequences=sequences,
         sequences_processed=s.sequences_processed, trainer=profile.name if profile else "", trainer_rule=s.rule, max_steps=max_steps,
-        epochs_covered=s.epochs_covered, packing=packing, truncation=truncation, budget=None, self_hosted=None,
+        epochs_covered=covered, packing=packing, truncation=truncation, budget=None, self_hosted=None,
         learning_rate=None, refusal=(prepared.refusal if prepared else None) or s.refusal, provider=model.provider if model else "",
         model_assumed=model.assumed if model else False, tokenizer=info.encoding,
-        tokens_exact=(model.tokens_exact if model else True) and not (trainer and trainer.counts_note()) and not info.counts_note,
-        tokens_note=_tokens_note(model) or (trainer.counts_note() if trainer else "") or info.counts_note,
+        tokens_exact=exactness[0] and not counts_note, tokens_note=exactness[1] or counts_note,
         price_unit=price.unit if price is not None else "", price_note=price_note,
-        trainer_title=profile.title if profile else "", trainer_source=info.trainer_source,
-        trainer_steps=profile.steps if profile else HOSTED_STEPS, warmup_steps_given=plan.warmup_steps is not None,
+        trainer_title=trainer.title_for(info.preference) if trainer else "", trainer_source=info.trainer_source,
+        trainer_steps=profile.steps if profile else HOSTED_STEPS, warmup_steps_given=plan.warmup_steps is not None, warmup_rule=warmup_rule,
         bill=billed if profile is None or profile.hosted or charged is not None else None, rows_rule=rows_rule,
         sources={**sources_of(plan, profile, epochs_source, batch_source, info.max_length_source),
-                 **({"max_steps": steps_source} if max_steps else {}), **dict(prepared.sources if prepared else ())}, run_config=info.run_config, run_notes=info.run_notes,
-        trainable_tokens_in_file=data.trainable_tokens_in_file, ranges=ranges, step_words=step_words,
-        prepared=prepared.rule if prepared else "",
+                 **({"max_steps": steps_source} if max_steps else {}), **dict(prepared.sources if prepared else ())},
+        run_config=info.run_config, run_notes=info.run_notes, trainable_tokens_in_file=data.trainable_tokens_in_file,
+        renderer=_renderer(trainer, info), rows_per_file=info.rows_per_file, ranges=ranges,
+        prepared=prepared.rule if prepared else "", per_epoch_rule=per_epoch_rule,
     )
     return dataclasses.replace(e, budget=_budget(e, plan, price_value), self_hosted=_self_hosted(e, plan),
                                learning_rate=_scaled_rates(e, plan))
+
+
+def _renderer(trainer: Trainer | None, info: DatasetInfo) -> str:
+    """The trainer's own renderer, when it made the records (Trainer.renderer)."""
+    rendered = trainer is not None and info.trainer_keys and info.template != "openai"
+    found = trainer.renderer(dict(info.trainer_keys)) if rendered else None  # type: ignore[union-attr]
+    return found.title if found is not None and found.reads(info.format) else ""
 
 
 def _truncation(data: DatasetFigures, info: DatasetInfo) -> TruncationFigures | None:
@@ -327,9 +351,10 @@ def _price(price: Sourced | None, per_token_trainer: bool, info: DatasetInfo, me
                       "known before the job")
     if model is not None and model.assumed and model.name.startswith("("):
         provider = f" for {model.provider}" if model.provider else ""
-        return None, f"no model named: give --model (`ftlint models --provider {model.provider or 'NAME'}`){provider} or --price USD_PER_1M_TOKENS"
+        return None, f"no model of ftlint's catalog: give --model (`ftlint models --provider {model.provider or 'NAME'}`){provider} or --price USD_PER_1M_TOKENS"
     rule = f"; {info.trainer.name} bills {info.trainer.profile.billing.value}" if info.trainer and info.trainer.hosted else ""
-    return None, f"price unknown for {info.model}: pass --price USD_PER_1M_TOKENS{rule}"
+    why = f" ({model.unpriced.value}; {model.unpriced.note})" if model is not None and model.unpriced is not None else ""
+    return None, f"price unknown for {info.model}{why}: pass --price USD_PER_1M_TOKENS{rule}"
 
 
 def _validation(v: ValidationFigures | None, trainer: Trainer | None, evals: int) -> ValidationFigures | None:
@@ -340,22 +365,6 @@ def _validation(v: ValidationFigures | None, trainer: Trainer | None, evals: int
     return dataclasses.replace(v, billed=said[0], billing_note=said[1])
 
 
-def _tokens_note(model: Model | None) -> str:
-    from ..models import ESTIMATED_TOKENIZERS
-
-    if model is None:
-        return ""
-    if model.tokenizer in ESTIMATED_TOKENIZERS:
-        return (f"an estimate: {ESTIMATED_TOKENIZERS[model.tokenizer]} is not available offline, so tokens are counted with "
-                "o200k_base (which undercounts non-Latin text by up to 26-43% against Llama 3 and Qwen 2.5 on the corpus "
-                "measured; Gemini, Claude and Nova could not be measured)")
-    if model.assumed and model.name.startswith("("):
-        return "an estimate: no model named, counted with o200k_base; give --model for the model's own tokenizer"
-    if not model.tokens_exact and model.exact is not None:
-        return f"an estimate: {model.exact.remark} ({model.exact.note})"
-    return ""
-
-
 def _tokens_processed(tokens_per_epoch: int, s: Schedule, epochs: int) -> tuple[int, str]:
     n = s.sequences
     if not n or not s.total_steps:
@@ -364,8 +373,8 @@ def _tokens_processed(tokens_per_epoch: int, s: Schedule, epochs: int) -> tuple[
     if not rest:
         return tokens_per_epoch * passes, f"= {tokens_per_epoch:,} x {passes} epoch{'s' if passes != 1 else ''}"
     tokens = round(Fraction(tokens_per_epoch * s.sequences_processed, n))
-    return tokens, (f"= {s.sequences_processed:,} sequences fed x {tokens_per_epoch:,} / {n:,} tokens each on average "
-                    "(a shuffled run's expected tokens)")
+    return tokens, (f"= round({s.sequences_processed:,} sequences fed x {tokens_per_epoch:,} / {n:,}): the tokens of "
+                    "a sequence on average, a shuffled run's expected tokens")
 
 
 def _budget(e: Estimate, plan: PlanOptions, price: float | None) -> BudgetFigures | None:

@@ -5,7 +5,12 @@ the token-length distribution. The engine makes them from an analysis (engine/re
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..trainers.base import Packing
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,3 +54,14 @@ class PackingFigures:
     lower_bound_rows: int  # perfect packing
     truncated_records: int
     truncated_tokens: int
+
+
+def in_rows(data: DatasetFigures, packed: Packing) -> DatasetFigures:
+    """The figures of the records in the rows, when packing leaves some out or cuts them (a
+    trainer's Packing.records): those it leaves out are in no figure, those it cuts are cut."""
+    if packed.records is None:
+        return data
+    trained = packed.trained_tokens if packed.trained_tokens is not None else data.trainable_tokens
+    return dataclasses.replace(data, records=packed.records, tokens_capped=packed.kept_tokens, trainable_tokens=trained,
+                               truncated_records=data.truncated_records + packed.truncated_records,
+                               truncated_tokens=data.truncated_tokens + packed.truncated_tokens)

@@ -22,7 +22,7 @@ def sources_of(plan: PlanOptions, profile: Profile | None, epochs: str, batch: s
         "grad_accum": f"not set: {plan.grad_accum}" if plan.grad_accum == 1 else "--grad-accum",
         "gpus": f"not set: {plan.gpus}" if plan.gpus == 1 else "--gpus",
         "max_seq_len": max_length_source or "not set: records counted whole, to the limit",
-        "packing": "--packing" if plan.packing else (f"not set: {who} packs by default ({profile.packing.source}); counted unpacked"
+        "packing": "--packing" if plan.packing else (f"not set: {who} packs by default ({profile.packing.source}): its rows"
                                                      if profile is not None and profile.packing.value else "not set: off"),
         "warmup": ("--warmup-steps" if plan.warmup_steps is not None else "--warmup-ratio" if plan.warmup_ratio is not None
                    else f"not set: {who}'s rule"),

@@ -13,9 +13,9 @@ whose fact needs no parsing. It names no code: rules/file.py words every fact.
 
 from ..parse import DEFAULT_MAX_DEPTH, Line
 from .base import DEFAULT_MAX_LINE_BYTES, READ_BLOCK, InputError
-from .lines import LineBlock, read_lines, read_raw, read_runs
+from .lines import LineBlock, first_rows, read_lines, read_raw, read_runs
 from .source import display_name, open_binary
 from .window import line_start, read_window, splittable, window_lines
 
-__all__ = ["DEFAULT_MAX_DEPTH", "DEFAULT_MAX_LINE_BYTES", "READ_BLOCK", "InputError", "Line", "LineBlock", "display_name",
+__all__ = ["DEFAULT_MAX_DEPTH", "DEFAULT_MAX_LINE_BYTES", "READ_BLOCK", "InputError", "Line", "LineBlock", "display_name", "first_rows",
            "line_start", "open_binary", "read_lines", "read_raw", "read_runs", "read_window", "splittable", "window_lines"]

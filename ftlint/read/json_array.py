@@ -4,8 +4,9 @@
 Each element's bytes go to the same `parse_line` a JSONL line goes through, in the workers, so
 every JSONL rule applies to it (NaN, lone surrogates, numbers too large, UTF-8, duplicate keys,
 depth) and an element over --max-line-bytes is a line too long, counted and not held.
-An element's line number is its 1-based index; a broken element is a finding there and the next
-element is read. Line breaks between an element's tokens are whitespace; one inside a string is
+An element's number is its 1-based index (what the engine counts by); the line it starts on in the
+file goes to `starts`, for its findings (engine/places.py); a broken element is a finding there
+and the next element is read. Line breaks between an element's tokens are whitespace; one inside a string is
 invalid JSON, as the parser says.
 
 Each element's extent is found by a scanner whose state (inside a string or not, an escape
@@ -24,6 +25,7 @@ ends before it) is a fact on a line of its own after the last element.
 from __future__ import annotations
 
 import re
+from array import array
 from collections.abc import Generator, Iterator
 from typing import BinaryIO
 
@@ -90,17 +92,21 @@ class JsonArray:
     def __init__(self, stream: BinaryIO) -> None:
         self.stream = stream
 
-    def items(self, limit: int, block_bytes: int = READ_BLOCK) -> Iterator[Item]:
-        scan = _Scan(limit)
+    def items(self, limit: int, block_bytes: int = READ_BLOCK, starts: array | None = None) -> Iterator[Item]:
+        """The elements as lines; `starts`, when given, gets each item's first physical line in the
+        file, in order (the element's first line; an array fault's line), for findings to name."""
+        scan = ArrayScan(limit, starts)
         read = getattr(self.stream, "read1", self.stream.read)  # a FIFO: what has arrived, not a full block
         first = True
         while scan.state != DONE:
             try:
                 data = read(block_bytes)
             except OSError as exc:
+                scan.start_at(0, b"")
                 yield scan.number + 1, Line(scan.number + 1, None, [broken(exc)], 0)
                 return
             if first and looks_utf16(data[:64]):
+                scan.start_at(0, data)
                 yield 1, utf16_file(len(data))
                 return
             first = False
@@ -108,18 +114,21 @@ class JsonArray:
                 yield from scan.end()
                 return
             yield from scan.feed(data)
+            scan.block_done(data)
 
     def close(self) -> None:
         self.stream.close()
 
 
-class _Scan:
+class ArrayScan:
     """The scanner's state between blocks."""
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int, starts: array | None = None) -> None:
         self.limit = limit
         self.state = BEFORE
         self.number = 0  # elements (and array-level findings) so far
+        # each item's first physical line (`starts`): the line at `counted` in the current block
+        self.starts, self.line, self.counted = starts, 1, 0
         self.comma = False  # the last separator was a comma: an element must follow
         # the element being read across blocks
         self.open = False
@@ -127,6 +136,21 @@ class _Scan:
         self.in_string = self.escape = False
         self.parts: list[bytes] = []
         self.size = 0
+        self.closed = -1  # where the array's closing bracket ends, in the block that holds it
+
+    def start_at(self, pos: int, data: bytes) -> None:
+        """The next item starts at `pos` of this block: its physical line, counted from the last one."""
+        if self.starts is None:
+            return
+        self.line += data.count(b"\n", self.counted, pos)
+        self.counted = pos
+        self.starts.append(self.line)
+
+    def block_done(self, data: bytes) -> None:
+        """The block is read: its remaining line ends counted, the next block's positions from 0."""
+        if self.starts is not None:
+            self.line += data.count(b"\n", self.counted)
+            self.counted = 0
 
     def feed(self, data: bytes) -> Iterator[Item]:
         pos, n = 0, len(data)
@@ -138,11 +162,13 @@ class _Scan:
                     pos += 1
                 elif pos < n:
                     self.number, self.state = 1, DONE
+                    self.start_at(pos, data)
                     yield 1, _fault(1, "not-an-array")
             elif self.state == AFTER:
                 pos = _past(_SPACE, data, pos)
                 if pos < n:
                     self.number += 1
+                    self.start_at(pos, data)
                     yield self.number, _fault(self.number, "text-after")
                     self.state = DONE
             elif self.open:
@@ -161,6 +187,7 @@ class _Scan:
         while (m := match(data, pos)) is not None:
             self.number += 1
             start, end = m.span(1)
+            self.start_at(start, data)
             yield self.number, (too_long(self.number, end - start, limit, "element") if end - start > limit else m[1])
             pos = self._separator(data, end)
             if self.state != ELEMENTS:
@@ -171,22 +198,25 @@ class _Scan:
         byte = data[pos]
         if byte == COMMA:  # `[,` or `,,`: no element where one must be
             self.number += 1
+            self.start_at(pos, data)
             yield self.number, _fault(self.number, "empty-element")
             return pos + 1
         if byte == CLOSE:
             if self.comma:
                 self.number += 1
+                self.start_at(pos, data)
                 yield self.number, _fault(self.number, "trailing-comma")
-            self.state = AFTER
+            self.state, self.closed = AFTER, pos + 1
             return pos + 1
         self.open, self.depth, self.in_string, self.escape, self.parts, self.size = True, 0, False, False, [], 0
+        self.start_at(pos, data)  # an element that runs into the next block starts here
         return pos
 
     def _separator(self, data: bytes, at: int) -> int:
         """After the comma or bracket at `at` that ends an element."""
         self.comma = data[at] == COMMA
         if not self.comma:
-            self.state = AFTER
+            self.state, self.closed = AFTER, at + 1
         return at + 1
 
     def _scan(self, data: bytes, pos: int) -> int:
@@ -283,7 +313,7 @@ class _Scan:
         if self.state != ELEMENTS:
             return
         if self.open and (self.in_string or self.depth):
-            self.number += 1
+            self.number += 1  # the open element's line was taken when it began
             if self.size > self.limit:
                 yield self.number, too_long(self.number, self.size, self.limit, "element")
             else:
@@ -292,4 +322,5 @@ class _Scan:
         if self.open:
             yield self._close(b"")
         self.number += 1
+        self.start_at(0, b"")  # at the end of the file
         yield self.number, _fault(self.number, "open-array")

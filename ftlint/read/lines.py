@@ -11,10 +11,11 @@ does not end a line (the file is then one long line, which its parsing tells).
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterator
 from typing import BinaryIO, NamedTuple
 
-from ..parse import DEFAULT_MAX_DEPTH, Line, parse_line
+from ..parse import DEFAULT_MAX_DEPTH, Line, is_blank, parse_line
 from .base import DEFAULT_MAX_LINE_BYTES, READ_BLOCK, STREAM_ERRORS, broken, strip_end, too_long, utf16_start
 from .source import open_binary
 
@@ -34,14 +35,15 @@ def read_raw(path: str, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) -> Iterato
     yield from _items(path, max_line_bytes, None)  # type: ignore[misc]  # no LineBlock without a block size
 
 
-def _items(path: str, max_line_bytes: int, block_bytes: int | None) -> Iterator[tuple[int, bytes | Line | LineBlock]]:
-    """read_raw's items (`block_bytes` None) or read_runs'."""
+def _items(path: str, max_line_bytes: int, block_bytes: int | None,
+           starts: array | None = None) -> Iterator[tuple[int, bytes | Line | LineBlock]]:
+    """read_raw's items (`block_bytes` None) or read_runs'; a JSON array's elements' first lines go to `starts`."""
     from .json_array import JsonArray
 
     stream = open_binary(path)
     try:
         if isinstance(stream, JsonArray):
-            yield from stream.items(max_line_bytes)
+            yield from stream.items(max_line_bytes, starts=starts)
         elif block_bytes is None:
             yield from line_items(stream, max_line_bytes)
         else:
@@ -91,14 +93,42 @@ class LineBlock(NamedTuple):
         return lines
 
 
-def read_runs(path: str, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
-              block_bytes: int = READ_BLOCK) -> Iterator[tuple[int, bytes | Line | LineBlock]]:
+def read_runs(path: str, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES, block_bytes: int = READ_BLOCK,
+              starts: array | None = None) -> Iterator[tuple[int, bytes | Line | LineBlock]]:
     """What `read_raw` yields, with runs of ordinary lines as one `LineBlock` (numbered by its
     first line). Lines are the same, numbered the same, and judged the same: a line over the
     limit, a UTF-16 file and a broken stream come as a `Line`; the last line, if it has no line
-    end, as bytes. Memory: one block plus at most one unfinished line of up to the limit."""
+    end, as bytes. Memory: one block plus at most one unfinished line of up to the limit. A JSON
+    array's elements are numbered 1, 2, ...; `starts` gets the line each begins on in the file."""
     # under one block, a whole line inside a block could be over the limit: lines come one by one
-    yield from _items(path, max_line_bytes, block_bytes if max_line_bytes >= block_bytes else None)
+    yield from _items(path, max_line_bytes, block_bytes if max_line_bytes >= block_bytes else None, starts)
+
+
+def first_rows(items: Iterator[tuple[int, bytes | Line | LineBlock]], rows: int) -> Iterator[tuple[int, bytes | Line | LineBlock]]:
+    """read_runs' items up to the `rows`-th line that is not blank (a trainer that reads the first
+    rows of a file: LLaMA-Factory's max_samples selects range(max_samples) of a dataset's rows);
+    nothing after it is read."""
+    seen = 0
+    for number, item in items:
+        if isinstance(item, LineBlock):
+            lines = item.lines()
+            full = sum(1 for line in lines if not is_blank(line))
+            if seen + full <= rows:
+                seen += full
+                yield number, item
+            else:
+                for k, line in enumerate(lines):
+                    if seen >= rows:
+                        return
+                    seen += not is_blank(line)
+                    yield number + k, line
+        else:
+            if seen >= rows:
+                return
+            seen += not isinstance(item, bytes) or not is_blank(item)
+            yield number, item
+        if seen >= rows:
+            return
 
 
 def block_items(stream: BinaryIO, limit: int, block_bytes: int, number: int = 0,

@@ -70,7 +70,9 @@ def _folder(path: str) -> io.BufferedReader | None:
     try:
         st = os.stat(path)
     except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
+        # a flag after `--` is a path: pre-commit puts a hook's args after its entry's `--`
+        hint = " (after `--` every argument is a path: give flags before it)" if path.startswith("-") else ""
+        raise InputError(f"{path}: no such file{hint}") from None
     except OSError as exc:
         raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
     if not stat.S_ISDIR(st.st_mode):

@@ -15,10 +15,20 @@ if TYPE_CHECKING:
     from ..plan.estimate import Estimate
 
 
+# A chart's bars at most, whatever the run's epochs: its size is fixed, not the pull request's to set
+CHART_POINTS = 20
+
+
 def mermaid_text(text: str) -> str:
     """Text inside a quoted Mermaid label: no quote, bracket, backtick, newline or other control
     character can end the label, the line or the fence."""
     return re.sub(r"[\"`\[\]{}<>#;\x00-\x1f\x7f-\x9f\u2028\u2029]", " ", text)
+
+
+def y_axis(title: str, top: float) -> str:
+    """The y axis from 0 to the tallest bar: Mermaid's own range starts at the smallest bar, which
+    draws the first epoch's cost (or the smallest bin) as a sliver of the others."""
+    return f'  y-axis "{mermaid_text(title)}" 0 --> {top:g}'
 
 
 def length_bins(lengths: Lengths, limit: int | None) -> list[tuple[int, int, int]]:
@@ -47,7 +57,15 @@ def length_chart(lengths: Lengths, limit: int | None) -> list[str]:
     title = f"records by tokens per record (limit {limit:,})" if limit else "records by tokens per record (no limit known)"
     return ["```mermaid", "xychart-beta", f'  title "{mermaid_text(title)}"',
             "  x-axis [" + ", ".join(f'"{mermaid_text(label)}"' for label in labels) + "]",
-            '  y-axis "records"', "  bar [" + ", ".join(str(n) for _, _, n in bins) + "]", "```"]
+            y_axis("records", max(n for _, _, n in bins)), "  bar [" + ", ".join(str(n) for _, _, n in bins) + "]", "```"]
+
+
+def epochs_shown(epochs: int, points: int = CHART_POINTS) -> list[int]:
+    """The epochs a chart has a bar for: every one up to `points`, else `points` of them evenly
+    spread, the last included (the cost grows by the same amount each epoch, so none is lost)."""
+    if epochs <= points:
+        return list(range(1, epochs + 1))
+    return [math.ceil(i * epochs / points) for i in range(1, points + 1)]
 
 
 def cost_chart(e: Estimate, cost: str) -> list[str]:
@@ -58,9 +76,12 @@ def cost_chart(e: Estimate, cost: str) -> list[str]:
     whole = e.total_steps == e.steps_per_epoch * e.epochs and not e.max_steps
     if e.cost_usd is None or b is None or b.minimum_applied or not whole or e.epochs < 1:
         return []
-    labels = [f"epoch {k} (step {k * e.steps_per_epoch:,})" for k in range(1, e.epochs + 1)]
-    values = [round(e.cost_usd * k / e.epochs, 4) for k in range(1, e.epochs + 1)]
+    shown = epochs_shown(e.epochs)
+    labels = [f"epoch {k} (step {k * e.steps_per_epoch:,})" for k in shown]
+    values = [round(e.cost_usd * k / e.epochs, 4) for k in shown]
+    if not values[-1]:  # under half a hundredth of a cent: bars of 0 say nothing
+        return []
     title = f"cost by epoch: {cost} for {e.total_steps:,} steps"
     return ["```mermaid", "xychart-beta", f'  title "{mermaid_text(title)}"',
             "  x-axis [" + ", ".join(f'"{mermaid_text(label)}"' for label in labels) + "]",
-            '  y-axis "USD"', "  bar [" + ", ".join(f"{v:g}" for v in values) + "]", "```"]
+            y_axis("USD", values[-1]), "  bar [" + ", ".join(f"{v:g}" for v in values) + "]", "```"]

@@ -26,9 +26,21 @@ from .shared import SarifWriter, github_annotation
 
 def concise(d: Diagnostic) -> str:
     """path:line:col: CODE message ($.json.path), the shape editors and CI logs understand;
-    always one line, whatever the data holds."""
-    where = f" ({terminal_safe(d.pointer)})" if d.pointer else ""
-    return f"{path_text(d.path)}:{d.line}:{d.col}: {d.code} {terminal_safe(d.message)}{where}"
+    always one line, whatever the data holds. A finding on no file (the model a flag chose,
+    ftlint/origin.py) is CODE message: no location it does not have."""
+    where = f" ({terminal_safe(beside(d))})" if d.pointer or d.element else ""
+    return f"{location(d)}{d.code} {terminal_safe(d.message)}{where}"
+
+
+def beside(d: Diagnostic) -> str:
+    """What follows a finding's message in parentheses: a JSON array's element, its JSON path."""
+    element = f"element {d.element}" if d.element else ""
+    return ", ".join(part for part in (element, d.pointer or "") if part)
+
+
+def location(d: Diagnostic) -> str:
+    """`path:line:col: `, or nothing for a finding on no file."""
+    return f"{path_text(d.path)}:{d.line}:{d.col}: " if d.path else ""
 
 
 def summary_lines(files: list[FileSummary], by_code: Counter[tuple[str, str]], headline: str | None = None) -> list[str]:
@@ -144,7 +156,7 @@ RUN_BATCH = 10_000  # lines of a run written at a time: memory stays flat
 
 
 def _on_line(d: Diagnostic, line: int) -> Diagnostic:
-    return Diagnostic(d.path, line, d.col, d.code, d.message, d.severity, d.pointer, d.fingerprint)
+    return d.at(line)
 
 
 def _split_at(text: str, key: str) -> tuple[str, str]:
@@ -168,9 +180,10 @@ class TextReporter(Reporter):
         if not self.color:
             self.out.write(concise(d) + "\n")
             return
-        where = f" {click.style(f'({terminal_safe(d.pointer)})', dim=True)}" if d.pointer else ""
+        where = f" {click.style(f'({terminal_safe(beside(d))})', dim=True)}" if d.pointer or d.element else ""
         code = click.style(d.code, fg="red" if d.severity == ERROR else "yellow", bold=True)
-        self.out.write(f"{click.style(f'{path_text(d.path)}:{d.line}:{d.col}:', bold=True)} {code} {terminal_safe(d.message)}{where}\n")
+        place = click.style(location(d), bold=True) if d.path else ""
+        self.out.write(f"{place}{code} {terminal_safe(d.message)}{where}\n")
 
     def show_run(self, d: Diagnostic, last: int) -> None:
         if self.color:
@@ -194,11 +207,11 @@ class GithubReporter(Reporter):
     summarises = True
 
     def show(self, d: Diagnostic) -> None:
-        where = f" ({d.pointer})" if d.pointer else ""
+        where = f" ({beside(d)})" if d.pointer or d.element else ""
         self.out.write(github_annotation(d.severity, d.code, d.message + where, d.path, d.line, d.col) + "\n")
 
     def show_run(self, d: Diagnostic, last: int) -> None:
-        where = f" ({d.pointer})" if d.pointer else ""
+        where = f" ({beside(d)})" if d.pointer or d.element else ""
         one = github_annotation(d.severity, d.code, d.message + where, d.path, 1, d.col) + "\n"
         if not d.path or d.path == "<stdin>":  # no file to put it on (github_annotation): every line's is the same
             self.out.write(one * (last - d.line + 1))
@@ -263,7 +276,7 @@ class MarkdownReporter(Reporter):
         warnings = sum(self.by_code.values()) - errors
         mark = "❌" if errors else "✅"
         lines = [f"### {self.title} {mark} {errors:,} error{'s' if errors != 1 else ''}, "
-                 f"{warnings:,} warning{'s' if warnings != 1 else ''}", "", md_text(head), ""]
+                 f"{warnings:,} warning{'s' if warnings != 1 else ''}", "", _md_headline(head, self.headline is not None), ""]
         lines += [f"> note: {md_code(n)}" for n in self.notes] + ([""] if self.notes else [])
         if self.by_code:
             known = registry()
@@ -275,6 +288,13 @@ class MarkdownReporter(Reporter):
             lines += md_fence([concise(d) for d in self.first])
             lines += ["</details>"]
         self.out.write("\n".join(lines) + "\n")
+
+
+def _md_headline(head: str, given: bool) -> str:
+    """What was read: check's count in prose; a headline given (convert's, which names its input
+    and its output, file names a pull request chooses) in a code span, where no HTML, link or
+    heading renders."""
+    return md_code(head) if given else md_text(head)
 
 
 class JsonReporter(Reporter):

@@ -65,3 +65,10 @@ def render_markdown(r: DiffResult) -> str:
 
 
 DIFF_RENDERERS: dict[str, Renderer[DiffResult]] = {"text": render_text, "json": render_json, "markdown": render_markdown}
+
+
+def render_all(results: list[DiffResult], output_format: str) -> str:
+    """Several reports (diff --rev REV PATH...): one after another, or a JSON list."""
+    if output_format == "json":
+        return "[\n" + ",\n".join(render_json(r).rstrip("\n") for r in results) + "\n]\n"
+    return "\n".join(DIFF_RENDERERS[output_format](r) for r in results)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -39,7 +39,7 @@ def render_text(run: EstimateRun) -> str:
     e = run.estimate
     dataset, plan = _dataset_rows(e), [*_model_rows(e), *_step_rows(e), *_cost_rows(e)]
     widths = max(len(label) for label, _, _ in dataset + plan), max(len(value) for _, value, _ in dataset + plan)
-    model = "no model named" if e.model.startswith("(") else e.model
+    model = "no model of the catalog" if e.model.startswith("(") else e.model
     lines = [f"dataset: {', '.join(path_text(p) for p in run.paths)}", *_block(dataset, widths), "",
              f"plan: {model} ({e.encoding}{'' if e.tokens_exact else ', an estimate'})", *_block(plan, widths)]
     lines += run_block(e)
@@ -84,8 +84,11 @@ def _dataset_rows(e: Estimate) -> list[Row]:
     else:
         over = "; no per-example limit known (name the model, or give --context)"
     exactness = f"; {e.tokens_note}" if e.tokens_note else ""
-    rows = [("lines", _n(e.lines), f"{_n(e.invalid_lines)} with errors, not counted" if e.invalid_lines else ""),
+    first = f"at most the first {_n(e.rows_per_file)} rows of each file, as the trainer reads them" if e.rows_per_file else ""
+    errors = f"{_n(e.invalid_lines)} with errors, not counted" if e.invalid_lines else ""
+    rows = [("lines", _n(e.lines), "; ".join(t for t in (first, errors) if t)),
             ("format", e.format, terminal_safe(e.format_reason)),
+            *([("renderer", "trainer's", terminal_safe(e.renderer))] if e.renderer else []),
             ("records", _n(e.records), why),
             ("messages", _n(e.messages), ""),
             ("targets", _n(e.targets), "spans that carry the loss (assistant turns without weight 0, completions, outputs)"),
@@ -139,7 +142,7 @@ def _step_rows(e: Estimate) -> list[Row]:
                                                         f"{p.algorithm}")))
     rows += [("steps per epoch", _n(e.steps_per_epoch), _ranged(e, "steps_per_epoch", _steps_per_epoch_how(e))),
              ("total steps", _n(e.total_steps), _ranged(e, "total_steps", _total_steps_how(e))),
-             ("warmup steps", _n(e.warmup_steps), _ranged(e, "warmup_steps", _warmup_how(e)))]
+             ("warmup steps", _n(e.warmup_steps), _ranged(e, "warmup_steps", e.warmup_rule))]
     return rows
 
 
@@ -152,10 +155,17 @@ def _ranged(e: Estimate, name: str, how: str) -> str:
         f"{how}; an estimate: the trainer draws it at random (every one of ftlint's draws gave {_n(low)})"
 
 
+def _steps(e: Estimate) -> Steps:
+    """The run's trainer's step arithmetic, which says how it found its figures (ftlint/trainers/steps.py)."""
+    from ..trainers import TRAINERS
+    from ..trainers.steps import Hosted
+
+    return TRAINERS[e.trainer].steps() if e.trainer in TRAINERS else Hosted()
+
+
 def _steps_per_epoch_how(e: Estimate) -> str:
     unit = "rows" if e.packing or e.rows_rule else "records"
-    how = e.step_words.get("per_epoch") or _steps(e).per_epoch_words(e.sequences, unit, e.batch_size, e.gpus, e.grad_accum,
-                                                                     e.drop_last)
+    how = e.per_epoch_rule or _steps(e).per_epoch_words(e.sequences, unit, e.batch_size, e.gpus, e.grad_accum, e.drop_last)
     if e.last_batch:
         tail = "dropped each epoch (--drop-last)" if e.drop_last else "a partial last batch"
         how += f": {_n(e.full_batches)} full batch{'es' if e.full_batches != 1 else ''} and one of {e.last_batch} ({tail})"
@@ -172,26 +182,15 @@ def _total_steps_how(e: Estimate) -> str:
     return f"= {_n(e.steps_per_epoch)} x {e.epochs} epochs"
 
 
-def _warmup_how(e: Estimate) -> str:
-    return e.step_words.get("warmup") or _steps(e).warmup_words(e.warmup_ratio, e.total_steps, e.warmup_steps, e.warmup_steps_given)
-
-
-def _steps(e: Estimate) -> Steps:
-    """The run's trainer's step arithmetic, which says how it found its figures (ftlint/trainers/steps.py)."""
-    from ..trainers import TRAINERS
-    from ..trainers.steps import Hosted
-
-    return TRAINERS[e.trainer].steps() if e.trainer in TRAINERS else Hosted()
-
-
 def _cost_rows(e: Estimate) -> list[Row]:
     """Tokens processed and what they cost: a provider's price, or a self-hosted run's hours; a budget; scaled rates."""
     rows: list[Row] = [("tokens processed", _n(e.tokens_processed), e.tokens_processed_rule), *_bill_rows(e)]
     if e.self_hosted:
         h = e.self_hosted
-        rows.append(("wall time", f"{h.wall_hours:,.2f} h", f"= {_n(e.tokens_processed)} tokens / {h.tokens_per_second:g} tokens/s"))
+        hours = f"{_n(e.tokens_processed)} tokens / {h.tokens_per_second:,.15g} tokens/s / 3,600 s/h"
+        rows.append(("wall time", f"{h.wall_hours:,.2f} h", f"= {hours}"))
         if h.compute_cost_usd is not None and h.gpu_hour_usd is not None:
-            rows.append(("compute cost", _money(h.compute_cost_usd), f"= {h.wall_hours:.2f} h x {e.gpus} GPU x ${h.gpu_hour_usd:g}/h"))
+            rows.append(("compute cost", _money(h.compute_cost_usd), f"= {hours} x {e.gpus} GPU x ${h.gpu_hour_usd:g}/h"))
     if e.budget:
         rows.append(_budget_row(e.budget))
     if e.learning_rate:
@@ -229,25 +228,31 @@ def _budget_row(b: BudgetFigures) -> Row:
 
 
 def render_json(run: EstimateRun) -> str:
-    data = {"paths": [json_safe(shown_path(p)) for p in run.paths], **run.estimate.to_dict()}
+    data = {"paths": [json_safe(shown_path(p)) for p in run.paths], **json_data(run.estimate.to_dict())}
     return orjson.dumps(data, option=orjson.OPT_INDENT_2).decode() + "\n"
 
 
+def json_data(value: object) -> Any:
+    """An estimate's figures as JSON shows them: every string (the run config's name, the
+    validation files', what a run config said) masked and valid UTF-8, as the text shows it."""
+    if isinstance(value, str):
+        return json_safe(shown_path(value))
+    if isinstance(value, dict):
+        return {k: json_data(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_data(v) for v in value]
+    return value
+
+
 def render_github(run: EstimateRun) -> str:
-    """The text report, then one annotation per warning or failed gate, on the dataset's file."""
-    path = _one_path(run)
-    notes = [github_annotation(d.severity, d.code, d.message, path) for d in run.estimate.findings]
+    """The text report, then one annotation per warning or failed gate: on the dataset's file
+    when it is one, a model's on the file that chose it (or on none: ftlint/origin.py)."""
+    notes = [github_annotation(d.severity, d.code, d.message, d.path or None) for d in run.estimate.findings]
     return render_text(run) + "".join(n + "\n" for n in notes)
 
 
 def render_sarif(run: EstimateRun) -> str:
-    path = _one_path(run)
-    return sarif_document([(d.code, d.severity, d.message, path) for d in run.estimate.findings])
-
-
-def _one_path(run: EstimateRun) -> str | None:
-    """The file a plan finding is on, when the dataset is one file."""
-    return shown_path(run.paths[0]) if len(run.paths) == 1 else None
+    return sarif_document([(d.code, d.severity, d.message, d.path or None) for d in run.estimate.findings])
 
 
 def render_markdown(run: EstimateRun) -> str:
@@ -261,7 +266,7 @@ def render_markdown(run: EstimateRun) -> str:
         ("epochs", f"{e.epochs}"), ("effective batch", _n(e.effective_batch_size)),
         ("steps per epoch", _md_ranged(e, "steps_per_epoch", e.steps_per_epoch)),
         ("total steps", _md_ranged(e, "total_steps", e.total_steps)),
-        ("tokens processed", _n(e.tokens_processed)), *_md_bill(e), ("cost", cost),
+        ("tokens processed", _n(e.tokens_processed)), *_md_bill(e), ("cost", cost if e.cost_usd is not None else f"n/a: {md_text(e.price_note)}"),
     ]
     lines = [f"### ftlint estimate {'❌' if failing else '✅'} {md_code(e.model)}: {cost} for {_n(e.tokens_processed)} tokens",
              "", f"Dataset: {', '.join(md_code(shown_path(p)) for p in paths)}", ""]

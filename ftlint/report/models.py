@@ -28,7 +28,9 @@ def model_dict(m: Model, today: dt.date) -> dict[str, object]:
         "tokens_exact": m.tokens_exact, "template": m.template, "methods": list(m.methods), "formats": list(m.formats),
         "context": _value(m.context), "price": _value(m.price), "min_examples": _value(m.min_examples),
         "last_training_date": _value(m.last_training_date), "shutdown_date": _value(m.shutdown_date),
-        "status": _value(m.status), "licence": _value(m.licence), "lifecycle": state[0] if state else "open",
+        "status": _value(m.status), "licence": _value(m.licence), "unpriced": _value(m.unpriced), "lifecycle": state[0] if state else "open",
+        "processor": _value(m.processor),
+        **({"template_estimate": m.template_doubt} if m.template_doubt else {}),
     }
 
 
@@ -76,18 +78,22 @@ def _model_lines(m: Model, provider: Provider, today: dt.date) -> list[str]:
     tokenizer = m.tokenizer if m.tokens_exact else f"{m.tokenizer}: not available offline, counted with o200k_base as an estimate"
     if not m.tokens_exact and m.exact is not None:
         tokenizer = f"{m.tokenizer}, an estimate: {m.exact.remark}"
-    lines = [f"{m.name}{default}{mark}{aliases}",
-             f"  {'tokenizer':<14}{tokenizer}" + (f"; template {m.template}" if m.template != "openai" else "")]
+    template = f"; template {m.template}" if m.template != "openai" else ""
+    if m.template_doubt:  # a name rule's model (names.py): its conversations are an estimate
+        template += f", an estimate: {m.template_doubt}" if template else f"; an estimate: {m.template_doubt}"
+    lines = [f"{m.name}{default}{mark}{aliases}", f"  {'tokenizer':<14}{tokenizer}{template}"]
     for label, value, fmt in (("limit", m.context, "{:,} tokens per example"), ("minimum", m.min_examples, "{} examples"),
                               ("last training", m.last_training_date, "{}"), ("shutdown", m.shutdown_date, "{}"),
-                              ("status", m.status, "{}"), ("licence", m.licence, "{}")):
+                              ("status", m.status, "{}"), ("licence", m.licence, "{}"), ("images", m.processor, "{}")):
         if value is not None:
             lines.append(f"  {label:<14}{fmt.format(value.value)}  ({value.note})")
-    lines.append(f"  {'price':<14}{_price(m.price)}")
+    lines.append(f"  {'price':<14}{_price(m.price, m.unpriced)}")
     return lines
 
 
-def _price(price: Sourced | None) -> str:
+def _price(price: Sourced | None, unpriced: Sourced | None = None) -> str:
+    if price is None and unpriced is not None:
+        return f"not in the catalog: {unpriced.value}; give --price  ({unpriced.note})"
     if price is None:
         return "not in the catalog: give --price"
     remark = f"; {price.remark}" if price.remark else ""

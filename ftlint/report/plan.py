@@ -9,7 +9,7 @@ import orjson
 
 from ..diagnostics import ERROR
 from .escape import json_safe, path_text, shown_path
-from .estimate import findings_block, usd
+from .estimate import findings_block, json_data, usd
 from .renderer import Renderer
 
 if TYPE_CHECKING:
@@ -30,7 +30,7 @@ def render_text(run: StudyRun) -> str:
 
 
 def render_json(run: StudyRun) -> str:
-    data = {"paths": [json_safe(shown_path(p)) for p in run.production.paths], "estimate": run.production.estimate.to_dict(),
+    data = {"paths": [json_safe(shown_path(p)) for p in run.production.paths], "estimate": json_data(run.production.estimate.to_dict()),
             "study": run.study.to_dict()}
     return orjson.dumps(data, option=orjson.OPT_INDENT_2).decode() + "\n"
 

@@ -21,7 +21,11 @@ def render_list(profiles: Iterable[Profile]) -> str:
     return "\n".join([*lines, "", f"also: {aliases}; hosted = the model's provider's job"]) + "\n"
 
 
-def _value(value: object) -> str:
+def _value(value: object, name: str = "") -> str:
+    if isinstance(value, dict):  # the versions modelled: the trainer's and transformers'
+        parts = [f"{value.get('package') or name} {value['trainer']}" if value.get("trainer") else "",
+                 f"transformers {value['transformers']}" if value.get("transformers") else ""]
+        return ", ".join(p for p in parts if p) or "-"
     if isinstance(value, tuple):
         return ", ".join(map(str, value))
     if value is None:
@@ -35,23 +39,24 @@ def render_profile(p: Profile) -> str:
     kind = "a provider's job" if p.hosted else "self-hosted"
     lines = [f"{p.name}: {p.title} ({kind}; read at {p.read})"]
     for label, fact in p.facts():
-        lines.append(f"  {label:<20} {_value(fact.value)}")
+        lines.append(f"  {label:<20} {_value(fact.value, p.name)}")
         lines += textwrap.wrap(fact.source, 100, initial_indent=" " * 23 + "source: ", subsequent_indent=" " * 31)
     lines.append(f"  {'steps':<20} {p.steps} (ftlint/trainers/steps.py)")
-    lines += [f"  note: {note}" for note in p.notes]
-    for title, table in (("run config keys applied (--run)", p.keys), ("run config keys refused (exit 2: they change the figures, "
-                                                                         "and ftlint does not model them)", p.refused)):
+    for title, table in (("run-config keys it applies (--run)", p.keys),
+                         ("run-config keys it refuses (--run, exit 2: they change the figures, and ftlint does not model them)",
+                          p.refused)):
         if table:
-            lines.append(f"{title}:")
-            for key, source in table:
-                lines += textwrap.wrap(source, 110, initial_indent=f"  {key:<38} ", subsequent_indent=" " * 41)
+            lines.append(f"  {title}:")
+            for key, what in table:
+                lines += textwrap.wrap(what, 100, initial_indent=f"    {key:<28} ", subsequent_indent=" " * 33)
+    lines += [f"  note: {note}" for note in p.notes]
     return "\n".join(lines) + "\n"
 
 
 def render_profile_json(p: Profile) -> str:
     facts = {label: {"value": fact.value, "source": fact.source} for label, fact in p.facts()}
     out = {"name": p.name, "title": p.title, "hosted": p.hosted, "read": p.read, "steps": p.steps, "facts": facts,
-           "notes": list(p.notes), "keys": dict(p.keys), "refused": dict(p.refused)}
+           "keys": dict(p.keys), "refused": dict(p.refused), "notes": list(p.notes)}
     return orjson.dumps(out, option=orjson.OPT_INDENT_2).decode() + "\n"
 
 

@@ -17,7 +17,20 @@ from ..engine import Settings
 from ..errors import UsageError
 from ..models import Model, today_from
 from ..options import Loss, RunOptions
-from .settings import loss_for, mapping_of, resolve_model, template_file, template_for, tokenizer_for, trainer_of
+from ..trainers.base import Reading
+from .run_config import findings_of
+from .settings import (
+    end_of_text,
+    loss_for,
+    mapping_of,
+    refused_options,
+    resolve_model,
+    swapped_template,
+    template_file,
+    template_for,
+    tokenizer_for,
+    trainer_of,
+)
 
 if TYPE_CHECKING:
     from ..mapping import Mapping
@@ -50,7 +63,7 @@ def resolve_run(options: RunOptions) -> Run:
     had is a UsageError (exit 2), raised here before any file is read."""
     from ..trainers.profile import TARGETS
 
-    model = resolve_model(options.model_name)
+    model = resolve_model(options.model_name, options.model_source)
     try:
         today = today_from(options.today)
     except ValueError:
@@ -61,14 +74,28 @@ def resolve_run(options: RunOptions) -> Run:
         if options.format_name not in FORMATS:
             raise UsageError(f"format: {options.format_name!r} is not a format; `ftlint formats` lists them")
     trainer, why = trainer_of(options, model)
+    refused_options(options, trainer)
     template = template_for(options, model, trainer)
     mapping = mapping_of(options)
     template_read = template_file(options, template, model) if template.startswith("file:") else None
+    if options.rows_per_file is not None and options.engine == "ray":
+        raise UsageError(f"{options.run or 'the run'}: a trainer that reads the first {options.rows_per_file:,} rows of each "
+                         "file (max_samples) is not run on Ray, whose workers read byte ranges: use --engine local")
+    if trainer is not None:  # a template the trainer swaps for one of its own (TRL's training templates)
+        versions = trainer.versions(options.trainer_version, options.transformers_version)
+        template, template_read = swapped_template(trainer, template, template_read, options.assistant_only_loss, versions)
     if options.assistant_only_loss and template == "openai":
         raise UsageError("--assistant-only-loss needs the model's chat template: name a self-hosted model with --model, "
                          "or give --chat-template FILE")
+    encoding = tokenizer_for(options, model)
+    reading = Reading()
+    if trainer:
+        from ..chat import TEXT_BOS  # imported here: a plain check never loads the chat package (the hook's case)
+
+        reading = trainer.reading(dict(options.trainer_keys), end_of_text(model, template, template_read, encoding),
+                                  TEXT_BOS.get(encoding, ""))
     settings = Settings(
-        encoding=tokenizer_for(options, model), model_name=model.name if model else "", template=template,
+        encoding=encoding, model_name=model.name if model else "", template=template,
         model_limit=int(model.context.value) if model and model.context else None, context=options.context,
         today=today.isoformat(), format_name=mapping.formatting if mapping else options.format_name, limits=options.limits,
         selection=options.selection,
@@ -78,9 +105,10 @@ def resolve_run(options: RunOptions) -> Run:
         mapping=mapping, keep_order=options.keep_order, template_file=template_read, template_budget=options.template_budget,
         trainer=trainer.name if trainer else "", trainer_formats=trainer.profile.format_names if trainer else (),
         control_tokens=bool(trainer.profile.control_tokens.value) if trainer else True,
-        trains_targets=trainer is not None and trainer.profile.loss.value == TARGETS,
+        trains_targets=trainer is not None and trainer.profile.loss.value == TARGETS, reading=reading,
+        trainer_keys=options.trainer_keys, rows_per_file=options.rows_per_file,
     )
     return Run(options, model, trainer, why, settings, today)
 
 
-__all__ = ["Run", "resolve_run"]
+__all__ = ["Run", "findings_of", "resolve_run"]

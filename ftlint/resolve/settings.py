@@ -8,13 +8,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..errors import UsageError
-from ..models import Model, get_model
+from ..models import ESTIMATED_TOKENIZERS, Model
+from ..names import resolve
 from ..options import Loss, RunOptions
 
 if TYPE_CHECKING:
     from ..chat.source import TemplateFile
     from ..mapping import Mapping
     from ..trainers import Trainer
+    from ..trainers.versions import Versions
 
 
 def tokenizer_for(run: RunOptions, model: Model | None) -> str:
@@ -65,7 +67,17 @@ def template_for(run: RunOptions, model: Model | None, trainer: Trainer | None =
         import os
 
         return "file:" + os.path.abspath(run.chat_template)
-    if model is not None and model.template not in ("openai",) and model.tokens_exact:
+    if run.template_name and trainer is not None:  # the trainer's own name for a template (unsloth's get_chat_template)
+        try:
+            named = trainer.named_template(run.template_name)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+        if named.endswith(".jinja"):
+            from importlib import resources
+
+            return "file:" + str(resources.files("ftlint").joinpath("chat", "templates", named))
+        return named
+    if model is not None and model.template not in ("openai",) and model.tokenizer not in ESTIMATED_TOKENIZERS:
         from ..chat import CHAT_TEMPLATES
 
         own = trainer.template(model) if trainer is not None else None
@@ -83,15 +95,66 @@ def loss_for(run: RunOptions, trainer: Trainer | None, mapping: Mapping | None =
     knows per format); with what it does past it."""
     from ..trainers.cut import KEEP_START
 
-    past = run.past_max or (trainer.cut if trainer is not None else KEEP_START).name
+    question, answer = (unescaped(part) if part else "" for part in (run.instruction_part, run.response_part))
+    if bool(question) != bool(answer):
+        raise UsageError("give --instruction-part and --response-part together (train_on_responses_only takes both)")
+    if trainer is None:
+        past = KEEP_START.name
+    else:
+        keys = {**dict(run.trainer_keys), **({"response_part": answer} if answer else {})}
+        past = trainer.cut_for(keys, run.keep_order, trainer.versions(run.trainer_version, run.transformers_version)).name
     length, source = run.max_seq_len, run.max_seq_len_source or "--max-seq-len"
     if length is None and mapping is not None and mapping.max_length is not None:
         length, source = mapping.max_length
     default = trainer.profile.max_length if trainer is not None else None
     if length is None and default is not None and isinstance(default.value, int):
         length, source = default.value, f"{trainer.name}'s default ({default.source})"  # type: ignore[union-attr]
-    return Loss(run.assistant_only_loss, run.completion_only_loss, length, past, source, trainer.mask if trainer else "",
-                mapping.loss if mapping else ())
+    return Loss(run.assistant_only_loss, run.completion_only_loss, length, past, source, question, answer,
+                trainer.mask if trainer else "", mapping.loss if mapping else ())
+
+
+def unescaped(text: str) -> str:
+    """A part as Python source writes it ('<|im_start|>user\\n'): \\n, \\t, \\r and \\\\ read as the
+    characters they stand for; nothing else changes."""
+    import re
+
+    return re.sub(r"\\([ntr\\])", lambda m: {"n": "\n", "t": "\t", "r": "\r", "\\": "\\"}[m.group(1)], text)
+
+
+def refused_options(run: RunOptions, trainer: Trainer | None) -> None:
+    """The judging options only some trainers take (Trainer.run_options): given for another, one line."""
+    for name in ("template_name", "instruction_part", "response_part"):
+        if getattr(run, name) is not None and (trainer is None or name not in trainer.run_options):
+            flag = "--" + name.replace("_", "-")
+            raise UsageError(f"{flag} is unsloth's (get_chat_template, train_on_responses_only): name --trainer unsloth")
+
+
+def swapped_template(trainer: Trainer, template: str, read: TemplateFile | None,
+                     assistant_only: bool, versions: Versions) -> tuple[str, TemplateFile | None]:
+    """The template the trainer renders with: its own in place of one it swaps (a --chat-template
+    whose text is one of ftlint's templates byte for byte is that template, as the trainer compares
+    texts), else the one chosen."""
+    from ..chat import CHAT_TEMPLATES, template_text
+
+    family = template
+    if read is not None:
+        family = next((name for name, t in CHAT_TEMPLATES.items() if t.source.endswith(".jinja") and template_text(name) == read.source), "")
+    swapped = trainer.training_template(family, assistant_only, versions) if family else None
+    return (swapped, None) if swapped is not None else (template, read)
+
+
+def end_of_text(model: Model | None, template: str, read: TemplateFile | None, encoding: str) -> str:
+    """The model's end of text (its tokenizer's eos_token): the catalog's where it says, else its
+    chat template's end of turn (a tokenizer_config.json's eos_token, else the tokenizer family's)."""
+    from ..chat import CHAT_TEMPLATES, FAMILY_TEMPLATE_DEFAULTS
+
+    if model is not None and model.eos is not None:
+        return str(model.eos.value)
+    if read is not None and read.eos:
+        return read.eos
+    if template in CHAT_TEMPLATES:
+        return CHAT_TEMPLATES[template].eos
+    return FAMILY_TEMPLATE_DEFAULTS.get(encoding, ((), "", "", ""))[2]
 
 
 def trainer_of(run: RunOptions, model: Model | None) -> tuple[Trainer | None, str]:
@@ -155,12 +218,14 @@ def template_file(run: RunOptions, template: str, model: Model | None) -> Templa
     return found
 
 
-def resolve_model(name: str | None) -> Model | None:
+def resolve_model(name: str | None, source: str = "") -> Model | None:
+    """The model a run names (names.resolve); a run config's name (`source`) that ftlint does
+    not know is counted as an estimate that says so, a flag's is an error."""
     from ..models import UnknownModel
 
     if name is None:
         return None
     try:
-        return get_model(name)
+        return resolve(name, lenient=bool(source))
     except UnknownModel as exc:
         raise UsageError(str(exc)) from None

@@ -53,10 +53,12 @@ register("FT505", "warmup-eats-run", WARNING, """
 """, kind="plan")
 
 register("FT506", "unusual-epochs", WARNING, """
-    More epochs than supervised fine-tuning usually needs (more than 3; preference runs: 2).
+    More epochs than supervised fine-tuning usually needs (more than 3), or preference tuning
+    (DPO) on preference pairs (more than 2).
 
-    Threshold: --max-usual-epochs. Why: past a few passes the validation loss usually rises
-    while the training loss keeps falling; the extra epochs cost money and generalisation.
+    Threshold: --max-usual-epochs (preference pairs: 2, or that if lower). Why: past a few
+    passes the validation loss usually rises while the training loss keeps falling; the extra
+    epochs cost money and generalisation.
 """, kind="plan")
 
 register("FT507", "batch-changed-not-lr", WARNING, """
@@ -101,6 +103,20 @@ register("FT511", "nothing-trains", ERROR, """
 """, kind="plan")
 
 
+PREFERENCE_USUAL_EPOCHS = 2  # FT506's doc: preference runs rarely gain past 2 epochs
+
+
+def _preference(fmt: str) -> bool:
+    from ..formats.registry import FORMATS
+
+    return fmt in FORMATS and FORMATS[fmt].preference
+
+
+def _usual_epochs(fmt: str, supervised: float) -> float:
+    """FT506's threshold: --max-usual-epochs for supervised data; for preference pairs 2, or less if it is."""
+    return min(supervised, PREFERENCE_USUAL_EPOCHS) if _preference(fmt) else supervised
+
+
 def past_max_words(tr: TruncationFigures) -> str:
     where = f"max length {tr.max_seq_len:,} ({tr.source.split(' (')[0]})"
     out = []
@@ -137,8 +153,9 @@ def advice(e: Estimate, ctx: PlanContext) -> Iterator[Hit]:
     small = e.records < t.small_dataset and e.epochs > t.max_epochs_small
     if e.records and (small or e.epochs > t.max_epochs):
         yield warn("FT504", f"{e.epochs} epochs over {e.records} records: the model memorises these answers rather than learning the task; add data rather than epochs")
-    elif e.records and e.epochs > t.max_usual_epochs:
-        yield warn("FT506", f"{e.epochs} epochs: supervised runs rarely gain past {t.max_usual_epochs:g} (preference runs past 2); check validation loss per epoch")
+    elif e.records and e.epochs > (usual := _usual_epochs(e.format, t.max_usual_epochs)):
+        kind = "preference (DPO) runs" if _preference(e.format) else "supervised runs"
+        yield warn("FT506", f"{e.epochs} epochs: {kind} rarely gain past {usual:g}; check validation loss per epoch")
     if e.total_steps and e.warmup_steps > t.max_warmup_share * e.total_steps:
         share = e.warmup_steps / e.total_steps
         yield warn("FT505", f"warmup is {e.warmup_steps} of {e.total_steps} steps ({share:.0%}); give it as --warmup-ratio (e.g. 0.05) instead")

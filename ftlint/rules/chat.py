@@ -74,7 +74,7 @@ def no_target(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     """
     fmt = ctx.fmt
     turns = fmt.turns(record)
-    if not turns or not isinstance(fmt, ChatFormat):
+    if not turns or not isinstance(fmt, ChatFormat) or fmt.answers_apart(record):
         return
     roles = " or ".join(fmt.target_roles)
     word = "message" if fmt.turns_path() == ("messages",) else "turn"

@@ -64,7 +64,7 @@ def duplicates(view: DatasetView) -> Iterator[Located]:
 
     for how, (file, line, fp), (ref_file, ref_line) in duplicate_pairs(view):
         code, what = DUPLICATE if how == "exact" else NEAR
-        yield Located(file, line, Hit(f"{what} {view.paths[ref_file]}:{ref_line}", code=code), fp)
+        yield Located(file, line, Hit(f"{what} {view.where(ref_file, ref_line)}", code=code), fp)
 
 
 @check("split", "FT404")
@@ -73,4 +73,4 @@ def leakage(train: DatasetView, validation: DatasetView) -> Iterator[Located]:
 
     for (file, line, fp), (t_file, t_line) in leaked(train, validation):
         yield Located(len(train.paths) + file, line,
-                      Hit(f"validation record also in the training data at {train.paths[t_file]}:{t_line}"), fp)
+                      Hit(f"validation record also in the training data at {train.where(t_file, t_line)}"), fp)

@@ -148,7 +148,8 @@ def tool_parameters_schema(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     from jsonschema.exceptions import SchemaError
 
     for key in ("tools", "available_tools"):
-        for j, tool in enumerate(record.get(key) or []):
+        tools = record.get(key)
+        for j, tool in enumerate(tools if isinstance(tools, list) else ()):  # another type is the schema's finding
             function = tool.get("function") if isinstance(tool, dict) else None
             parameters = function.get("parameters") if isinstance(function, dict) else None
             if not isinstance(parameters, dict):

@@ -99,7 +99,7 @@ def scan(record: dict, codes: frozenset[str] | None = None, present: frozenset[b
             if not any(lit in text for lit in kind.literals):
                 continue
             for match in _matches(kind, text):
-                message = _message(code, kind.name, match)
+                message = message_of(code, kind.name, match)
                 if message:
                     yield code, message + (" (in a key)" if is_key else ""), json_path(_parts(where))
                     break
@@ -150,8 +150,8 @@ def _parts(where: Where) -> list[object]:
 # it tries any other pattern at every character of a long text), how a match is found from the
 # kind's literals: how far before an occurrence of one a match can start, and a pattern every
 # match starts with, ending at that occurrence. A URL's scheme is a letter and 1 to 20 more
-# characters before its "://" (redact.PASSWORD_URL); a phone number starts with its "+" or "("
-# (redact.PHONE).
+# characters before its "://" (redact.PASSWORD_URL); a phone number starts at its "+" or "(" and
+# the digit after it (redact.PHONE).
 LOCATORS: dict[str, tuple[int, re.Pattern[str] | None]] = {
     "password-url": (21, re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://")),
     "phone": (0, None),
@@ -210,7 +210,9 @@ def _first_at(match_at: Callable[[str, int], re.Match[str] | None], start: re.Pa
     return None
 
 
-def _message(code: str, kind: str, match: re.Match[str]) -> str | None:
+def message_of(code: str, kind: str, match: re.Match[str]) -> str | None:
+    """What a match of `kind` says as a finding of `code` (None: the match is a look-alike the
+    rule rejects: a placeholder password, a test domain, a number that is no phone number)."""
     found = match.group(0)
     if code == "FT603":
         password = match.group(1)

@@ -101,6 +101,18 @@ register("FT239", "system-prompt-dropped", WARNING, """
     that keeps the system message, or train with the renderer that keeps it.
 """, kind="file")
 
+register("FT241", "responses-not-found", ERROR, """
+    unsloth's train_on_responses_only would train nothing: its response part is in no record as the
+    chat template renders it (--instruction-part, --response-part with --trainer unsloth).
+
+    It matches each part's own tokens in each rendered record: what follows the response part, up
+    to the next instruction part, trains. A part that is not in the rendered text (another model's
+    header, a missing newline, a part that tokenizes otherwise alone) leaves every label at -100:
+    unsloth drops every row and stops, or an older one trains on nothing. The finding gives what
+    the template writes before a question and between a question and its answer, to copy from.
+    Example: --template-name qwen-2.5 with --response-part '<|start_header_id|>assistant<|end_header_id|>\\n\\n'
+""", kind="file")
+
 register("FT240", "sample-dropped", WARNING, """
     The record is longer than the trainer's max length, and the trainer leaves it out.
 
@@ -138,8 +150,12 @@ def template_name(template: str) -> str:
     if not template.startswith("file:"):
         return f"{template} (ftlint's copy of the model's own)"
     import os
+    from importlib import resources
 
     path = template.removeprefix("file:")
+    shipped = os.path.relpath(path, str(resources.files("ftlint").joinpath("chat", "templates")))
+    if not shipped.startswith(".."):  # one of ftlint's own (a trainer's named template: unsloth's)
+        return f"{shipped.removesuffix('.jinja')} (shipped with ftlint)"
     relative = os.path.relpath(path)
     return path if relative.startswith("..") else relative
 
@@ -173,7 +189,9 @@ def loss_mask(record: dict, ctx: RecordContext) -> Iterator[Hit]:
 def past_max(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     figures = ctx.figures
     for r in figures.records if figures is not None and ctx.cut_label else ():
-        if r.dropped:
+        if r.dropped and not r.trainable:  # a row with nothing to train (unsloth's train_on_responses_only drops it)
+            yield Hit(f"dropped: no token of the record trains ({r.tokens:,} tokens, all labels -100)", code="FT240")
+        elif r.dropped:
             yield Hit(f"dropped: the record has {r.tokens:,} tokens, past {ctx.cut_label}", code="FT240")
         elif r.cut_trainable:
             every = " (all of them: it trains nothing)" if r.cut_trainable >= r.trainable else ""
@@ -214,9 +232,12 @@ def system_dropped(summary: FileSummary, ctx: FileContext) -> Iterator[Hit]:
                   f"(line{'s' if n > 1 else ''} {lines}{more}): its text is not in the sequence that trains")
 
 
-@check("file", "FT232", "FT231", "FT237")
+@check("file", "FT232", "FT231", "FT237", "FT241")
 def file_mask(summary: FileSummary, ctx: FileContext) -> Iterator[Hit]:
     if not summary.rendered:
+        return
+    if ctx.loss.response_part and summary.untrained == summary.rendered:
+        yield Hit(_responses_missing(ctx), code="FT241")
         return
     if ctx.loss.assistant_only and not template_marks(ctx.template, ctx.template_source):
         yield Hit(f"--assistant-only-loss, but the chat template {template_name(ctx.template)} has no {{% generation %}} "
@@ -238,6 +259,15 @@ def past_max_in_file(summary: FileSummary, ctx: FileContext) -> Iterator[Hit]:
     if summary.dropped:
         yield Hit(f"{summary.dropped:,} of {records:,} records are dropped past {ctx.cut_label} "
                   f"(lines {_lines(summary.dropped_lines, summary.dropped)})")
+
+
+def _responses_missing(ctx: FileContext) -> str:
+    from ..chat.parts import turn_parts
+
+    parts = turn_parts(ctx.template, ctx.template_source)
+    said = f"; the template writes {parts[0]!r} before a question and {parts[1]!r} before its answer" if parts else ""
+    return (f"train_on_responses_only trains nothing: response_part {ctx.loss.response_part!r} (instruction_part "
+            f"{ctx.loss.instruction_part!r}) is in no record as {template_name(ctx.template)} renders it{said}")
 
 
 def _lines(first: list[int], count: int) -> str:

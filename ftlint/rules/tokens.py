@@ -8,6 +8,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from ..diagnostics import ERROR, WARNING, Hit, json_path, strings
+from ..formats.registry import OPENAI_VALIDATED
 from ..literals import want
 from ..trainers.profile import REJECT
 from . import check, register
@@ -19,6 +20,11 @@ if TYPE_CHECKING:
 # Spelled like a special token of OpenAI's or a common chat template's tokenizer: <|endoftext|>,
 # <|im_start|>, <|eot_id|>, ...
 SPECIAL_TOKEN_TEXT = re.compile(r"<\|[A-Za-z0-9_]{1,40}\|>")
+# The special tokens of OpenAI's tokenizers (tiktoken_ext/openai_public.py: cl100k_base's FIM tokens,
+# o200k_base's, o200k_harmony's), which OpenAI's file validation rejects in a training file
+OPENAI_SPECIAL = re.compile(r"<\|(?:endoftext|fim_prefix|fim_middle|fim_suffix|endofprompt|startoftext|start|end|message|"
+                            r"channel|constrain|return|call|reserved_\d{1,7})\|>")
+OPENAI_REJECTS = "\"message contains an invalid token\", johny-b/llmcomp#59, 2026-02"
 
 register("FT301", "over-context", WARNING, """
     The example has more tokens than the model's per-example training limit.
@@ -42,7 +48,11 @@ register("FT302", "special-token-text", WARNING, """
     early or forges a role, and ftlint counts it as the one token it becomes. Only the model's own
     tokens are meant ("<|eot_id|>" is text to Qwen). mistral-finetune (--trainer mistral-finetune)
     encodes content as plain text: there "[INST]" is characters, and no finding is made for it.
-    Without a template, ftlint counts "<|...|>" as the plain text it is (as OpenAI's training does).
+    Without a template, ftlint counts "<|...|>" as the plain text it is. OpenAI's own jobs
+    (openai-chat, openai-preference) reject such a file: "Example 6174 message contains an invalid
+    token: <|fim_suffix|>" (johny-b/llmcomp#59, 2026-02), so there the finding is an error; its
+    validation's list is not published (the message says when the spelling is one of the special
+    tokens of OpenAI's tokenizers).
     Why: such text is almost always leaked template markup from another pipeline; as a control
     token it corrupts the turn structure, as text the model learns to emit it.
     Example: {"role": "user", "content": "Translate: [INST] bonjour [/INST]"} for Mistral Nemo
@@ -96,8 +106,19 @@ def special_token_text(record: dict, ctx: RecordContext) -> Iterator[Hit]:
             them = "them as those tokens" if len(found) > 1 else "it as that token"
             yield Hit(f"text spells the model's control token{'s' if len(found) > 1 else ''} {names}: the trainer's tokenizer "
                       f"reads {them}, not as text (it can end the turn early or forge a role)", json_path(path))
-        elif "<|" in text and SPECIAL_TOKEN_TEXT.search(text):
-            yield Hit("text spelled like a special token (<|...|>); it is counted and trained as plain text", json_path(path))
+        elif "<|" in text and (spelled := SPECIAL_TOKEN_TEXT.search(text)):
+            yield Hit(_plain_text_words(spelled.group(0), ctx), json_path(path))
+
+
+def _plain_text_words(spelled: str, ctx: RecordContext) -> str:
+    """Text spelled like a special token, where no template makes it one: to OpenAI's own jobs a
+    reason to reject the file; elsewhere plain text, counted and trained as such."""
+    if ctx.fmt.name not in OPENAI_VALIDATED:
+        return "text spelled like a special token (<|...|>); it is counted and trained as plain text"
+    if OPENAI_SPECIAL.fullmatch(spelled):
+        return f"text spells {spelled}, a special token of OpenAI's tokenizers: OpenAI rejects the file ({OPENAI_REJECTS})"
+    return (f"text spelled like a special token ({spelled}): OpenAI's validation rejects special-token text "
+            f"({OPENAI_REJECTS}); which spellings is not published")
 
 
 @cache

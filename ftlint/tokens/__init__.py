@@ -1,4 +1,6 @@
-"""Token counting with tiktoken, for every tokenizer family tiktoken can run exactly.
+"""Token counting with tiktoken, for every tokenizer family tiktoken can run exactly; and, for a
+user's tokenizer.json tiktoken cannot count exactly, with the Hugging Face tokenizers library the
+trainers load it with (files.py, library.py).
 
 No run ever touches the network. The BPE ranks come from the rank files shipped in
 `ftlint/tokenizers/` (OpenAI's, Qwen 2's, Mistral's Tekken: their licences allow it; see
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -35,35 +38,79 @@ from .families import (
 if TYPE_CHECKING:
     import tiktoken
 
+    from .library import Library
+
 _LOCK = threading.Lock()
 __all__ = ["ENCODINGS", "FAMILIES", "GPT2_PATTERN", "LLAMA3_PATTERN", "O200K_PATTERN", "QWEN2_PATTERN", "QWEN3_5_PATTERN",
-           "TEKKEN_PATTERN", "ByteBound", "Family", "TokenCounter", "TokenizerError", "WordBound", "bounds_tokens", "described",
-           "failed", "get_encoding", "is_panic", "load_ranks", "missing", "normalises_nfc", "parse_ranks", "segments",
-           "token_length"]
+           "TEKKEN_PATTERN", "ByteBound", "Family", "TokenCounter", "TokenizerError", "WordBound", "added_tokens", "bounds_tokens",
+           "described", "failed", "get_encoding", "inexact", "is_panic", "library_of", "load", "load_ranks", "missing",
+           "normalises_nfc", "parse_ranks", "segments", "token_length"]
 
 
 def get_encoding(name: str, file_limit: int = MAX_FILE_BYTES) -> tiktoken.Encoding:
     """A tiktoken Encoding for a family (FAMILIES) or a tokenizer file ("path:/abs/file", read
     with at most `file_limit` bytes, see ftlint.tokens.files). OpenAI's encodings take their
     split pattern and special tokens from tiktoken's own definition, whose rank loader is
-    pointed at the verified ranks for the duration of the call instead of the network."""
+    pointed at the verified ranks for the duration of the call instead of the network. A file
+    the tokenizers library runs has none (`library_of`)."""
     if name.startswith("path:"):
-        return _file_encoding(name.removeprefix("path:"), file_limit)[0]
+        opened = _file(name.removeprefix("path:"), file_limit)
+        if opened.encoding is None:
+            raise TokenizerError(f"{described(name)}: run by the tokenizers library, not tiktoken")
+        return opened.encoding
     return _family_encoding(name)
 
 
+def load(name: str, file_limit: int = MAX_FILE_BYTES) -> None:
+    """The tokenizer built (and checked), whichever runs it: done once before the workers fork."""
+    if name.startswith("path:"):
+        _file(name.removeprefix("path:"), file_limit)
+    else:
+        _family_encoding(name)
+
+
+def library_of(name: str, file_limit: int = MAX_FILE_BYTES) -> Library | None:
+    """The tokenizers library's tokenizer of a file tiktoken cannot run exactly (None: tiktoken runs it)."""
+    return _file(name.removeprefix("path:"), file_limit).library if name.startswith("path:") else None
+
+
+def added_tokens(name: str, file_limit: int = MAX_FILE_BYTES) -> tuple[str, ...]:
+    """The added tokens a tokenizer file (and its folder) declares, which a rendered text is cut
+    at; none for a family (its template's, ftlint.chat)."""
+    return _file(name.removeprefix("path:"), file_limit).added if name.startswith("path:") else ()
+
+
+def inexact(name: str, file_limit: int = MAX_FILE_BYTES) -> str:
+    """Why a tokenizer file's counts may not be the trainer's ("" when they are)."""
+    return _file(name.removeprefix("path:"), file_limit).inexact if name.startswith("path:") else ""
+
+
+@dataclass(frozen=True)
+class _Opened:
+    encoding: tiktoken.Encoding | None
+    library: Library | None
+    nfc: bool
+    added: tuple[str, ...]
+    inexact: str
+
+
 @cache
-def _file_encoding(path: str, file_limit: int) -> tuple[tiktoken.Encoding, bool]:
-    """A tokenizer file's encoding, and whether the tokenizer normalises to NFC. Cached by path
-    and limit (the same file under a lower limit is read again, and may be refused); its ranks
-    are not kept once tiktoken has them (_lean)."""
+def _file(path: str, file_limit: int) -> _Opened:
+    """A tokenizer file's encoding (or the tokenizers library's tokenizer), whether it normalises
+    to NFC, its added tokens. Cached by path and limit (the same file under a lower limit is read
+    again, and may be refused); its ranks are not kept once tiktoken has them (_lean)."""
     from .files import load_file
 
     loaded = load_file(path, file_limit)
+    added = tuple(t.content for t in loaded.added)
+    if loaded.library is not None:
+        for probe in (*_PROBES, _PRINTABLE):  # a file the library loads may still fail on a text: found now, once
+            loaded.library.count(probe), loaded.library.count_whole(probe)
+        return _Opened(None, loaded.library, False, added, loaded.inexact)
     what = f"--tokenizer {loaded.path}"
     _refuse_empty_pieces(what, loaded.pattern)
     spec = {"name": "path:" + path, "pat_str": loaded.pattern, "mergeable_ranks": loaded.ranks, "special_tokens": {}}
-    return _built(what, spec), loaded.nfc
+    return _Opened(_built(what, spec), None, loaded.nfc, added, loaded.inexact)
 
 
 def _refuse_empty_pieces(what: str, pattern: str) -> None:
@@ -156,7 +203,7 @@ def _lean(encoding: tiktoken.Encoding) -> tiktoken.Encoding:
 
 def normalises_nfc(name: str, file_limit: int = MAX_FILE_BYTES) -> bool:
     if name.startswith("path:"):
-        return _file_encoding(name.removeprefix("path:"), file_limit)[1]
+        return _file(name.removeprefix("path:"), file_limit).nfc
     family = FAMILIES.get(name)
     return bool(family and family.nfc)
 
@@ -170,6 +217,9 @@ def token_length(name: str, file_limit: int = MAX_FILE_BYTES) -> Callable[[str],
     like one as plain text, as `encode_ordinary` does; a probe checks that on load, and any
     tiktoken without that core method gets `encode_ordinary` itself. A panic of tiktoken's on a
     text is a TokenizerError (the try costs nothing until something is raised)."""
+    library = library_of(name, file_limit)
+    if library is not None:
+        return library.count
     encoding = get_encoding(name, file_limit)
     ordinary = encoding.encode_ordinary
 
@@ -248,6 +298,9 @@ class TokenCounter:
         self.encoding_name = encoding_name
         self.file_limit = file_limit  # --max-file-bytes, for a tokenizer file: a chat template's tokenizer reads it too
         length = token_length(encoding_name, file_limit)
+        # the tokenizers library's BPE is not superlinear in a piece, and its pieces may not start at
+        # a space (SentencePiece's prefix): a long text is counted whole
+        self._segmented = library_of(encoding_name, file_limit) is None
         if normalises_nfc(encoding_name, file_limit):  # the tokenizer's normaliser, before its pre-tokenizer (Qwen)
             import unicodedata
 
@@ -262,7 +315,7 @@ class TokenCounter:
         hit = self._cache.get(text)
         if hit is not None:
             return hit
-        n = self._length(text) if len(text) <= LONG_TEXT else self._long(text)
+        n = self._length(text) if len(text) <= LONG_TEXT or not self._segmented else self._long(text)
         cost = len(text) + self.ENTRY_COST
         if self._cache_cost + cost > self.CACHE_MAX_COST:
             self._cache.clear()

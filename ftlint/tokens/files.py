@@ -1,14 +1,18 @@
-"""Tokenizer files the user names (--tokenizer PATH), read offline into tiktoken ranks:
+"""Tokenizer files the user names (--tokenizer PATH), read offline:
 
   a Hugging Face tokenizer.json of a byte-level BPE model (Llama 3, Qwen, gpt-oss, most open
-      models): its vocabulary (GPT-2's byte-to-character table undone), its pre-tokenizer's split
-      regex and its NFC normaliser; refused when its merges are not in rank order (tiktoken merges
-      by rank, so it could not count such a file exactly);
+      models), into tiktoken ranks: its vocabulary (GPT-2's byte-to-character table undone), its
+      pre-tokenizer's split regex and its NFC normaliser, with its added tokens;
+  any other tokenizer.json (SentencePiece-style BPE with byte fallback, Unigram, merges out of
+      rank order, other normalisers and pre-tokenizers, added tokens that strip spaces: whatever
+      tiktoken's merge by rank could count otherwise), run by the Hugging Face tokenizers
+      library, as the trainers run it (library.py);
   a Mistral Tekken JSON (tekken.json): its vocabulary less its special tokens, and its pattern;
   a tiktoken rank file (Llama's tokenizer.model): its split pattern is not in the file, so it must
       be one ftlint knows by its SHA-256 (a family of ftlint.tokens);
   a model folder, or a model's snapshot in the local Hugging Face cache: the first of those files
-      found in it.
+      found in it, with its tokenizer_config.json's added tokens (folder.py), as transformers 4
+      and 5 save them.
 
 The file is read with trust.read_file (one regular file of at most --max-file-bytes: a FIFO or
 /dev/zero behind a symlink is refused) and checked before tiktoken sees it (json_files.py,
@@ -28,7 +32,9 @@ from pathlib import Path
 
 from ..trust import MAX_FILE_BYTES, Refused, read_file
 from .families import FAMILIES, TokenizerError, parse_ranks
-from .json_files import Malformed, hugging_face, tekken
+from .folder import Added, custom_code, merged, of_config, of_tokenizer_json, read_config, rebuilt
+from .json_files import Malformed, NotTiktoken, check_bytes, hugging_face, patterns, tekken
+from .library import Library
 
 # A split pattern longer than this is refused: real ones have a few hundred characters, and
 # compiling costs with the length (an alternation of 1.5 MB took fancy-regex 3 s and 490 MiB).
@@ -40,11 +46,15 @@ _RANK_LINE = re.compile(rb"[A-Za-z0-9+/]+={0,2} [0-9]+\r?(?:\n|$)")  # a tiktoke
 @dataclass(frozen=True)
 class LoadedTokenizer:
     path: str
-    kind: str  # tokenizer.json | tekken | tiktoken
+    kind: str  # tokenizer.json | tekken | tiktoken | tokenizers (tokenizer.json, run by the tokenizers library)
     ranks: dict[bytes, int]
     pattern: str
     nfc: bool
     sha256: str
+    added: tuple[Added, ...] = ()  # the tokens matched in a rendered text before the rest is split (folder.py)
+    library: Library | None = None  # kind "tokenizers": the file, loaded
+    why: str = ""  # kind "tokenizers": why tiktoken cannot run it exactly
+    inexact: str = ""  # why the count may not be the trainer's (custom tokenizer code), said with the figures
 
 
 def find_in(folder: Path) -> Path | None:
@@ -68,14 +78,19 @@ def hf_cache_snapshot(model_id: str) -> Path | None:
 
 def load_file(path_text: str, limit: int = MAX_FILE_BYTES) -> LoadedTokenizer:
     """The tokenizer in a file or a folder, read with at most `limit` bytes (--max-file-bytes)
-    and checked. (ftlint.tokens caches the encoding made of it, by path and limit.)"""
+    and checked. A folder is read as transformers reads it: its tokenizer file and, beside a
+    tokenizer.json, its tokenizer_config.json's added tokens (folder.py). (ftlint.tokens caches
+    the encoding made of it, by path and limit.)"""
     if "\x00" in path_text:  # os.open raises ValueError for it (the API, or a configuration's string, can hold one)
         raise TokenizerError(f"--tokenizer {path_text!r}: a path with a NUL byte; name a file")
     path = Path(path_text)
+    config: dict = {}
     if path.is_dir():
         inner = find_in(path)
         if inner is None:
             raise TokenizerError(f"--tokenizer {path}: no tokenizer.json, tekken.json or tokenizer.model in that folder")
+        if inner.name == "tokenizer.json":
+            config = read_config(path, "--tokenizer", limit)
         path = inner
     try:
         data = read_file(path, "--tokenizer", limit)
@@ -85,22 +100,43 @@ def load_file(path_text: str, limit: int = MAX_FILE_BYTES) -> LoadedTokenizer:
     if not _JSON_START.match(data):
         return _rank_file(path, data, digest)
     try:
-        kind, ranks, pattern, nfc = _from_json(data)
-        _check_vocabulary(ranks, pattern)
+        doc = _document(data)
+        if isinstance(doc.get("vocab"), list) and isinstance(doc.get("config"), dict):
+            ranks, pattern = tekken(doc)
+            _check_vocabulary(ranks, pattern)
+            return LoadedTokenizer(str(path), "tekken", ranks, pattern, False, digest, _tekken_specials(doc))
+        if not isinstance(doc.get("model"), dict):
+            raise Malformed("neither a Hugging Face tokenizer.json (an object with a model) nor a Tekken file (an object with "
+                            "vocab and config)")
+        return _tokenizer_json(path, data, digest, doc, config)
     except Malformed as exc:
         raise TokenizerError(f"--tokenizer {path}: {exc}") from None
-    return LoadedTokenizer(str(path), kind, ranks, pattern, nfc, digest)
 
 
-def _from_json(data: bytes) -> tuple[str, dict[bytes, int], str, bool]:
+def _tokenizer_json(path: Path, data: bytes, digest: str, doc: dict, config: dict) -> LoadedTokenizer:
+    """A tokenizer.json with its folder's added tokens: tiktoken's ranks where they count it
+    exactly, else the tokenizers library's tokenizer of it."""
+    added = merged(of_tokenizer_json(_listed(doc)), of_config(config))
+    override = rebuilt(config, doc)
+    if override:  # transformers 5 runs the tokenizer class's own pipeline, not the file's
+        doc = {**doc, **override}
+    try:
+        ranks, pattern, nfc = hugging_face(doc)
+        _check_vocabulary(ranks, pattern)
+        why = _not_plain(added, config)
+    except NotTiktoken as exc:
+        why = str(exc)
+    if not why:
+        return LoadedTokenizer(str(path), "tokenizer.json", ranks, pattern, nfc, digest, added, inexact=custom_code(config))
+    _check_patterns(doc)
+    text = json.dumps(doc) if override else data.decode("utf-8-sig")
+    library = Library(f"--tokenizer {path}", doc, text, added, config.get("split_special_tokens") is True)
+    return LoadedTokenizer(str(path), "tokenizers", {}, "", False, digest, added, library, why, custom_code(config))
+
+
+def _document(data: bytes) -> dict:
     try:
         doc = json.loads(data)
-        if not isinstance(doc, dict):
-            raise Malformed("a JSON list, not an object; a tokenizer.json or a tekken.json is one JSON object")
-        if isinstance(doc.get("vocab"), list) and isinstance(doc.get("config"), dict):
-            return ("tekken", *tekken(doc), False)
-        if isinstance(doc.get("model"), dict):
-            return ("tokenizer.json", *hugging_face(doc))
     except RecursionError:
         raise Malformed("its JSON nests too deeply for a tokenizer file") from None
     except MemoryError:
@@ -108,32 +144,50 @@ def _from_json(data: bytes) -> tuple[str, dict[bytes, int], str, bool]:
                         "size); a tokenizer file has a few MB: lower --max-file-bytes to refuse such files unread") from None
     except ValueError as exc:  # json.JSONDecodeError, UnicodeDecodeError
         raise Malformed(f"not valid JSON ({exc})") from None
-    raise Malformed("neither a Hugging Face tokenizer.json (an object with a model) nor a Tekken file (an object with "
-                    "vocab and config)")
+    if not isinstance(doc, dict):
+        raise Malformed("a JSON list, not an object; a tokenizer.json or a tekken.json is one JSON object")
+    return doc
+
+
+def _listed(doc: dict) -> list:
+    tokens = doc.get("added_tokens", [])
+    if not isinstance(tokens, list):
+        return []  # hugging_face names what is wrong with it
+    return [t for t in tokens if isinstance(t, dict)]
+
+
+def _tekken_specials(doc: dict) -> tuple[Added, ...]:
+    """A Tekken file's control tokens (`special_tokens`: <s>, [INST], ...), which mistral-common
+    never reads in text but transformers' tokenizer of the file does."""
+    specials = doc.get("special_tokens")
+    names = [t.get("token_str") for t in specials if isinstance(t, dict)] if isinstance(specials, list) else []
+    return tuple(Added(n) for n in names if isinstance(n, str) and n)
+
+
+def _not_plain(added: tuple[Added, ...], config: dict) -> str:
+    """Why a split at the added tokens' text cannot be the library's matching ("" when it is)."""
+    odd = next((t for t in added if not t.plain), None)
+    if odd is not None:
+        return f"its added token {odd.content!r} strips the spaces around it or matches whole words only"
+    if config.get("split_special_tokens") is True:
+        return "its tokenizer_config.json sets split_special_tokens"
+    return ""
+
+
+def _check_patterns(doc: dict) -> None:
+    """A regex of the library's normaliser or pre-tokenizer is bounded as a split pattern is."""
+    for regex in patterns([doc.get("normalizer"), doc.get("pre_tokenizer")]):
+        if len(regex) > MAX_PATTERN_CHARS:
+            raise Malformed(f"a regex of its normaliser or pre-tokenizer has {len(regex):,} characters; at most "
+                            f"{MAX_PATTERN_CHARS:,} (real ones have a few hundred)")
 
 
 def _check_vocabulary(ranks: dict[bytes, int], pattern: str) -> None:
-    """What tiktoken needs of a vocabulary and would panic without (tiktoken/src/lib.rs): every
-    single byte a token (byte_pair_encode looks each piece's bytes up unchecked), each rank
-    once (CoreBPE::new asserts it); and a split pattern that is short and not empty."""
+    """A split pattern that is short and not empty, and what tiktoken needs of the vocabulary (json_files.check_bytes)."""
     if not pattern or len(pattern) > MAX_PATTERN_CHARS:
         raise Malformed(f"its split pattern has {len(pattern):,} characters; it must have from 1 to {MAX_PATTERN_CHARS:,} "
                         "(real ones have a few hundred)")
-    if not ranks:
-        raise Malformed("its vocabulary is empty; a byte-level BPE vocabulary has at least the 256 single bytes")
-    if b"" in ranks:
-        raise Malformed("its vocabulary has an empty token; every token spells at least one byte")
-    missing = [b for b in range(256) if bytes((b,)) not in ranks]
-    if missing:
-        more = f" (nor for {len(missing) - 1} more)" if len(missing) > 1 else ""
-        raise Malformed(f"its vocabulary has no token for the byte 0x{missing[0]:02x}{more}; byte-level BPE spells any "
-                        "text from single bytes, so each of the 256 is a token (tiktoken panics on a text with a missing one)")
-    if len(set(ranks.values())) != len(ranks):
-        seen: dict[int, bytes] = {}
-        for token, rank in ranks.items():
-            if rank in seen:
-                raise Malformed(f"the tokens {seen[rank]!r} and {token!r} have the same rank, {rank:,}; each token has its own")
-            seen[rank] = token
+    check_bytes(ranks)
 
 
 def _rank_file(path: Path, data: bytes, digest: str) -> LoadedTokenizer:

@@ -91,27 +91,44 @@ def byte_level(token: str) -> bytes:
     return token.translate(_TO_LATIN1).encode("latin-1")
 
 
+class NotTiktoken(Exception):
+    """Why tiktoken cannot run a well-formed tokenizer.json exactly: the tokenizers library does (library.py)."""
+
+
 def hugging_face(doc: dict) -> tuple[dict[bytes, int], str, bool]:
     """A tokenizer.json's ranks (its model's vocabulary less its added tokens), its
-    pre-tokenizer's split pattern and whether it normalises to NFC. Refused as the tokenizers
-    library refuses the file (tokenizers/src/models/bpe/serialization.rs, BPE's Deserialize;
-    model.rs, BpeBuilder::build: ids are u32, each merge is two tokens of the vocabulary whose
-    join is one too), and where tiktoken could not count it exactly: merges out of rank order."""
+    pre-tokenizer's split pattern and whether it normalises to NFC. Refused (Malformed) as the
+    tokenizers library refuses the file (tokenizers/src/models/bpe/serialization.rs, BPE's
+    Deserialize; model.rs, BpeBuilder::build: ids are u32, each merge is two tokens of the
+    vocabulary whose join is one too), and a byte-level vocabulary without all 256 bytes (it
+    cannot spell every text). NotTiktoken where the file is sound but tiktoken's merge by rank
+    could count it otherwise than the library: a model other than byte-level BPE, a normaliser
+    other than NFC, a pre-tokenizer other than byte-level with one split regex, merges out of rank
+    order or none for some token."""
     model = doc["model"]
-    if model.get("type") != "BPE":
-        raise Malformed(f"$.model.type is {short_json(model.get('type'))}; ftlint counts byte-level BPE tokenizers "
-                        "(SentencePiece, Unigram and WordPiece ones have no tiktoken form)")
+    added = _added(doc.get("added_tokens", []))
+    kind = model.get("type")
+    if kind != "BPE":
+        raise NotTiktoken(f"a {short_json(kind)} model, not byte-level BPE")
     vocab = model.get("vocab")
     if not isinstance(vocab, dict):
         raise Malformed(f"$.model.vocab is {_kind(vocab)}; a BPE vocabulary is an object of token to id")
-    pattern = split_pattern(doc.get("pre_tokenizer"), ("pre_tokenizer",))
-    if pattern is None:
-        raise Malformed("no byte-level split pattern in its pre-tokenizer (a Split with a Regex, or a ByteLevel with "
-                        "use_regex)")
-    added = _added(doc.get("added_tokens", []))
+    _check_ids(vocab)
+    joins, ordered = _check_merges(model.get("merges"), vocab, added)
     ranks = _ranks(vocab, added)
-    _check_merges(model.get("merges"), vocab, added)
-    return ranks, pattern, has_nfc(doc.get("normalizer"), ("normalizer",))
+    check_bytes(ranks)
+    pattern = exact_pattern(doc.get("pre_tokenizer"), ("pre_tokenizer",))
+    nfc = exact_normaliser(doc.get("normalizer"), ("normalizer",))
+    if model.get("byte_fallback") or model.get("dropout") is not None or model.get("continuing_subword_prefix") or \
+            model.get("end_of_word_suffix"):
+        raise NotTiktoken("its BPE model has byte fallback, dropout or a word prefix or suffix")
+    if pattern is None:
+        raise NotTiktoken("its pre-tokenizer is not a byte-level one with a single split regex")
+    if not ordered:
+        raise NotTiktoken("its merges are not in rank order")
+    if len(joins - added) != sum(1 for token in vocab if len(token) > 1 and token not in added):
+        raise NotTiktoken("a token of its vocabulary is made by no merge")  # tiktoken would make it; the library cannot
+    return ranks, pattern, nfc
 
 
 def _added(tokens: object) -> set[str]:
@@ -123,44 +140,72 @@ def _added(tokens: object) -> set[str]:
     return {t["content"] for t in tokens}
 
 
-def _ranks(vocab: dict, added: set[str]) -> dict[bytes, int]:
-    ranks: dict[bytes, int] = {}
+def _check_ids(vocab: dict) -> None:
     for token, rank in vocab.items():
         if type(rank) is not int or not 0 <= rank <= RANK_MAX:
             raise Malformed(f"{json_path(('model', 'vocab', token))} is {short_json(rank)}; an id is an integer from 0 to "
                             f"{RANK_MAX:,}")
+
+
+def _ranks(vocab: dict, added: set[str]) -> dict[bytes, int]:
+    ranks: dict[bytes, int] = {}
+    for token, rank in vocab.items():
         if token in added:
             continue
         try:
             ranks[byte_level(token)] = rank
         except UnicodeEncodeError:
-            raise Malformed(f"{json_path(('model', 'vocab', token))}: the token is not byte-level BPE (a SentencePiece-style "
-                            "vocabulary, which tiktoken cannot run)") from None
+            raise NotTiktoken(f"{json_path(('model', 'vocab', token))}: the token is not byte-level BPE (a SentencePiece-style "
+                              "vocabulary)") from None
     return ranks
 
 
-def _check_merges(merges: object, vocab: dict, added: set[str]) -> None:
-    """Each merge two tokens of the vocabulary ("a b" or ["a", "b"]) whose join is one too, in
-    the order of their joins' ids (tiktoken merges by rank, so it could not count another order
-    exactly). The ids are the ranks: a token's rank is its id (`_ranks`)."""
+def _check_merges(merges: object, vocab: dict, added: set[str]) -> tuple[set[str], bool]:
+    """Each merge two tokens of the vocabulary ("a b" or ["a", "b"]) whose join is one too
+    (Malformed otherwise); the joins, and whether they come in the order of their ids (tiktoken
+    merges by rank, the library by a merge's place in the list)."""
     if merges is None:
-        return
+        return set(), True
     if not isinstance(merges, list):
         raise Malformed(f"$.model.merges is {_kind(merges)}; it is a list of merges")
-    last = -1
+    last, ordered, joins = -1, True, set()
     for i, merge in enumerate(merges):  # 150,000 and more: exact type tests, no helper calls
         pair = merge.split(" ") if type(merge) is str else merge
         if type(pair) is not list or len(pair) != 2 or type(pair[0]) is not str or type(pair[1]) is not str:
             raise Malformed(f"$.model.merges[{i}] is {short_json(merge)}; a merge is two tokens, \"a b\" or [\"a\", \"b\"]")
         left, right = pair
-        rank = vocab.get(left + right)
+        join = left + right
+        rank = vocab.get(join)
         if rank is None or left not in vocab or right not in vocab:
-            part = next(p for p in (left, right, left + right) if p not in vocab)
+            part = next(p for p in (left, right, join) if p not in vocab)
             raise Malformed(f"$.model.merges[{i}] ({short_json(merge)}): {short_json(part)} is not in $.model.vocab; a "
                             "merge joins two tokens of the vocabulary into a third")
-        if rank < last or left + right in added:
-            raise Malformed("its merges are not in rank order, so tiktoken cannot count it exactly")
+        if rank < last or join in added:
+            ordered = False
         last = rank
+        joins.add(join)
+    return joins, ordered
+
+
+def check_bytes(ranks: dict[bytes, int]) -> None:
+    """What tiktoken needs of a vocabulary and would panic without (tiktoken/src/lib.rs): every
+    single byte a token (byte_pair_encode looks each piece's bytes up unchecked), each rank
+    once (CoreBPE::new asserts it)."""
+    if not ranks:
+        raise Malformed("its vocabulary is empty; a byte-level BPE vocabulary has at least the 256 single bytes")
+    if b"" in ranks:
+        raise Malformed("its vocabulary has an empty token; every token spells at least one byte")
+    missing = [b for b in range(256) if bytes((b,)) not in ranks]
+    if missing:
+        more = f" (nor for {len(missing) - 1} more)" if len(missing) > 1 else ""
+        raise Malformed(f"its vocabulary has no token for the byte 0x{missing[0]:02x}{more}; byte-level BPE spells any "
+                        "text from single bytes, so each of the 256 is a token (tiktoken panics on a text with a missing one)")
+    if len(set(ranks.values())) != len(ranks):
+        seen: dict[int, bytes] = {}
+        for token, rank in ranks.items():
+            if rank in seen:
+                raise Malformed(f"the tokens {seen[rank]!r} and {token!r} have the same rank, {rank:,}; each token has its own")
+            seen[rank] = token
 
 
 def _nested(node: dict, key: str, where: tuple[object, ...]) -> list:
@@ -172,32 +217,55 @@ def _nested(node: dict, key: str, where: tuple[object, ...]) -> list:
     return inner
 
 
-def split_pattern(pre: object, where: tuple[object, ...]) -> str | None:
-    """The regex of a Split pre-tokenizer (alone or in a Sequence); GPT-2's where a ByteLevel
-    pre-tokenizer uses its own regex. (Recursion is bounded by the JSON's nesting, which the
-    parser bounds.)"""
+def exact_pattern(pre: object, where: tuple[object, ...]) -> str | None:
+    """The split regex of a pre-tokenizer tiktoken runs exactly: a Split of one regex (isolated,
+    not inverted) then a ByteLevel without its own regex and without a prefix space (Llama 3,
+    Qwen, gpt-oss), or a ByteLevel alone with its regex, GPT-2's (GPT-2, RoBERTa). None for
+    anything else, which changes the pieces. (Recursion is bounded by the JSON's nesting, which
+    the parser bounds.)"""
     from .families import GPT2_PATTERN
 
     if not isinstance(pre, dict):
         return None
-    if pre.get("type") == "Sequence":
-        for k, inner in enumerate(_nested(pre, "pretokenizers", where)):
-            found = split_pattern(inner, (*where, "pretokenizers", k))
-            if found:
-                return found
-        return None
-    pattern = pre.get("pattern")
-    regex = pattern.get("Regex") if isinstance(pattern, dict) else None
-    if pre.get("type") == "Split" and isinstance(regex, str):
-        return regex
-    if pre.get("type") == "ByteLevel" and pre.get("use_regex", True):
+    parts = _nested(pre, "pretokenizers", where) if pre.get("type") == "Sequence" else [pre]
+    if len(parts) == 1 and _byte_level(parts[0], regex=True):
         return GPT2_PATTERN
+    if len(parts) != 2 or not isinstance(parts[0], dict) or not _byte_level(parts[1], regex=False):
+        return None
+    split, pattern = parts[0], parts[0].get("pattern")
+    regex = pattern.get("Regex") if isinstance(pattern, dict) else None
+    if split.get("type") == "Split" and split.get("behavior") == "Isolated" and split.get("invert") is False and isinstance(regex, str):
+        return regex
     return None
 
 
-def has_nfc(normalizer: object, where: tuple[object, ...]) -> bool:
-    if not isinstance(normalizer, dict):
+def _byte_level(part: object, regex: bool) -> bool:
+    return (isinstance(part, dict) and part.get("type") == "ByteLevel" and part.get("add_prefix_space") is False
+            and part.get("use_regex", True) is regex)
+
+
+def exact_normaliser(normalizer: object, where: tuple[object, ...]) -> bool:
+    """Whether the normaliser is NFC (True) or none (False); NotTiktoken for any other."""
+    if normalizer is None:
         return False
+    if not isinstance(normalizer, dict):
+        raise Malformed(f"{json_path(where)} is {_kind(normalizer)}; a normaliser is an object")
     if normalizer.get("type") == "NFC":
         return True
-    return any(has_nfc(n, (*where, "normalizers", k)) for k, n in enumerate(_nested(normalizer, "normalizers", where)))
+    if normalizer.get("type") == "Sequence":
+        inner = [exact_normaliser(n, (*where, "normalizers", k)) for k, n in enumerate(_nested(normalizer, "normalizers", where))]
+        if len(inner) <= 1:
+            return any(inner)
+    raise NotTiktoken(f"its normaliser ({short_json(normalizer.get('type'))}) is not NFC")
+
+
+def patterns(node: object, depth: int = 0) -> list[str]:
+    """Every regex a normaliser or pre-tokenizer holds ({"Regex": ...}), to bound their lengths."""
+    if depth > 64:
+        return []
+    if isinstance(node, dict):
+        found = [node["Regex"]] if isinstance(node.get("Regex"), str) else []
+        return found + [p for v in node.values() for p in patterns(v, depth + 1)]
+    if isinstance(node, list):
+        return [p for v in node for p in patterns(v, depth + 1)]
+    return []

@@ -3,7 +3,7 @@ the rest of ftlint (its profile and what the generic code asks of it), profile.p
 holds. Adding a trainer is its package and its line in TRAINERS (and in CONFIGS, if it has a run
 config ftlint reads); nothing outside ftlint/trainers/ asks which trainer it is.
 
-    trl  axolotl  llama-factory  mistral-finetune        the trainers people run themselves
+    trl  unsloth  axolotl  llama-factory  mistral-finetune        the trainers people run themselves
     openai  azure  together  fireworks  bedrock  vertex  the providers' fine-tuning jobs
 
 A run's trainer is chosen once (ftlint/resolve/): --trainer (or a run config's, or the one whose
@@ -15,14 +15,14 @@ and no trainer named: no profile, and a provider's plain job arithmetic is assum
 
 from __future__ import annotations
 
-from . import axolotl, llama_factory, mistral_finetune, together, trl
-from .base import Plan, Row, Rows, Trainer
+from . import axolotl, llama_factory, mistral_finetune, together, trl, unsloth
+from .base import Plan, Rows, Trainer, Unrendered
 from .cut import KEEP_START, Cut
 from .hosted import azure, bedrock, fireworks, openai, vertex
 from .profile import Fact, Profile
 
 TRAINERS: dict[str, Trainer] = {t.name: t for t in (
-    trl.TRAINER, axolotl.TRAINER, llama_factory.TRAINER, mistral_finetune.TRAINER,
+    trl.TRAINER, unsloth.TRAINER, axolotl.TRAINER, llama_factory.TRAINER, mistral_finetune.TRAINER,
     openai.TRAINER, azure.TRAINER, together.TRAINER, fireworks.TRAINER, bedrock.TRAINER, vertex.TRAINER,
 )}
 # the run configs ftlint reads (--run), in the order their keys are tried: the most particular first
@@ -31,7 +31,7 @@ ALIASES = {alias: t.name for t in TRAINERS.values() for alias in t.aliases}  # o
 HOSTED = "hosted"  # the named model's provider's job (or the format's), whichever provider it is
 CHOICES = (*TRAINERS, *ALIASES, HOSTED)
 SELF_HOSTED_PROVIDER = "hf"  # the catalog's provider of the models people fine-tune themselves
-CUTS: dict[str, Cut] = {c.name: c for c in (KEEP_START, *(t.cut for t in TRAINERS.values()))}
+CUTS: dict[str, Cut] = {c.name: c for c in (KEEP_START, *(c for t in TRAINERS.values() for c in (t.cut, *t.other_cuts)))}
 
 # the plan options only some trainers take (Trainer.plan_options), and what a run of another is told, in this order
 REFUSED = {
@@ -84,5 +84,5 @@ def cut_rule(name: str) -> Cut:
     return CUTS[name]
 
 
-__all__ = ["ALIASES", "CHOICES", "CONFIGS", "HOSTED", "REFUSED", "TRAINERS", "Cut", "Fact", "Plan", "Profile", "Row", "Rows", "Trainer",
-           "UnknownTrainer", "chosen", "cut_rule", "mapping_owner", "named", "of_provider"]
+__all__ = ["ALIASES", "CHOICES", "CONFIGS", "HOSTED", "REFUSED", "TRAINERS", "Cut", "Fact", "Plan", "Profile", "Rows", "Trainer",
+           "UnknownTrainer", "Unrendered", "chosen", "cut_rule", "mapping_owner", "named", "of_provider"]

@@ -3,13 +3,17 @@ few things the generic code asks of it instead of asking its name. One package p
 (ftlint/trainers/<name>/) subclasses Trainer and overrides what it does otherwise than the
 defaults here; the registry (ftlint/trainers/__init__.py) lists one instance of each.
 
-    reading     reads_config / read_config / config_mapping (--run FILE), reads_mapping / mapping (--mapping FILE)
-    judging     cut (past its max length), template (a renderer of its own), mask (a loss mask of its own,
-                by name: ftlint/chat MASKS), checks_as and severities
+    reading     reads_config / read_config / config_mapping (--run FILE), reads_mapping / mapping (--mapping FILE),
+                versions (which of its versions and transformers' the run is modelled as)
+    judging     cut and cut_for (past its max length), template (a renderer of its own), renderer (its own
+                data pipeline), mask (its own loss mask on the model's template, by name: ftlint/chat MASKS),
+                training_template (a template it swaps in), reading (what it does to plain rows before it
+                tokenizes them), checks_as and severities
     planning    steps (its step arithmetic), default (epochs, batch), plan_options and refuses
-                (the options it takes), prepare (what it makes of the records: a part read, a share held
-                out, packed rows), pack (--packing), rows (what it batches), bill, validation_billing,
-                counts_note (why its counts are an estimate)
+                (the options it takes), split (a share held out), prepare (what it makes of the records
+                where a split does not say it: a part read, filters, a share held out at random, its own
+                packing and step count), pack (--packing), rows (what it batches), bill,
+                validation_billing, counts_note (why its counts are an estimate)
 
 A trainer never sees the options' classes (they sit above it): what it reads of a plan is `Plan`.
 """
@@ -18,19 +22,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, ClassVar, Protocol
+from typing import TYPE_CHECKING, ClassVar, NamedTuple, Protocol
 
 from .cut import KEEP_START, Cut
 from .profile import HF_STEPS, Profile, load
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Callable, Sequence
+    from collections.abc import Mapping as Keyed
 
     from ..mapping import Mapping
     from ..models import Model, Sourced
     from .billing import Bill, Usage
     from .configs.base import Keys, RunConfig
     from .steps import Steps
+    from .versions import Versions
 
 
 class Plan(Protocol):
@@ -47,9 +53,6 @@ class Plan(Protocol):
 
     @property
     def no_packing(self) -> bool: ...
-
-    @property
-    def trainer_keys(self) -> tuple[tuple[str, object], ...]: ...
 
     @property
     def batch_size(self) -> int | None: ...
@@ -69,6 +72,98 @@ class Packing:
     truncated_records: int
     truncated_tokens: int
     algorithm: str  # the trainer's, in words
+    records: int | None = None  # the records in the rows, when packing leaves some out (None: every record)
+    trained_tokens: int | None = None  # the trained tokens in the rows, when packing changes them (None: the records')
+
+
+class RecordRow(NamedTuple):
+    """One record as the judge made it, in the files' order (kept when a run's rows depend on the
+    order: Trainer.split and Trainer.pack)."""
+
+    tokens: int  # before the trainer's cut
+    cut: int  # tokens its cut takes off
+    trainable: int  # trained tokens before the cut
+    cut_trainable: int
+    messages: int
+    targets: int
+    dropped: bool  # the trainer leaves it out past its max length
+    file: int  # the index of its file among the run's
+
+
+@dataclass(frozen=True, slots=True)
+class Split:
+    """The records a trainer trains on and those it holds out for validation, each as positions in
+    the files' order, in the order the trainer has them (its packing follows that order)."""
+
+    train: tuple[int, ...]
+    validation: tuple[int, ...]
+    words: str  # how, with its source
+
+
+@dataclass(frozen=True, slots=True)
+class Vocab:
+    """What a trainer's own renderer needs of the model's tokenizer."""
+
+    count: Callable[[str], int]  # tokens of a text, the tokenizer's added tokens found in it
+    bos: str  # its bos token ("" when it has none)
+    eos: str  # its eos token
+    date: str  # today, for a prompt that writes the date
+
+
+@dataclass(frozen=True, slots=True)
+class Sample:
+    """A record as a trainer's own renderer makes it: its tokens, the trained ones, and what of
+    each its cut at the max length keeps (a renderer that cuts as it encodes)."""
+
+    tokens: int
+    trained: int
+    kept: int
+    kept_trained: int
+    text: str  # the sequence, as text (what the template rules read)
+    spans: tuple[tuple[int, int], ...]  # the trained characters of `text`
+    messages: int = 0
+    targets: int = 0
+
+
+class Unrendered(Exception):
+    """The trainer's renderer cannot make the record: the trainer fails on it, or (`not_modelled`)
+    ftlint does not model what it would do."""
+
+    def __init__(self, message: str, not_modelled: bool = False) -> None:
+        super().__init__(message)
+        self.not_modelled = not_modelled
+
+
+class Renderer(Protocol):
+    """A trainer's own way of making a record into its training sequence (Trainer.renderer)."""
+
+    title: str
+    added: tuple[str, ...]  # tokens it adds to the tokenizer
+
+    def reads(self, formatting: str) -> bool:
+        """Whether it makes the records of this format (else the model's chat template does)."""
+        ...
+
+    def sample(self, record: dict, formatting: str, vocab: Vocab, cutoff: int | None) -> Sample:
+        """The record (in the format's canonical shape) as it trains; Unrendered if it cannot."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What a trainer does to a row before it tokenizes it, where it does more than ftlint's formats
+    say (Trainer.reading; ftlint/formats read_as applies it). The default: nothing."""
+
+    eos: str = ""  # appended to a plain text or a completion that does not end with it ("": nothing)
+    texts: bool = True  # ... to a plain text too (TRL's add_eos), or to a completion only (unsloth's own preparation)
+    bos: str = ""  # put before a plain text or prompt by the tokenizer itself (add_special_tokens: Llama 3's)
+    joined: bool = False  # a plain prompt and completion tokenized as one text, the completion training from the
+    #                       prompt's own token count on
+    speakers: bool = False  # a ShareGPT turn's speaker kept as its role (not mapped to user/assistant), every token trained
+
+    @property
+    def changes(self) -> bool:
+        return bool(self.eos or self.bos) or self.joined or self.speakers
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,17 +173,7 @@ class Rows:
     sequences: int | None  # None: the records (or --packing's rows) as they are
     rule: str  # in words, for the estimate (rows_rule)
     length: int | None = None  # a row's length in tokens, where the bill needs it
-
-
-@dataclass(frozen=True, slots=True)
-class Row:
-    """One record as the judge found it, in file and line order (the engine's `record_rows`)."""
-
-    tokens: int  # as rendered, before the cut
-    trained: int  # trained tokens, after the cut
-    cut: int  # tokens the cut takes off
-    dropped: bool  # left out by the trainer's cut (its drop)
-    file: int = 0  # index of the file it is read from
+    full: bool = False  # every row fed is `length` tokens long: the data iterator never ends (tokens processed follow)
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +206,8 @@ class Trainer:
     self-hosted run of the Trainer's arithmetic its profile names."""
 
     cut: Cut = KEEP_START  # what it does past its max length (its profile's past_max names it)
+    other_cuts: tuple[Cut, ...] = ()  # the others it may do in a run (cut_for)
+    run_options: frozenset[str] = frozenset()  # the judging options only some trainers take (RunOptions fields)
     aliases: tuple[str, ...] = ()  # other names a user may give it
     auto_documented = False  # its "auto" epochs and batch are the step arithmetic's own rules (ftlint/trainers/steps.py)
     checks_as: ClassVar[dict[str, str]] = {}  # a format it shares -> its own format, whose severities its checker applies to it
@@ -139,6 +226,10 @@ class Trainer:
     @property
     def title(self) -> str:
         return self.profile.title
+
+    def title_for(self, preference: bool) -> str:
+        """The trainer as it runs this data (`preference`: pairs of answers, a DPO run)."""
+        return self.title
 
     @property
     def hosted(self) -> bool:
@@ -175,9 +266,47 @@ class Trainer:
     def mapping(self, file: str, name: str, paths: tuple[str, ...], limit: int) -> Mapping:
         raise NotImplementedError(f"{self.name} has no column mapping")
 
+    def versions(self, trainer: str | None = None, transformers: str | None = None) -> Versions:
+        """The versions a run is modelled as: the given ones (--trainer-version, --transformers-version),
+        else those installed beside ftlint where the trainer is, else its profile's (ftlint/trainers/versions.py)."""
+        from .versions import resolved
+
+        modelled = self.profile.versions.value
+        return resolved(modelled if isinstance(modelled, dict) else {}, trainer, transformers)
+
     # judging
     def template(self, model: Model) -> str | None:
         """A renderer of its own for the model's records (None: the model's chat template)."""
+        return None
+
+    def renderer(self, keys: Keyed[str, object]) -> Renderer | None:
+        """Its own renderer for the run its config's keys (RunConfig.keys) describe (None: the
+        model's chat template renders, as for TRL)."""
+        return None
+
+    def named_template(self, name: str) -> str:
+        """What ftlint renders its chat template `name` with (a family of ftlint/chat, or a file under
+        ftlint/chat/templates/, NAME.jinja); ValueError when it has no such template."""
+        raise ValueError(f"--template-name {name}: {self.name} names no chat templates")
+
+    def training_template(self, template: str, assistant_only: bool, versions: Versions) -> str | None:
+        """A template it renders with instead of `template` (a family of ftlint/chat), as it swaps one in
+        (None: it renders with that one)."""
+        return None
+
+    def reading(self, keys: Keyed[str, object], eos: str, bos: str = "") -> Reading:
+        """What it does to rows before it tokenizes them; `keys`: the run config's keys it reads
+        itself (RunConfig.keys), `eos`: the model's end of text, `bos`: what its tokenizer puts
+        before a text it encodes ("": nothing)."""
+        return Reading()
+
+    def cut_for(self, keys: Keyed[str, object], packing: bool, versions: Versions) -> Cut:
+        """What it does past its max length in this run (`packing`: records are packed; `versions`: the run's)."""
+        return self.cut
+
+    def image_pixels(self) -> tuple[int, int] | None:
+        """(most, fewest) pixels the trainer resizes an image to before the model's processor sees
+        it (None: it hands the image over as it is)."""
         return None
 
     # planning
@@ -209,18 +338,26 @@ class Trainer:
         if fact.value == "max":
             return 8, f"{self.name}'s default is the model's largest batch, not known here: 8 assumed; give --batch-size"
         value, rule = steps.default_epochs(records) if name == "epochs" else steps.default_batch(records)
-        if name == "batch" and fact.value == "auto" and not self.auto_documented:
-            rule = f"{self.name}: {fact.source}; assumed as {rule}"  # another provider's rule, said as such
+        if fact.value == "auto" and not self.auto_documented:
+            # another provider's rule standing in for one this provider does not publish, said as such
+            rule = f"a stand-in for {self.name}'s own default, which it does not publish ({fact.source}): {rule}"
         return value, rule
 
-    def pack(self, lengths: Iterable[int], max_seq_len: int) -> Packing:
-        """--packing: the records (their tokens, in order) packed into rows of `max_seq_len`, as it
-        packs them; only a trainer whose plan_options have "packing" is asked."""
+    def split(self, records: Sequence[RecordRow], keys: Keyed[str, object]) -> Split | None:
+        """The records it holds out for validation from the training rows, as its config's `keys`
+        say (None: none; every record trains, in the files' order)."""
+        return None
+
+    def pack(self, records: Sequence[RecordRow], max_seq_len: int, keys: Keyed[str, object] | None = None) -> Packing:
+        """--packing: the training records, in the order it has them (those it dropped past its max
+        length among them, marked), packed into rows of `max_seq_len` as it packs them (`keys`: the
+        run config's keys it reads itself); only a trainer whose plan_options have "packing" is asked."""
         raise NotImplementedError(f"{self.name} does not pack")
 
-    def prepare(self, rows: Sequence[Row], plan: Plan) -> Prepared | None:
-        """What it makes of the records (every one, in order, with what its cut did) before it
-        batches them, from its run config's keys (plan.trainer_keys); None: the records as judged."""
+    def prepare(self, records: Sequence[RecordRow], keys: Keyed[str, object], plan: Plan) -> Prepared | None:
+        """What it makes of the records (every one, in the files' order, with what its cut did) before
+        it batches them, from its run config's `keys`, where more than a split (Trainer.split) and a
+        packing (Trainer.pack) says it; None: the records as judged and split."""
         return None
 
     def rows(self, records: int, tokens: int, plan: Plan, model: Model | None, method: str) -> Rows | None:
@@ -236,9 +373,11 @@ class Trainer:
         """Whether the validation file is billed, and the note that says so (None: the default note)."""
         return None
 
-    def counts_note(self) -> str:
-        """Why its counts are an estimate whatever the model ("": they are the model's)."""
+    def counts_note(self, keys: Keyed[str, object], formatting: str) -> str:
+        """Why its counts of a run (its config's `keys`, data of `formatting`) are an estimate
+        whatever the model ("": they are the model's)."""
         return ""
 
 
-__all__ = ["Packing", "Plan", "Prepared", "Row", "Rows", "Trainer"]
+__all__ = ["Packing", "Plan", "Prepared", "Reading", "RecordRow", "Renderer", "Rows", "Sample", "Split", "Trainer", "Unrendered",
+           "Vocab"]

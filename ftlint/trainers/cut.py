@@ -10,6 +10,7 @@ name (Loss.past_max, the estimate's `truncation.rule`); the registry (ftlint/tra
   truncate  the first `cut` tokens stay, and the trained tokens among them train (a
             truncation that keeps the start, most trainers' and a hosted job's): KEEP_START, here.
   reject    the job refuses the sample (a provider's validation): REJECTED, here.
+A packer that lays samples end to end (Uncut) cuts nothing: its trainers name it their own way.
 The others are their trainers' own, in their packages.
 """
 
@@ -33,9 +34,21 @@ class Cut:
         """Whether a record of `tokens` is past the max length `cut` (a rule may leave out short ones too)."""
         return tokens > cut
 
+    def kept_pairs(self, pairs: Pairs, cut: int) -> list[tuple[int, int]] | None:
+        """Each pair's (untrained, trained) tokens the trainer keeps of a sample past `cut` (the
+        start of each); None: the sample leaves the run. `ftlint show` marks these, and `kept` sums
+        them: the two cannot disagree."""
+        return keep_start(pairs, cut)
+
     def kept(self, pairs: Pairs, cut: int) -> tuple[int, int] | None:
         """(tokens kept, trained tokens kept) of a sample past `cut`; None: the sample leaves the run."""
-        return keep_start(pairs, cut)
+        found = self.kept_pairs(pairs, cut)
+        return None if found is None else (sum(u + t for u, t in found), sum(t for _, t in found))
+
+    def kept_ranges(self, pairs: Pairs, cut: int) -> list[tuple[int, int]]:
+        """The [start, end) token ranges of the sample that stay past `cut` (an image's tokens must
+        lie whole inside one, or the model's features and tokens disagree: ftlint/media/cut.py)."""
+        return [(0, cut)]
 
 
 class Rejected(Cut):
@@ -45,8 +58,18 @@ class Rejected(Cut):
     words = "records past it refused"
     leaves_out = True
 
-    def kept(self, pairs: Pairs, cut: int) -> tuple[int, int] | None:
+    def kept_pairs(self, pairs: Pairs, cut: int) -> list[tuple[int, int]] | None:
         return None
+
+
+class Uncut(Cut):
+    """Samples packed end to end: a long one continues into the next row, so nothing is cut."""
+
+    def past(self, tokens: int, cut: int) -> bool:
+        return False
+
+    def kept_pairs(self, pairs: Pairs, cut: int) -> list[tuple[int, int]] | None:
+        return list(pairs)
 
 
 KEEP_START = Cut()
@@ -70,14 +93,14 @@ def pairs_of_mask(mask: Sequence[bool]) -> list[tuple[int, int]]:
     return pairs
 
 
-def keep_start(pairs: Pairs, cut: int) -> tuple[int, int]:
-    """(tokens kept, trained tokens kept) of the first `cut` tokens."""
-    position = kept = 0
+def keep_start(pairs: Pairs, cut: int) -> list[tuple[int, int]]:
+    """Each pair's (untrained, trained) tokens among the first `cut` tokens."""
+    out, position = [], 0
     for untrained, trained in pairs:
         start = position + untrained
-        kept += max(0, min(start + trained, cut) - start)
+        out.append((max(0, min(start, cut) - position), max(0, min(start + trained, cut) - start)))
         position = start + trained
-    return min(position, cut), kept
+    return out
 
 
 __all__ = ["KEEP_START", "REJECTED", "Cut", "Pairs", "keep_start", "pairs_of_mask"]

@@ -61,8 +61,10 @@ class Profile:
     notes: tuple[str, ...] = ()  # what the trainer does that the figures do not show
     max_steps: Fact = Fact(None, "")  # a run of this many steps by default, None: the epochs decide
     tokenizers: Fact = Fact(None, "")  # the catalog tokenizers of the models it trains (some trainers' own), None: any
-    keys: tuple[tuple[str, str], ...] = ()  # its run config's keys ftlint applies, each with where the trainer reads it
-    refused: tuple[tuple[str, str], ...] = ()  # keys that change the figures and that ftlint does not model: an error
+    # the versions it is modelled as: {package: its distribution (read installed beside ftlint), trainer, transformers}
+    versions: Fact = Fact({}, "")
+    keys: tuple[tuple[str, str], ...] = ()  # the run-config keys it applies, each with what it does and where (its [keys])
+    refused: tuple[tuple[str, str], ...] = ()  # keys that change the figures and that ftlint does not model: exit 2 ([refused])
 
     def trains(self, tokenizer: str) -> bool:
         """Whether a model of this tokenizer is one the trainer trains."""
@@ -82,7 +84,8 @@ class Profile:
         return [("formats", self.formats), ("epochs", self.epochs), ("batch", self.batch), ("max length", self.max_length),
                 ("past the max length", self.past_max), ("loss", self.loss), ("renderer", self.renderer),
                 ("special-token text", self.control_tokens), ("packing", self.packing), ("billing", self.billing),
-                *([("max steps", self.max_steps)] if self.max_steps.value is not None else [])]
+                *([("max steps", self.max_steps)] if self.max_steps.value is not None else []),
+                *([("versions", self.versions)] if self.versions.value else [])]
 
 
 def load(name: str, package: str, file: str = "profile") -> Profile:
@@ -90,9 +93,9 @@ def load(name: str, package: str, file: str = "profile") -> Profile:
     of its value (absent: None) and its source; `inherits` names a file of the same package that
     it completes. Read the first time a run asks for it (ftlint/trainers/base.py Trainer.profile)."""
     data = _read(package, file)
-    fields: dict[str, Any] = {key: tuple(value.items()) if key in ("keys", "refused") else  # a key -> its source, not facts
-                              _fact(value) if isinstance(value, dict) else _frozen(value) for key, value in data.items()}
-    return Profile(name=name, **fields)
+    keys, refused = (tuple((str(k), str(v)) for k, v in data.pop(table, {}).items()) for table in ("keys", "refused"))
+    fields: dict[str, Any] = {key: _fact(value) if isinstance(value, dict) else _frozen(value) for key, value in data.items()}
+    return Profile(name=name, **fields, keys=keys, refused=refused)
 
 
 def _read(package: str, file: str) -> dict:

@@ -58,6 +58,9 @@ class Schedule:
     ranges: tuple[tuple[str, int, int], ...] = ()  # figures drawn at random: (Estimate field, lowest, highest)
 
 
+NO_WARMUP = "no warmup (--warmup-ratio or --warmup-steps)"
+
+
 class Steps(Protocol):
     """A trainer's step arithmetic: its defaults, its warmup rounding and its schedule."""
 
@@ -71,8 +74,9 @@ class Steps(Protocol):
 
     def warmup(self, schedule_steps: int, ratio: Fraction | None, steps: int | None) -> int: ...
 
-    def warmup_words(self, ratio: float | None, total: int, steps: int, given: bool) -> str:
-        """How the warmup steps were found, in words (`given`: --warmup-steps, not the rule)."""
+    def warmup_words(self, schedule_steps: int, ratio: Fraction | None, steps: int | None, source: str) -> str:
+        """How the warmup steps were found, in words that recompute to the figure (`source`: where
+        a given warmup_steps came from; tests/test_arithmetic.py evaluates every "= ...")."""
         ...
 
     def per_epoch_words(self, sequences: int, unit: str, batch: int, gpus: int, grad_accum: int, drop_last: bool) -> str:
@@ -100,10 +104,12 @@ class Hosted:
             return steps
         return math.ceil(ratio * schedule_steps) if ratio is not None else 0
 
-    def warmup_words(self, ratio: float | None, total: int, steps: int, given: bool) -> str:
+    def warmup_words(self, schedule_steps: int, ratio: Fraction | None, steps: int | None, source: str) -> str:
+        if steps is not None:
+            return source
         if ratio is not None:
-            return f"= ceil({ratio:g} x {total:,})"
-        return "--warmup-steps" if steps else "no warmup (--warmup-ratio or --warmup-steps)"
+            return f"= ceil({float(ratio):g} x {schedule_steps:,})"
+        return NO_WARMUP
 
     def per_epoch_words(self, sequences: int, unit: str, batch: int, gpus: int, grad_accum: int, drop_last: bool) -> str:
         return f"= {'floor' if drop_last else 'ceil'}({sequences:,} / {batch * grad_accum * gpus})"
@@ -157,10 +163,12 @@ class HuggingFace:
             return math.ceil(schedule_steps * float(ratio))  # floats, as transformers does
         return 0
 
-    def warmup_words(self, ratio: float | None, total: int, steps: int, given: bool) -> str:
-        if ratio is not None and not (steps and ratio == 0):
-            return f"= ceil({ratio:g} x {total:,}) in floating point, as transformers does"
-        return "--warmup-steps" if steps else "no warmup (--warmup-ratio or --warmup-steps)"
+    def warmup_words(self, schedule_steps: int, ratio: Fraction | None, steps: int | None, source: str) -> str:
+        if steps:  # transformers: warmup_steps when not 0, else ceil(ratio x steps) in floats
+            return source
+        if ratio:
+            return f"= ceil({float(ratio):g} x {schedule_steps:,}) in floating point, as transformers does"
+        return NO_WARMUP
 
     def per_epoch_words(self, sequences: int, unit: str, batch: int, gpus: int, grad_accum: int, drop_last: bool) -> str:
         return f"from {sequences:,} {unit}, batches of {batch} on {gpus} device{'s' if gpus != 1 else ''}, accumulating {grad_accum}"

@@ -20,6 +20,9 @@ ROOT = Path(__file__).resolve().parents[2]
 RUNS = ROOT / "fixtures" / "trainer_runs"
 FOLDER = {"trl": "trl", "llamafactory": "llama-factory", "axolotl": "axolotl"}
 EXT = {"trl": ".yaml", "llamafactory": ".yaml", "axolotl": ".yml"}
+# the template the recorder's model folder carried where a TRL config names a base model, whose own
+# template ftlint does not take for its instruct model's (ftlint/names.py; tools/trainer_oracle/tiny_model.py SPECS)
+RECORDED_TEMPLATES = {"Qwen/Qwen2.5-0.5B": "ftlint/chat/templates/qwen2.5.jinja"}
 FIGURES = ("records_in", "records_kept", "validation_rows", "tokens", "trained_tokens", "packed_rows",
            "dropped_long", "truncated_long", "steps_per_epoch", "total_steps", "warmup_steps", "epochs",
            "effective_batch")
@@ -48,13 +51,24 @@ def ftlint_figures(report: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def run_ftlint(trainer: str, case: dict[str, Any]) -> tuple[dict[str, Any] | None, str]:
+def run_ftlint(trainer: str, case: dict[str, Any], transformers: str | None = None) -> tuple[dict[str, Any] | None, str]:
+    """ftlint's figures for `case`; `transformers`: the release the trainer ran under (its recording's),
+    which ftlint would read beside an installed trainer and is told here, as tests/test_replay_trl.py
+    does, with the template of the recorder's base model (RECORDED_TEMPLATES)."""
     folder = RUNS / FOLDER[trainer]
     config = folder / f"{case['case']}{EXT[trainer]}"
     cmd = [sys.executable, "-m", "ftlint", "estimate"]
     if case.get("path"):
         cmd += [str(folder / d) for d in case["data"]]
     cmd += ["--run", str(config), "-o", "json"]
+    if transformers:
+        cmd += ["--transformers-version", transformers]
+    if trainer == "trl":
+        import yaml
+
+        model = yaml.safe_load(config.read_text(encoding="utf-8")).get("model_name_or_path")
+        if model in RECORDED_TEMPLATES:
+            cmd += ["--chat-template", RECORDED_TEMPLATES[model]]
     done = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
     if done.returncode not in (0, 1) or not done.stdout.strip():
         return None, (done.stderr.strip().splitlines() or [f"exit {done.returncode}"])[-1]
@@ -87,8 +101,9 @@ def main(argv: list[str] | None = None) -> int:
             recorded = RUNS / FOLDER[trainer] / f"{case['case']}.recorded.json"
             if not recorded.is_file():
                 continue
-            want = json.loads(recorded.read_text(encoding="utf-8"))["figures"]
-            got, error = run_ftlint(trainer, case)
+            recording = json.loads(recorded.read_text(encoding="utf-8"))
+            want = recording["figures"]
+            got, error = run_ftlint(trainer, case, (recording.get("versions") or {}).get("transformers"))
             figs = {f: {"trainer": want.get(f), "ftlint": None if got is None else got[f]} for f in FIGURES}
             for f in FIGURES:
                 figs[f]["agree"] = got is not None and same(want.get(f), got[f])

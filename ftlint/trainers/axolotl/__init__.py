@@ -7,15 +7,19 @@ from typing import TYPE_CHECKING, ClassVar
 
 from ...diagnostics import WARNING
 from ..base import Trainer
+from ..cut import KEEP_START
 from .cut import DROP_CUT
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping as Keyed
     from collections.abc import Sequence
 
     from ...mapping import Mapping
-    from ..base import Plan, Prepared, Row
+    from ..base import Plan, Prepared, RecordRow
     from ..configs.base import Keys, RunConfig
+    from ..cut import Cut
     from ..steps import Steps
+    from ..versions import Versions
 
 class Axolotl(Trainer):
     cut = DROP_CUT
@@ -44,13 +48,25 @@ class Axolotl(Trainer):
 
         return mapping_of(file, name, paths, limit)
 
-    def prepare(self, rows: Sequence[Row], plan: Plan) -> Prepared | None:
+    def cut_for(self, keys: Keyed[str, object], packing: bool, versions: Versions) -> Cut:
+        """excess_length_strategy truncate keeps a long sample's start (utils/data/utils.py
+        handle_long_seq_in_dataset); drop, its default, and raise leave it out (raise: prepare.py)."""
+        return KEEP_START if keys.get("excess_length_strategy") == "truncate" else self.cut
+
+    def prepare(self, records: Sequence[RecordRow], keys: Keyed[str, object], plan: Plan) -> Prepared | None:
         """Its split of each dataset, its length filter, its held-out share and its packing (prepare.py)."""
-        if not plan.trainer_keys:
+        if not keys:
             return None
         from .prepare import prepare
 
-        return prepare(rows, plan)
+        return prepare(records, keys, plan)
+
+    def counts_note(self, keys: Keyed[str, object], formatting: str) -> str:
+        shown = keys.get("unshipped_template")
+        if not shown:
+            return ""
+        return (f"an estimate: {shown} is axolotl's own template, which ftlint does not ship: counted with the model's "
+                "own template (give --chat-template FILE with axolotl's)")
 
     def steps(self, legacy: bool = False) -> Steps:
         from .steps import AxolotlSteps

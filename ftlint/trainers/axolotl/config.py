@@ -6,7 +6,8 @@ val_set_size, seed, chat_template; datasets.py SFTDataset: path, type, split, ch
 keys mapping.py reads), over its pydantic defaults.
 
 What decides the records a run trains and how it batches them (a held-out share, packing) travels
-to the estimate as the plan's trainer_keys (prepare.py reads them); what decides which tokens train
+to the estimate as the run config's keys (RunConfig.keys: prepare.py reads them, and Axolotl.cut_for
+its excess_length_strategy); what decides which tokens train
 travels with the mapping (mapping.py `loss_keys`, mask.py)."""
 
 from __future__ import annotations
@@ -61,15 +62,14 @@ def read(keys: Keys) -> RunConfig:
     strategy = str(keys.get("excess_length_strategy", "str") or "drop").lower()
     if strategy not in ("drop", "truncate", "raise"):
         raise RunConfigError(f"{keys.path}: excess_length_strategy = {strategy!r}: expected drop, truncate or raise")
-    if strategy == "truncate":  # its default drop is the profile's past_max
-        run["past_max"] = Setting("truncate", f"excess_length_strategy truncate from {keys.name}")
     _batch(keys, plan)
     epochs(keys, "num_epochs", plan)
+    _whole_epochs(keys)
     count(keys, "max_steps", "max_steps", plan)
     warmup(keys, plan)
     learning_rate(keys, "learning_rate", plan)
     entries = [e for e in keys.items("datasets") if isinstance(e, dict)]
-    _template(keys, run, entries)
+    unshipped = _template(keys, run, entries)
     datasets = tuple(_datasets(keys, "datasets"))
     tests = tuple(_datasets(keys, "test_datasets"))
     split = keys.setting("val_set_size", "number")
@@ -77,14 +77,15 @@ def read(keys: Keys) -> RunConfig:
         split = None
     if split is not None and tests:
         raise RunConfigError(f"{keys.path}: val_set_size and test_datasets: axolotl takes one or the other")
-    found = _trainer_keys(keys, strategy, entries)
-    plan["trainer_keys"] = Setting(found, f"the keys of {keys.name} that decide the rows it trains")
-    if dict(found).get("sample_packing") or split is not None or any(e.get("split") for e in entries):
+    found = dict(_trainer_keys(keys, strategy, entries))
+    if unshipped:
+        found["unshipped_template"] = unshipped
+    if found.get("sample_packing") or split is not None or any(e.get("split") for e in entries):
         run["keep_order"] = Setting(True, "axolotl's split and packing follow the records' order")
     unset = tuple(UNSET[k] for k in ("epochs", "batch_size", "grad_accum", "max_seq_len") if k not in plan or
                   plan[k].source == UNSET[k])
     return RunConfig("axolotl", keys.path, "axolotl", run, plan, datasets, tests[0] if tests else None, split,
-                     tuple(keys.notes), unset)
+                     tuple(keys.notes), unset, found)
 
 
 def _batch(keys: Keys, plan: dict[str, Setting]) -> None:
@@ -95,17 +96,23 @@ def _batch(keys: Keys, plan: dict[str, Setting]) -> None:
         raise RunConfigError(f"{keys.path}: batch_size: axolotl divides its step count by it while its Trainer steps on "
                              "micro_batch_size x gradient_accumulation_steps; ftlint does not model the two apart (give "
                              "gradient_accumulation_steps instead, as axolotl recommends)")
-    given = keys.get("num_epochs", "number")
-    if given is not None and not float(given).is_integer():  # type: ignore[arg-type]
-        raise RunConfigError(f"{keys.path}: num_epochs {given}: axolotl counts ceil(records x {given} / batch) steps, ftlint "
-                             "plans whole epochs: its steps would not be the run's (give --max-steps)")
 
 
-def _template(keys: Keys, run: dict[str, Setting], entries: list[dict]) -> None:
+def _whole_epochs(keys: Keys) -> None:
+    """A fraction of an epoch: axolotl counts ceil(records x num_epochs / batch) steps (utils/trainer.py
+    calculate_total_num_steps), which ftlint's whole epochs do not say."""
+    given = keys.count_or_number("num_epochs")
+    if given is not None and not isinstance(given.value, int) and not float(given.value).is_integer():  # type: ignore[arg-type]
+        raise RunConfigError(f"{keys.path}: num_epochs {given.value}: axolotl counts ceil(records x {given.value} / batch) steps, "
+                             "ftlint plans whole epochs: its steps would not be the run's (give --max-steps)")
+
+
+def _template(keys: Keys, run: dict[str, Setting], entries: list[dict]) -> str:
     """The chat template axolotl renders with (utils/chat_templates/base.py get_chat_template_from_config,
     loaders/tokenizer.py load_tokenizer): the dataset entry's, else the config's; tokenizer_default
     (and unset) is the model's own, as is tokenizer_default_fallback_* for a model that has one;
-    jinja is chat_template_jinja's file; a name is axolotl's own template of that name."""
+    jinja is chat_template_jinja's file; a name is axolotl's own template of that name. Returned:
+    a name ftlint does not ship, as the config gives it ("": none; Axolotl.counts_note says it)."""
     name = keys.get("chat_template", "str")
     jinja = keys.get("chat_template_jinja", "str")
     own = [e for e in entries if e.get("chat_template") not in (None, "tokenizer_default")]
@@ -116,19 +123,17 @@ def _template(keys: Keys, run: dict[str, Setting], entries: list[dict]) -> None:
         shown = f"chat_template {name}"
     if jinja is not None and name in (None, "jinja"):
         _jinja(keys, run, str(jinja))
-        return
+        return ""
     if name is None or name == "tokenizer_default" or str(name).startswith("tokenizer_default_fallback_"):
-        return
+        return ""
     if name == "jinja":
         raise RunConfigError(f"{keys.path}: chat_template jinja needs chat_template_jinja (axolotl refuses it too)")
     shipped = TEMPLATES / f"{name}.jinja"
     if shipped.is_file() and "/" not in str(name):
         run["chat_template"] = Setting(str(shipped), f"{shown} from {keys.name}: axolotl's own template "
                                        f"(src/axolotl/utils/chat_templates/templates/{name}.jinja)")
-        return
-    run["counts_note"] = Setting(f"an estimate: {shown} is axolotl's own template, which ftlint does not ship: counted "
-                                 "with the model's own template (give --chat-template FILE with axolotl's)",
-                                 f"{shown} from {keys.name}")
+        return ""
+    return shown
 
 
 def _jinja(keys: Keys, run: dict[str, Setting], jinja: str) -> None:

@@ -17,7 +17,7 @@ class Drop(Cut):
     def past(self, tokens: int, cut: int) -> bool:
         return tokens > cut or tokens < MIN_SAMPLE_LEN
 
-    def kept(self, pairs: Pairs, cut: int) -> tuple[int, int] | None:
+    def kept_pairs(self, pairs: Pairs, cut: int) -> list[tuple[int, int]] | None:
         return None
 
 

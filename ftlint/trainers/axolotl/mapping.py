@@ -65,9 +65,10 @@ def axolotl_mapping(file: str, index: str, paths: tuple[str, ...], limit: int) -
         raise MappingError(f"--mapping {file}: a user-defined prompt type (an object as `type`) is not read yet "
                            "(alpaca and chat_template are)")
     loss = loss_keys(file, config, entry)
+    where = f"{Path(file).name} datasets entry {entry.get('path') or '?'}"
     if kind == "alpaca":
         return Mapping(label, "alpaca", {"instruction": "instruction", "input": "input", "output": "output"}, ("instruction", "output"),
-                       loss=loss)
+                       loss=loss, reason=f"{where}: type alpaca")
     if kind.startswith("sharegpt"):
         raise MappingError(f"--mapping {file}: type {kind!r}: axolotl refuses it (\"`type: sharegpt.*` is deprecated. Please use "
                            "`type: chat_template`\": src/axolotl/utils/schemas/validation.py deprecate_sharegpt_datasets)")
@@ -83,7 +84,8 @@ def axolotl_mapping(file: str, index: str, paths: tuple[str, ...], limit: int) -
     speakers = {name: role for role, names in roles.items() for name in names}
     messages = _given(entry, "field_messages", "messages")
     return Mapping(label, "trl-messages", {"messages": messages}, ("messages",),
-                   {**SHAREGPT_TAGS, "role_tag": role_key, "content_tag": content_key}, speakers, ("role", "content"), loss=loss)
+                   {**SHAREGPT_TAGS, "role_tag": role_key, "content_tag": content_key}, speakers, ("role", "content"), loss=loss,
+                   reason=f"{where}: type chat_template, its messages read as OpenAI-style messages (trl-messages)")
 
 
 # the dataset entry's keys that change what trains, and ftlint does not model: refused rather than counted as if applied

@@ -2,7 +2,7 @@
 _load_raw_datasets and _load_and_prepare_datasets, at axolotl-ai-cloud/axolotl@067b021), in its
 order:
 
-  1. each dataset entry's `split` (datasets' slicing: configs/hf_datasets.py), the default "train"
+  1. each dataset entry's `split` (datasets' slicing: trainers/hf_datasets.py), the default "train"
      being the whole file;
   2. the length filter (utils/data/utils.py handle_long_seq_in_dataset): with drop (the default)
      only samples of min_sample_len (2) to sequence_len tokens stay; with truncate the shorter ones
@@ -27,19 +27,18 @@ import dataclasses
 import math
 import random
 import statistics
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
-from ..base import Packing, Plan, Prepared, Row
-from ..configs.hf_datasets import SplitError, held_out, permutation, read_instruction
+from ..base import Packing, Plan, Prepared, RecordRow
+from ..hf_datasets import held_out, permutation, read_instruction
 from . import multipack
 from .steps import PackedSteps
 
 SEED = 34  # ftlint's own draws start here: the same data and config always say the same figures
 
 
-def prepare(rows: Sequence[Row], plan: Plan) -> Prepared:
-    keys = dict(plan.trainer_keys)
+def prepare(rows: Sequence[RecordRow], keys: Mapping[str, object], plan: Plan) -> Prepared:
     sequence_len = plan.max_seq_len or 512
     words: list[str] = []
     parts, refusal = _read(rows, keys, words)
@@ -53,9 +52,9 @@ def prepare(rows: Sequence[Row], plan: Plan) -> Prepared:
     kept = [r for r in read if not r.dropped and r.tokens >= minimum]
     dropped = [r for r in read if r.dropped or r.tokens < minimum]
     packing = bool(keys.get("sample_packing"))
-    untrained = [r for r in kept if not r.trained] if packing else []
+    untrained = [r for r in kept if not _trained(r)] if packing else []
     if untrained:
-        kept = [r for r in kept if r.trained]
+        kept = [r for r in kept if _trained(r)]
         words.append(f"{len(untrained):,} sample(s) with no trained token left out (sample_packing: drop_no_trainable_tokens)")
     n_test, refusal = _held_out(len(kept), keys, refusal)
     random_split = bool(n_test) and random_order
@@ -69,7 +68,7 @@ def prepare(rows: Sequence[Row], plan: Plan) -> Prepared:
     figures, ranges = _figures(kept, n_test, random_split)
     out = Prepared(
         records=len(kept) - n_test, tokens=figures["tokens"], trained=figures["trainable_tokens"], dropped=len(dropped),
-        dropped_tokens=sum(r.tokens for r in dropped), dropped_trained=sum(r.trained for r in dropped),
+        dropped_tokens=sum(r.tokens for r in dropped), dropped_trained=sum(_trained(r) for r in dropped),
         truncated=figures["truncation.records"], truncated_tokens=figures["truncation.tokens"], left_out=len(untrained), validation=n_test,
         validation_tokens=figures["validation.tokens"], ranges=ranges, rule="; ".join(words), refusal=refusal, sources=sources)
     if not packing or not out.records:
@@ -78,13 +77,18 @@ def prepare(rows: Sequence[Row], plan: Plan) -> Prepared:
     return _packed(out, train, n_test if random_split else 0, keys, plan, sequence_len)
 
 
-def _read(rows: Sequence[Row], keys: dict[str, object], words: list[str]) -> tuple[list[list[Row]], str | None]:
+def _trained(r: RecordRow) -> int:
+    """Its trained tokens after the cut."""
+    return r.trainable - r.cut_trainable
+
+
+def _read(rows: Sequence[RecordRow], keys: Mapping[str, object], words: list[str]) -> tuple[list[list[RecordRow]], str | None]:
     """The records each dataset entry's `split` reads (all of them when it names none), per entry."""
     splits = keys.get("splits") or ()
-    per_file: dict[int, list[Row]] = {}
+    per_file: dict[int, list[RecordRow]] = {}
     for r in rows:
         per_file.setdefault(r.file, []).append(r)
-    out: list[list[Row]] = []
+    out: list[list[RecordRow]] = []
     for file, found in sorted(per_file.items()):
         spec = splits[file] if isinstance(splits, tuple) and file < len(splits) else None
         if not spec or spec == "train":
@@ -92,7 +96,7 @@ def _read(rows: Sequence[Row], keys: dict[str, object], words: list[str]) -> tup
             continue
         try:
             parts = read_instruction(str(spec), {"train": len(found)})
-        except SplitError as exc:
+        except ValueError as exc:
             return out, f"split {spec}: datasets refuses it ({exc})"
         chosen = [r for _, start, stop in parts for r in found[start:stop]]
         words.append(f"split {spec}: {len(chosen):,} of {len(found):,} records read")
@@ -100,7 +104,7 @@ def _read(rows: Sequence[Row], keys: dict[str, object], words: list[str]) -> tup
     return out, None
 
 
-def _merged(parts: list[list[Row]], keys: dict[str, object]) -> tuple[list[Row], bool]:
+def _merged(parts: list[list[RecordRow]], keys: Mapping[str, object]) -> tuple[list[RecordRow], bool]:
     """The datasets merged as utils/data/shared.py merge_datasets merges them, and whether their
     order is random (shuffled without a seed): one dataset is shuffled with cfg.seed unless
     curriculum_sampling or shuffle_merged_datasets false; several are each shuffled first with
@@ -122,21 +126,21 @@ def _merged(parts: list[list[Row]], keys: dict[str, object]) -> tuple[list[Row],
     return [merged[i] for i in permutation(len(merged), seed)], False
 
 
-def _held_out(n: int, keys: dict[str, object], refusal: str | None) -> tuple[int, str | None]:
+def _held_out(n: int, keys: Mapping[str, object], refusal: str | None) -> tuple[int, str | None]:
     """How many records val_set_size holds out (_handle_train_dataset_split: a size over 1 a count)."""
     size = keys.get("val_set_size")
     if not isinstance(size, (int, float)) or not size:
         return 0, refusal
     try:
         return held_out(n, int(size) if size > 1 else float(size)), refusal
-    except SplitError as exc:
+    except ValueError as exc:
         return 0, refusal or f"val_set_size {size:g}: axolotl stops ({exc})"
 
 
-def _figures(kept: list[Row], n_test: int, random_split: bool) -> tuple[dict[str, int], tuple[tuple[str, int, int], ...]]:
+def _figures(kept: list[RecordRow], n_test: int, random_split: bool) -> tuple[dict[str, int], tuple[tuple[str, int, int], ...]]:
     """The training part's figures (the first of `kept`, the rest held out); held out at random,
     the expected share, with the least and most the held-out records can take."""
-    columns = {"tokens": [r.tokens - r.cut for r in kept], "trainable_tokens": [r.trained for r in kept],
+    columns = {"tokens": [r.tokens - r.cut for r in kept], "trainable_tokens": [_trained(r) for r in kept],
                "truncation.records": [1 if r.cut else 0 for r in kept], "truncation.tokens": [r.cut for r in kept]}
     n = len(kept)
     out: dict[str, int] = {}
@@ -159,7 +163,8 @@ def _figures(kept: list[Row], n_test: int, random_split: bool) -> tuple[dict[str
     return out, tuple(ranges)
 
 
-def _packed(out: Prepared, train: list[Row], n_test: int, keys: dict[str, object], plan: Plan, sequence_len: int) -> Prepared:
+def _packed(out: Prepared, train: list[RecordRow], n_test: int, keys: Mapping[str, object], plan: Plan,
+            sequence_len: int) -> Prepared:
     """The multipack sampler's batches over the training part (utils/trainer.py calculate_total_num_steps,
     core/trainers/base.py _create_multipack_sampler: batch_max_len micro_batch_size x sequence_len, one bin
     a batch, on an attention that packs (flash_attention_2 ...); else micro_batch_size bins of sequence_len)."""

@@ -11,15 +11,19 @@ RunConfigError naming the file, the key and what it takes.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from pathlib import Path
+from typing import Any
 
 from .base import DatasetRef, Keys, RunConfig, RunConfigError, Setting
 
 
-def read_run(path: str, kind: str | None = None, limit: int | None = None, templates: Collection[str] = ()) -> RunConfig:
+def read_run(path: str, kind: str | None = None, limit: int | None = None, templates: Collection[str] = (),
+             models: Callable[..., Any] | None = None, versions: tuple[str | None, str | None] = (None, None)) -> RunConfig:
     """The run config at `path` (one regular file of at most `limit` bytes), of `kind` or of the
-    kind its keys show. `templates`: the chat templates ftlint renders, by name."""
+    kind its keys show. `templates`: the chat templates ftlint renders, by name; `models`: how a
+    self-hosted run's model name is read (names.named), else the catalog's entry alone; `versions`:
+    the trainer's and transformers' the user gave (--trainer-version, --transformers-version)."""
     from ...documents import parse_json, parse_yaml
     from ...trust import MAX_FILE_BYTES, Refused, read_text
     from .. import CONFIGS
@@ -38,7 +42,7 @@ def read_run(path: str, kind: str | None = None, limit: int | None = None, templ
     reader = next((t for t in CONFIGS if t.name == found), None)
     if reader is None:
         raise RunConfigError(f"--run {path}: unknown kind {found!r}; ftlint reads {kinds}")
-    return reader.read_config(Keys(doc, path, templates))
+    return reader.read_config(Keys(doc, path, templates, models, versions))
 
 
 def detect(doc: dict) -> str | None:

@@ -4,9 +4,11 @@ that ftlint reads but does not model. One module per kind of file reads it into 
 
 from __future__ import annotations
 
-from collections.abc import Collection
+import sys
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 
 class RunConfigError(Exception):
@@ -16,7 +18,12 @@ class RunConfigError(Exception):
 @dataclass(frozen=True, slots=True)
 class Setting:
     value: object
-    source: str  # "sequence_len 2048 from lora-1b.yml"
+    source: str  # "sequence_len 2048 from lora-1b.yml": the config's key first
+
+    @property
+    def key(self) -> str:
+        """The config's key the value came from (or ftlint's default names)."""
+        return self.source.split(" ", 1)[0]
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +46,8 @@ class RunConfig:
     validation_split: Setting | None = None  # a share (or count) of the training data held out
     notes: tuple[str, ...] = ()  # keys read but not modelled, each said once
     unset: tuple[str, ...] = ()  # keys that decide figures, not set: the trainer's default applies
+    keys: dict[str, object] = field(default_factory=dict)  # keys its trainer reads itself (Trainer.reading, cut_for, renderer, split, pack)
+    findings: tuple[tuple[str, str], ...] = ()  # (code, message): a key its version ignores or rejects, or ftlint cannot apply
 
     @property
     def name(self) -> str:
@@ -49,10 +58,24 @@ class Keys:
     """A config's top-level mapping, read key by key with its type checked: a value of another
     type is a RunConfigError naming the file, the key and what it takes."""
 
-    def __init__(self, doc: dict, path: str, templates: Collection[str] = ()) -> None:
+    def __init__(self, doc: dict, path: str, templates: Collection[str] = (), models: Callable[..., Any] | None = None,
+                 versions: tuple[str | None, str | None] = (None, None)) -> None:
         self.doc, self.path, self.name = doc, path, Path(path).name
         self.templates = templates  # the chat templates ftlint renders, by name: what a config's named one is compared with
+        # how a self-hosted run's model name is read (names.named: a folder, a name rule, the catalog),
+        # given by the caller so that the readers import nothing above them
+        self.models = models
+        self.versions = versions  # (--trainer-version, --transformers-version): what its reader asks its trainer's versions with
         self.notes: list[str] = []
+        self.findings: list[tuple[str, str]] = []
+
+    def ignored(self, text: str) -> None:
+        """A key the run's trainer version ignores or rejects: an error (FT514) saying what the run does instead."""
+        self.findings.append(("FT514", text))
+
+    def unapplied(self, text: str) -> None:
+        """A key that changes figures and that ftlint does not apply: an error (FT515); the figures are not the run's."""
+        self.findings.append(("FT515", text))
 
     def get(self, key: str, kind: str, where: dict | None = None, shown: str | None = None) -> object:
         """The value of `key` (None when absent or null), of `kind`: int, number, bool, str,
@@ -61,13 +84,31 @@ class Keys:
         if value is None:
             return None
         if not _is(value, kind):
-            raise RunConfigError(f"{self.path}: {shown or key} = {value!r}: expected {_WORDS[kind]}")
+            raise RunConfigError(f"{self.path}: {shown or key} = {quoted(value)}: expected {_WORDS[kind]}")
+        if kind == "number" and isinstance(value, int) and not isinstance(value, bool) and abs(value) > _FLOAT_MAX:
+            raise RunConfigError(f"{self.path}: {shown or key} = {quoted(value)}: too large for a number (ftlint's maximum "
+                                 "for each setting is in docs/trust.md)")
         return value
+
+    def count_or_number(self, key: str) -> Setting | None:
+        """A value a trainer takes as a float (epochs, warmup steps): a whole one is kept whole, so
+        that one too large for a float meets the option's maximum and is refused naming it."""
+        raw = self.doc.get(key)
+        return self.setting(key, "int" if isinstance(raw, int) and not isinstance(raw, bool) else "number")
 
     def items(self, key: str) -> list[object]:
         """A list's items (none when absent)."""
         value = self.get(key, "list")
-        return list(value) if isinstance(value, list) else []
+        return self.bounded(key, list(value) if isinstance(value, list) else [])
+
+    def bounded(self, key: str, names: list) -> list:
+        """A list of datasets, at most MAX_RUN_DATASETS of them: each is a file to read."""
+        from ...maxima import MAX_RUN_DATASETS
+
+        if len(names) > MAX_RUN_DATASETS:
+            raise RunConfigError(f"{self.path}: {key}: {len(names):,} datasets, over the {MAX_RUN_DATASETS:,} a run config "
+                                 "may name")
+        return names
 
     def setting(self, key: str, kind: str, value: object | None = None, shown: str | None = None) -> Setting | None:
         """A Setting of `key`'s value (or `value`, derived from it), said as `key VALUE from FILE`."""
@@ -79,6 +120,16 @@ class Keys:
     def note(self, text: str) -> None:
         if text not in self.notes:
             self.notes.append(text)
+
+
+_FLOAT_MAX = int(sys.float_info.max)  # YAML and JSON integers have no limit; a float does
+
+
+def quoted(value: object) -> str:
+    """A config's value as an error quotes it: a long one (a 400-digit number) cut short."""
+    from ...checked import shown
+
+    return shown(repr(value))
 
 
 _WORDS = {"int": "a whole number", "number": "a number", "bool": "true or false", "str": "a string", "list": "a list",
@@ -119,8 +170,8 @@ def number(text: object, key: str, keys: Keys) -> float | None:
         return None
     try:
         value = float(text)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        raise RunConfigError(f"{keys.path}: {key} = {text!r}: expected a number") from None
+    except (TypeError, ValueError, OverflowError):
+        raise RunConfigError(f"{keys.path}: {key} = {quoted(text)}: expected a number") from None
     if value != value or value in (float("inf"), float("-inf")):
-        raise RunConfigError(f"{keys.path}: {key} = {text!r}: expected a number")
+        raise RunConfigError(f"{keys.path}: {key} = {quoted(text)}: expected a number")
     return value

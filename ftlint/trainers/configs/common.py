@@ -6,15 +6,18 @@ from __future__ import annotations
 from fractions import Fraction
 from pathlib import Path
 
-from ...trust import inside
+from ...trust import inside, special
 from .base import DatasetRef, Keys, Setting, number
 
 
 def epochs(keys: Keys, key: str, plan: dict[str, Setting]) -> None:
     """A trainer's epochs (a float to most trainers) as ftlint's whole epochs; a
     fraction is said, and left to the trainer's default (give --max-steps)."""
-    found = keys.setting(key, "number")
+    found = keys.count_or_number(key)
     if found is None:
+        return
+    if isinstance(found.value, int) and found.value >= 1:
+        plan["epochs"] = found
         return
     value = float(found.value)  # type: ignore[arg-type]
     if value.is_integer() and value >= 1:
@@ -39,9 +42,12 @@ def warmup(keys: Keys, plan: dict[str, Setting], ratio_key: str = "warmup_ratio"
 
             raise RunConfigError(f"{keys.path}: {ratio_key} = {ratio!r}: expected a share of the steps, 0 to 1")
         plan["warmup_ratio"] = Setting(Fraction(str(ratio)), f"{ratio_key} {ratio:g} from {keys.name}")
-    steps = keys.get(steps_key, "number")
+    found = keys.count_or_number(steps_key)
+    steps = found.value if found is not None else None
     if steps is not None and ratio is None:
-        if float(steps).is_integer():  # type: ignore[arg-type]
+        if isinstance(steps, int):
+            plan["warmup_steps"] = found  # type: ignore[assignment]
+        elif float(steps).is_integer():  # type: ignore[arg-type]
             plan["warmup_steps"] = Setting(int(steps), f"{steps_key} {int(steps)} from {keys.name}")  # type: ignore[call-overload]
         elif 0 < float(steps) < 1:  # type: ignore[arg-type]
             # transformers 5 takes a warmup_steps below 1 as a ratio (TrainingArguments.get_warmup_steps)
@@ -55,23 +61,31 @@ def learning_rate(keys: Keys, key: str, plan: dict[str, Setting], where: dict | 
         plan["learning_rate"] = Setting(value, f"{shown or key} {value:g} from {keys.name}")
 
 
-def model(keys: Keys, key: str, run: dict[str, Setting], prefix: str = "") -> None:
+def model(keys: Keys, key: str, run: dict[str, Setting], prefix: str = "", folders: bool = True) -> None:
     """The model the config names, as the catalog's entry (a provider's models are named with
-    the provider's prefix there: PROVIDER/...), or a note that the catalog has none."""
+    the provider's prefix there: PROVIDER/...), or a note that the catalog has none; a
+    self-hosted run's name as names.named reads it (a model folder, a name rule, or a model
+    ftlint does not know, which the figures say)."""
     from ...models import UnknownModel, get_model
 
     name = keys.get(key, "str")
-    if name is None:
+    if not isinstance(name, str) or not name:
         return
-    for candidate in (f"{prefix}{name}",):  # a provider's job runs the provider's models only
-        try:
-            found = get_model(candidate)
-        except UnknownModel:
-            continue
-        run["model_name"] = Setting(found.name, f"{key} {name} from {keys.name}")
+    source = f"{key} {name} from {keys.name}"
+    if not prefix and keys.models is not None:
+        found = keys.models(Path(keys.path).parent, key, name, folders)
+        for option, value in (("model_name", found.model), ("tokenizer", found.folder), ("chat_template", found.template and found.folder)):
+            if value:
+                run[option] = Setting(value, source)
+        if found.note:
+            keys.note(found.note)
         return
-    keys.note(f"{key} {name}: not in ftlint's catalog; counted with o200k_base and the trainer's default renderer "
-              "(give --model or --tokenizer and --chat-template for the model's own)")
+    try:  # a provider's job runs the provider's models only
+        run["model_name"] = Setting(get_model(f"{prefix}{name}").name, source)
+    except UnknownModel:
+        # how the counts are made without it is said once, beside them (plan/exactness.py)
+        keys.note(f"{key} {name}: not in ftlint's catalog (give --model for one it knows, or --tokenizer and --chat-template "
+                  "for this one's own)")
 
 
 def dataset(keys: Keys, path: str, kind: str = "", mapping: str | None = None) -> DatasetRef:
@@ -81,11 +95,14 @@ def dataset(keys: Keys, path: str, kind: str = "", mapping: str | None = None) -
     folder = Path(keys.path).parent
     candidate = folder / path
     if path and "\x00" not in path and candidate.exists():
-        if not inside(candidate, folder):
-            from .base import RunConfigError
+        from .base import RunConfigError
 
+        if not inside(candidate, folder):
             raise RunConfigError(f"{keys.path}: dataset {path!r}: outside {folder.resolve()}, the folder of the run config; "
                                  "a run config names files inside its own folder (give a path outside it as PATH)")
+        what = special(candidate)
+        if what is not None:  # a FIFO or a device would block the reader, or never end
+            raise RunConfigError(f"{keys.path}: dataset {path!r}: {what}, not a regular file or a folder")
         return DatasetRef(path, kind, str(candidate.resolve()), mapping)
     return DatasetRef(path, kind, None, mapping)
 

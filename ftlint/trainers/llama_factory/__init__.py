@@ -10,9 +10,11 @@ from ..base import Packing, Trainer
 from .cut import PROPORTIONAL_CUT
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Mapping as Keyed
+    from collections.abc import Sequence
 
     from ...mapping import Mapping
+    from ..base import RecordRow, Renderer, Split
     from ..configs.base import Keys, RunConfig
 
 class LlamaFactory(Trainer):
@@ -35,15 +37,49 @@ class LlamaFactory(Trainer):
 
         return mapping_of(file, name, paths, limit)
 
-    def pack(self, lengths: Iterable[int], max_seq_len: int) -> Packing:
-        """Counted as TRL packs (best-fit decreasing); its own greedy_knapsack (processor_utils.py) is not modelled."""
-        from ..trl.packing import pack
+    def image_pixels(self) -> tuple[int, int] | None:
+        """src/llamafactory/hparams/data_args.py image_max_pixels 768 * 768, image_min_pixels 32 * 32
+        (data/mm_plugin.py MMPluginMixin._preprocess_image scales an image into them)."""
+        return 768 * 768, 32 * 32
 
-        return pack(lengths, max_seq_len)
+    def renderer(self, keys: Keyed[str, object]) -> Renderer | None:
+        """Its own data pipeline (render.py), with the template its config names; None for a
+        template ftlint does not have (the model's chat template counts, an estimate)."""
+        from .render import Options, Renderer
+        from .templates import TEMPLATES
 
-    def counts_note(self) -> str:
-        return (f"an estimate for {self.name}: it renders with its own template registry ({self.profile.renderer.source}), "
-                "not compared here; counted with the model's Hugging Face template")
+        name = keys.get("template")
+        stage = str(keys.get("stage") or "sft")
+        if not keys or (name not in TEMPLATES and stage != "pt"):
+            return None
+        flags = {k: bool(keys.get(k, default)) for k, default in (("train_on_prompt", False), ("mask_history", False),
+                 ("enable_thinking", True), ("preserve_thinking", False), ("packing", False))}
+        columns = frozenset(str(keys.get("columns") or "").split(","))
+        options = Options(TEMPLATES.get(str(name)), stage, columns=columns, **flags)
+        default_system, tool_format = keys.get("default_system"), keys.get("tool_format")
+        return Renderer(options.with_overrides(default_system if isinstance(default_system, str) else None,
+                                               tool_format if isinstance(tool_format, str) else None))
 
+    def split(self, records: Sequence[RecordRow], keys: Keyed[str, object]) -> Split | None:
+        from .rows import split
+
+        return split(records, keys)
+
+    def pack(self, records: Sequence[RecordRow], max_seq_len: int, keys: Keyed[str, object] | None = None) -> Packing:
+        """Per map batch, as its processors pack (rows.py): greedy_knapsack, or pretraining's blocks."""
+        from .rows import pack
+
+        return pack(records, max_seq_len, keys or {})
+
+    def counts_note(self, keys: Keyed[str, object], formatting: str) -> str:
+        found = self.renderer(keys)
+        if found is not None and found.reads(formatting):
+            return ""
+        name = keys.get("template")
+        why = (f"its template {name} is not one ftlint renders" if name else "no template is set, and it parses the model's "
+               "chat template into its own slots (data/template.py parse_template)") if found is None else \
+            f"it does not read {formatting} data through its template"
+        return (f"an estimate for {self.name}: {why}; counted with the model's chat template as transformers renders it "
+                f"({self.profile.renderer.source})")
 
 TRAINER = LlamaFactory("llama-factory", __name__)

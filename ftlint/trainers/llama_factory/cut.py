@@ -25,24 +25,37 @@ def infer_seqlen(source: int, target: int, cutoff: int) -> tuple[int, int]:
     return new_source, new_target
 
 
-def proportional(pairs: Pairs, cutoff: int) -> tuple[int, int]:
-    """(tokens kept, trained tokens kept) under LLaMA-Factory's rule, pair by pair."""
-    total = trained_kept = 0
+def proportional(pairs: Pairs, cutoff: int) -> list[tuple[int, int]]:
+    """Each pair's (source, target) tokens kept under LLaMA-Factory's rule, pair by pair: the
+    start of each (source_ids[:source_len], target_ids[:target_len]), none once the cutoff is used."""
+    out, total = [], 0
     for source, target in pairs:
-        if total >= cutoff:
-            break
-        kept_source, kept_target = infer_seqlen(source, target, cutoff - total)
+        kept_source, kept_target = infer_seqlen(source, target, cutoff - total) if total < cutoff else (0, 0)
         total += kept_source + kept_target
-        trained_kept += kept_target
-    return total, trained_kept
+        out.append((kept_source, kept_target))
+    return out
 
 
 class Proportional(Cut):
     name = PROPORTIONAL
     words = "each turn's prompt and answer cut in proportion (LLaMA-Factory infer_seqlen), later turns dropped"
 
-    def kept(self, pairs: Pairs, cut: int) -> tuple[int, int] | None:
+    def kept_pairs(self, pairs: Pairs, cut: int) -> list[tuple[int, int]] | None:
         return proportional(pairs, cut)
+
+    def kept_ranges(self, pairs: Pairs, cut: int) -> list[tuple[int, int]]:
+        """Each pair's kept prompt and answer, where they lie in the whole sample."""
+        if not pairs:
+            return super().kept_ranges(pairs, cut)
+        kept: list[tuple[int, int]] = []
+        position = total = 0
+        for source, target in pairs:
+            if total < cut:
+                s, t = infer_seqlen(source, target, cut - total)
+                kept += [(position, position + s), (position + source, position + source + t)]
+                total += s + t
+            position += source + target
+        return kept
 
 
 PROPORTIONAL_CUT = Proportional()

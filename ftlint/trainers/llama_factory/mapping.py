@@ -15,9 +15,16 @@ from pathlib import Path
 from ...documents import parse_json
 from ...mapping import SHAREGPT_TAGS, Mapping, MappingError, document, validate
 
+# src/llamafactory/data/parser.py DatasetAttr: each column's default (None: not read unless named); the
+# preference and KTO columns (chosen, rejected, kto_tag) of data/converter.py, for both formattings
+PAIRS = {"chosen": ("chosen", None), "rejected": ("rejected", None), "kto_tag": ("kto_tag", None)}
+# the media columns (LLaMA-Factory's images, videos, audios: data/README.md) keep their canonical names
+MEDIA_COLUMNS = {"images": ("images", None), "videos": ("videos", None), "audios": ("audios", None)}
 ALPACA_COLUMNS = {"prompt": ("instruction", "instruction"), "query": ("input", "input"), "response": ("output", "output"),
-                  "system": ("system", None), "history": ("history", None)}
-SHAREGPT_COLUMNS = {"messages": ("conversations", "conversations"), "system": ("system", None), "tools": ("tools", None)}
+                  "system": ("system", None), "history": ("history", None), "tools": ("tools", None), **PAIRS,
+                  **MEDIA_COLUMNS}
+SHAREGPT_COLUMNS = {"messages": ("conversations", "conversations"), "system": ("system", None), "tools": ("tools", None),
+                    **PAIRS, **MEDIA_COLUMNS}
 
 
 def mapping_of(file: str, name: str, paths: tuple[str, ...], limit: int) -> Mapping:
@@ -40,8 +47,6 @@ def mapping_of(file: str, name: str, paths: tuple[str, ...], limit: int) -> Mapp
             raise MappingError(f"--mapping {file}: say which dataset with {file}:NAME ({len(info)} entries, "
                                f"{len(chosen)} naming an input)")
     entry = info[name]
-    if entry.get("ranking"):
-        raise MappingError(f"--mapping {file}:{name}: preference (ranking) datasets are not read through a mapping yet")
     formatting = entry.get("formatting") or "alpaca"
     if formatting not in ("alpaca", "sharegpt"):  # the schema allows LLaMA-Factory's third, openai
         raise MappingError(f"--mapping {file}:{name}: formatting {formatting!r} is not read through a mapping yet "
@@ -50,9 +55,10 @@ def mapping_of(file: str, name: str, paths: tuple[str, ...], limit: int) -> Mapp
     if formatting == "alpaca" and set(given) == {"prompt"} and isinstance(given["prompt"], str):
         # data/README.md, Pre-training Dataset: `"columns": {"prompt": "text"}`, and "only the text column
         # will be used" (data/processor/pretrain.py reads the prompt alone): no output to miss
-        return Mapping(name, "text", {"text": given["prompt"]}, ("text",))
+        return Mapping(name, "text", {"text": given["prompt"]}, ("text",),
+                       reason=f"{Path(file).name} entry {name}: its one column, prompt, is pre-training text")
     table = ALPACA_COLUMNS if formatting == "alpaca" else SHAREGPT_COLUMNS
-    unknown = sorted(set(given) - set(table) - {"images", "videos", "audios", "chosen", "rejected", "kto_tag"})
+    unknown = sorted(set(given) - set(table))
     if unknown:
         raise MappingError(f"--mapping {file}:{name}: unknown columns {unknown} for {formatting}")
     columns: dict[str, str] = {}
@@ -60,6 +66,9 @@ def mapping_of(file: str, name: str, paths: tuple[str, ...], limit: int) -> Mapp
         column = given.get(key, default)
         if isinstance(column, str):
             columns[canonical] = column
-    required = ("instruction", "output") if formatting == "alpaca" else ("conversations",)
+    required = ("conversations",) if formatting == "sharegpt" else ("instruction", "chosen", "rejected") if entry.get("ranking") \
+        else ("instruction", "output")
     tags = {**SHAREGPT_TAGS, **{k: v for k, v in (entry.get("tags") or {}).items() if isinstance(v, str)}}
-    return Mapping(name, formatting, columns, required, tags)
+    # src/llamafactory/hparams/data_args.py: media_dir defaults to dataset_dir, the folder of dataset_info.json
+    return Mapping(name, formatting, columns, required, tags, media_dir=str(Path(file).resolve().parent),
+                   reason=f"{Path(file).name} entry {name}: formatting {formatting}{'' if entry.get('formatting') else ' (the default)'}")

@@ -35,7 +35,8 @@ class MistralFinetune(Trainer):
             return None
         return Rows(packed_rows(tokens, plan.max_seq_len),
                     f"rows = ceil({tokens:,} tokens / seq_len {plan.max_seq_len:,}): {self.name} concatenates the samples "
-                    f"into rows of seq_len ({self.profile.past_max.source})")
+                    f"into rows of seq_len, from a data iterator that never ends, so every row is full "
+                    f"({self.profile.past_max.source})", plan.max_seq_len, full=True)
 
 
 TRAINER = MistralFinetune("mistral-finetune", __name__)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..configs.base import DatasetRef, Keys, RunConfig, Setting
-from ..configs.common import count, dataset, learning_rate
+from ..configs.common import count, dataset, learning_rate, model
 
 UNSET = {
     "max_steps": "max_steps 100: mistral-finetune's default (finetune/args.py TrainArgs.max_steps=100)",
@@ -19,13 +19,11 @@ UNSET = {
 def read(keys: Keys) -> RunConfig:
     run: dict[str, Setting] = {}
     plan: dict[str, Setting] = {}
-    name = keys.get("model_id_or_path", "str")
-    if name:
-        keys.note(f"model_id_or_path {name}: a local model folder to mistral-finetune; give --model for the catalog's entry")
+    # a local folder to mistral-finetune, rendered by mistral-common, not by a template of the folder's
+    model(keys, "model_id_or_path", run, folders=False)
     seq = keys.setting("seq_len", "int")
-    if seq is not None:
-        keys.note(f"{seq.source}: mistral-finetune packs samples end to end into sequences of it and cuts none; "
-                  "ftlint counts each sample as a sequence")
+    if seq is not None:  # the pack length: samples end to end into sequences of it (finetune/data/dataset.py sequence_iterator)
+        run["max_seq_len"] = plan["max_seq_len"] = seq
     count(keys, "batch_size", "batch_size", plan)
     count(keys, "num_microbatches", "grad_accum", plan)
     count(keys, "max_steps", "max_steps", plan)
@@ -48,7 +46,7 @@ def read(keys: Keys) -> RunConfig:
 def _paths(keys: Keys, data: dict, key: str) -> list[DatasetRef]:
     value = keys.get(key, "str", data, f"data.{key}")
     out = []
-    for part in str(value or "").split(","):
+    for part in keys.bounded(f"data.{key}", str(value or "").split(",")):
         path = part.strip()
         if ":" in path and path.rsplit(":", 1)[1].replace(".", "", 1).isdigit():  # PATH:WEIGHT
             path = path.rsplit(":", 1)[0]

@@ -6,20 +6,14 @@ from __future__ import annotations
 
 import math
 
-from ..cut import Cut, Pairs
+from ..cut import Uncut
 
 SPLIT = "split"  # nothing is cut: samples are packed across sequences
 
 
-class Split(Cut):
+class Split(Uncut):
     name = SPLIT
     words = "packed across sequences: nothing cut"
-
-    def past(self, tokens: int, cut: int) -> bool:
-        return False  # a long sample continues into the next sequence
-
-    def kept(self, pairs: Pairs, cut: int) -> tuple[int, int] | None:
-        return sum(u + t for u, t in pairs), sum(t for _, t in pairs)
 
 
 SPLIT_CUT = Split()
