@@ -101,6 +101,11 @@ class RunOptions:
     template_budget: TemplateBudget = field(default_factory=TemplateBudget)  # the chat template's, per record
     run: str | None = None  # --run FILE: the run config whose values fill the options not given (ftlint/resolve/run_config.py)
     run_notes: tuple[str, ...] = ()  # what the run config says that ftlint reads but does not model, and its defaults
+    # --dataset: the paths are a repository's dataset, judged as one: the provider's minimum (FT401) is the
+    # training set's, not each file's; and findings are shown on the `changed` files only (None: on every file),
+    # a dataset finding between a changed and an unchanged file on the changed one (ftlint/change.py)
+    dataset: bool = False
+    changed: tuple[str, ...] | None = None
 
     RULES: ClassVar[dict[str, Rule]] = {
         "validation": Text(path=True), "model_name": Text(), "context": Count(1, maximum("context")), "today": Text(), "tokenizer": Text(path=True),
@@ -108,7 +113,7 @@ class RunOptions:
         "prompt_fingerprints": Flag(), "assistant_only_loss": Flag(), "completion_only_loss": Flag(), "max_seq_len": Count(1, maximum("max-seq-len")),
         "bound_tokens": Flag(), "mapping": Text(path=True), "keep_order": Flag(), "engine": OneOf(("local", "ray")), "trainer": OneOf(TRAINER_CHOICES),
         "trainer_source": Text(), "max_seq_len_source": Text(), "model_source": Text(), "model_file": Text(),
-        "run": Text(path=True),
+        "run": Text(path=True), "dataset": Flag(),
     }
 
     @property
@@ -119,8 +124,10 @@ class RunOptions:
     def __post_init__(self) -> None:
         if not isinstance(self.paths, tuple) or not all(isinstance(p, str) for p in self.paths):
             raise OptionError(f"{self.paths!r} is not a tuple of paths", "paths")
-        if not isinstance(self.held_out, tuple) or not all(isinstance(p, str) for p in self.held_out):
-            raise OptionError(f"{self.held_out!r} is not a tuple of paths", "held_out")
+        for name in ("held_out", "changed"):
+            value = getattr(self, name)
+            if (value is not None or name == "held_out") and (not isinstance(value, tuple) or not all(isinstance(p, str) for p in value)):
+                raise OptionError(f"{value!r} is not a tuple of paths", name)
         check_fields(self, self.RULES)  # the format's name is checked where formats are known (resolve_run)
         for name, kind in (("limits", ReadLimits), ("selection", Selection), ("template_budget", TemplateBudget)):
             if not isinstance(getattr(self, name), kind):

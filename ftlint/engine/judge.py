@@ -361,21 +361,21 @@ def file_findings(summary: FileSummary, fmt: Format, settings: Settings) -> list
     return out
 
 
-def dataset_findings(views: tuple[DatasetView, ...], kind: str, selection: Selection,
-                     formats: list[Format]) -> tuple[Counter[str], list[Diagnostic]]:
-    """Dataset checks (`kind` "dataset": one set; "split": training and validation) over the
-    frames; `formats` are the formats of the views' files, in order. Returns how many hits each
-    code made (reported or not: figures count them) and the findings to report, in file and
-    line order."""
+def dataset_findings(views: tuple[DatasetView, ...], kind: str, selection: Selection, formats: list[Format],
+                     changed: abc.Callable[[str], bool] | None = None) -> tuple[Counter[str], list[Diagnostic]]:
+    """Dataset checks (`kind` "dataset": one set; "split": training and validation) over the frames; `formats`
+    are the views' files' formats; `changed` (--dataset): whether a file's findings are shown (Located.shown_on).
+    Returns how many hits each code made (reported or not: figures count them), and the findings in file and line order."""
     paths = [p for v in views for p in v.paths]
     levels = [Severities(fmt, selection.for_path(path)) for path, fmt in zip(paths, formats, strict=True)]
     made: Counter[str] = Counter()
     found = []
     for c in checks(kind):
-        for located in c.func(*views):
-            code = located.hit.code or c.codes[0]
+        for hit in c.func(*views):
+            code = hit.hit.code or c.codes[0]
             made[code] += 1
-            if (sev := levels[located.file_index](code)) is not None:
+            located = hit if changed is None else hit.shown_on(lambda i: changed(paths[i]))
+            if located is not None and (sev := levels[located.file_index](code)) is not None:
                 found.append((located.file_index, located.line, Diagnostic(
                     redact(paths[located.file_index]), located.line, located.hit.col, code, redact(located.hit.message), sev,
                     located.hit.pointer, located.fingerprint)))
