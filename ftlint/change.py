@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 
 from . import repository as git
 from .diagnostics import ERROR, Diagnostic
+from .errors import UsageError
 from .repository import DatasetFiles, RepositoryError
 from .trust import Refused, workspace_file
 
@@ -201,7 +202,10 @@ def judge_change(run: RunOptions, lay: Layout, emit: Emit, plan: PlanOptions | N
         emit(d)
 
     with ExitStack() as stack:
-        temps = stack.enter_context(git.blobs({p: lay.base.oids.get(p, "") for p in lay.replaced}))
+        try:
+            temps = stack.enter_context(git.blobs({p: lay.base.oids.get(p, "") for p in lay.replaced}))
+        except RepositoryError as exc:
+            raise UsageError(str(exc)) from None
         sides = _Sides(head_run, lay, temps, progress)
         head = sides.head(shown)
         base, base_found = sides.base()
