@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .diagnostics import Diagnostic
+from .diagnostics import Diagnostic, Hit
 from .redact import redact
 
 if TYPE_CHECKING:
@@ -72,7 +72,7 @@ class Shown:
 def dataset_minimum(train: Analysis, fmt: Format, run: Run, shown: Shown | None) -> list[Diagnostic]:
     """FT401 of the training set as a whole, on the first changed training file (the change that
     leaves the dataset short), else the first changed file, else (every file shown) the first one."""
-    from .engine.severities import Severities
+    from .engine.verdict import Verdict
     from .rules import checks
     from .rules.context import FileContext, FileSummary
 
@@ -84,11 +84,7 @@ def dataset_minimum(train: Analysis, fmt: Format, run: Run, shown: Shown | None)
         place = names[0] if names else ""
     else:  # a change that only removes files has none to put it on
         place = ([p for p in names if shown.changed(p)] or sorted(shown.names) or [""])[0]
-    level = Severities(fmt, run.settings.selection.for_path(place), run.settings.trainer)
+    verdict = Verdict(fmt, run.settings.selection.for_path(place), run.settings.trainer)
     ctx = FileContext(fmt, True, dataset_files=len(names))
-    out = []
-    for c in (c for c in checks("file") if "FT401" in c.codes):
-        for hit in c.func(whole, ctx):
-            if (sev := level("FT401")) is not None:
-                out.append(Diagnostic(redact(place), 0, 0, "FT401", redact(hit.message), sev))
-    return out
+    hits = [("FT401", hit) for c in checks("file") if "FT401" in c.codes for hit in c.func(whole, ctx)]
+    return verdict.findings(place, [(code, Hit(hit.message)) for code, hit in hits])
