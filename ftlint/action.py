@@ -1,6 +1,5 @@
-"""The GitHub Action (action.yml at the repository's root): check a pull request's changed data
-files, annotate them, and write the job summary. Thin over the CLI: every figure comes from
-`ftlint check`, `ftlint diff` and `ftlint estimate`, run as a user would run them.
+"""The GitHub Action (action.yml at the repository's root): judge a pull request's change as part
+of the dataset it lands in, annotate the changed files, and write the job summary and outputs.
 
     python -m ftlint.action        (action.yml runs it; it reads what the runner sets)
 
@@ -9,38 +8,48 @@ input it declares to one, and tests/test_action.py holds the two lists equal), G
 (the pull request's base branch: the changed files are `git diff --name-only origin/BASE...HEAD`),
 GITHUB_STEP_SUMMARY and GITHUB_OUTPUT (files the runner reads after the step).
 
+The dataset is the unit (`dataset: true`, the default; ftlint/change.py): every data file the
+checkout holds (matching `paths`), as it stands after the change, is read once, in this process;
+the changed files' records are annotated; the minimum, duplicates and leakage across files, the
+estimate and the gates are the dataset's; the diff is the dataset at the merge base against the
+pull request, its validation set apart. `dataset: false` judges the changed files alone.
+
 The pull request is a stranger's: its file names, its files and its ftlint.toml. So every name
-reaches a command line after `--` (a file named `--output-file=/x` is a file), the base after
+reaches a command line after `--` (a file named `--output-file=/x.jsonl` is a file), the base after
 `git rev-parse --verify --end-of-options`; names are read from git as bytes (`-z`: a newline or
 a non-UTF-8 byte in a name is a name); a changed file is read only when it resolves inside the
-workspace to a regular file (trust.workspace_file); the model, trainer, price and run config
-are the workflow's (`--not-from-config`: the repository's values are said and not used), and
+workspace to a regular file (trust.workspace_file), and the dataset's other files are the regular
+files git tracks, checked the same way; the model, trainer, price, run config and the dataset's
+definition are the workflow's (WORKFLOW_KEYS: the repository's values are said and not used), and
 the gates are judged here, on the estimate's figures, whatever the repository's configuration
 switches off. ftlint's error output lands in the summary inside a fence it cannot close.
 
-What it costs: the changed files are read by `check` twice (the annotations, the summary), by
-`estimate` twice (the summary, the figures as JSON) and by one `diff` with their base revision;
-nothing is read that the pull request did not change.
+What it costs: the dataset's unchanged files are read once, its changed files once, and the base's
+versions of the changed files once (from git); check, diff and estimate share that one reading.
 """
 
 from __future__ import annotations
 
 import os
-import re
-import subprocess
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-
-import orjson
+from typing import TYPE_CHECKING
 
 from .report.escape import github_data, github_property, md_code, md_fence, md_text, shown_path
+from .repository import DATA_FILES, NOT_DATA, glob_match, is_data
 from .trust import Refused, workspace_file
+
+if TYPE_CHECKING:
+    from .cli.change import Judged
+
+__all__ = ["DATA_FILES", "NOT_DATA", "glob_match", "is_data"]  # the data files' one definition, ftlint/repository.py
 
 # The inputs action.yml declares, by their environment names; the values are what each does.
 INPUTS = {
-    "INPUT_PATHS": "globs (one a line, or separated by spaces) the checked files must match; empty: every file ftlint reads",
+    "INPUT_PATHS": "globs (one a line, or separated by spaces) the dataset's files must match; empty: every file ftlint reads",
     "INPUT_BASE": "the revision to compare with; empty: origin/$GITHUB_BASE_REF (a pull request's base)",
+    "INPUT_DATASET": "true (default): judge the change as part of the repository's dataset; false: the changed files alone",
     "INPUT_MODEL": "--model",
     "INPUT_TRAINER": "--trainer",
     "INPUT_RUN": "--run (a run config)",
@@ -54,17 +63,11 @@ GATES = (("INPUT_MAX_COST", "max-cost", "max_cost_usd", "cost_usd"),
          ("INPUT_MAX_TOKENS", "max-tokens", "max_tokens", "tokens_processed"),
          ("INPUT_MIN_RECORDS", "min-records", "min_records", "records"))
 # What the gate relies on, owned by the workflow: a repository's ftlint.toml may not change them.
-WORKFLOW_KEYS = ("model", "trainer", "price", "run")
+WORKFLOW_KEYS = ("model", "trainer", "price", "run", "dataset", "dataset-paths")
 # ftlint's error output quoted in the summary: at most so many lines of so many characters.
 QUOTED_LINES, QUOTED_CHARS = 40, 500
-
-# Files ftlint reads, as .pre-commit-hooks.yaml matches them (tests/test_action.py holds them equal).
-DATA_FILES = re.compile(r"(\.(jsonl|ndjson|json)(\.gz|\.zst)?|\.(parquet|arrow))$")
-NOT_DATA = re.compile(
-    r"(^|/)(dataset_info|state|dataset_dict|tokenizer|tokenizer_config|special_tokens_map|added_tokens|config"
-    r"|generation_config|preprocessor_config|adapter_config|trainer_state|vocab|tekken|params|package|package-lock"
-    r"|tsconfig|composer|deno|renovate|\.?eslintrc|launch|settings|extensions|devcontainer)\.json$"
-    r"|(^|/)\.(vscode|github|devcontainer)/")
+# The outputs: name -> the estimate's figure (of the dataset after the change), besides errors, warnings and files.
+FIGURES = {"records": "records", "tokens": "tokens_processed", "epochs": "epochs", "steps": "total_steps"}
 
 
 class ActionError(Exception):
@@ -80,6 +83,7 @@ class Inputs:
     run: str
     gates: tuple[tuple[str, str, float | int], ...]  # (flag without dashes, as given, limit) of each gate set
     fail_on: str
+    dataset: bool = True
 
     @classmethod
     def of(cls, env: Mapping[str, str]) -> Inputs:
@@ -90,94 +94,63 @@ class Inputs:
             return env.get(name, "").strip()
 
         gates = []
-        for name, flag, field, _ in GATES:
+        for name, flag, field_name, _ in GATES:
             if get(name):
                 try:
-                    gates.append((flag, get(name), Gates.RULES[field](get(name))))
+                    gates.append((flag, get(name), Gates.RULES[field_name](get(name))))
                 except OptionError as exc:
                     raise ActionError(f"{flag}: {exc.reason}") from None
         base = get("INPUT_BASE") or (f"origin/{get('GITHUB_BASE_REF')}" if get("GITHUB_BASE_REF") else None)
         fail_on = get("INPUT_FAIL_ON") or "error"
         if fail_on not in ("error", "warning"):
             raise ActionError(f"fail-on: {fail_on!r} is not error or warning")
+        dataset = get("INPUT_DATASET").lower() or "true"
+        if dataset not in ("true", "false"):
+            raise ActionError(f"dataset: {dataset!r} is not true or false")
         return cls(tuple(get("INPUT_PATHS").split()), base, get("INPUT_MODEL"), get("INPUT_TRAINER"), get("INPUT_RUN"),
-                   tuple(gates), fail_on)
+                   tuple(gates), fail_on, dataset == "true")
 
     def judging(self) -> list[str]:
-        """The flags check, diff and estimate share (`--flag=value`: a value is never a flag)."""
+        """The flags check and estimate share (`--flag=value`: a value is never a flag)."""
         return [f"--{flag}={value}" for flag, value in (("model", self.model), ("trainer", self.trainer), ("run", self.run))
                 if value]
 
-
-def glob_match(path: str, pattern: str) -> bool:
-    """A git-style glob: `*` and `?` stay within a folder, `**/` is any number of folders, `**`
-    anything. Matched by following every place in the pattern at once (a Thompson simulation),
-    so time is the path's length times the pattern's, never exponential; any character of a
-    name (a newline too) is a character."""
-    tokens = re.findall(r"\*\*/|\*\*|\*|\?|.", pattern, re.DOTALL)
-    end = len(tokens)
-
-    def closure(places: set[int]) -> set[int]:
-        # a star of any kind may match nothing
-        more, todo = set(places), list(places)
-        while todo:
-            i = todo.pop()
-            if i < end and tokens[i] in ("*", "**", "**/") and i + 1 not in more:
-                more.add(i + 1)
-                todo.append(i + 1)
-        return more
-
-    places, folders = closure({0}), set[int]()  # folders: "**/" tokens inside a folder name, before its "/"
-    for ch in path:
-        after: set[int] = set()
-        inside: set[int] = set()
-        for i in places | folders:
-            token = tokens[i] if i < end else None
-            if token == "**/" or i in folders:
-                inside.add(i)
-                if ch == "/":
-                    after.add(i + 1)
-            elif token == "**" or (token == "*" and ch != "/"):
-                after.add(i)
-            elif (token == "?" and ch != "/") or token == ch:
-                after.add(i + 1)
-        places, folders = closure(after), inside
-        if not places and not folders:
-            return False
-    return end in places
-
-
-def is_data(path: str) -> bool:
-    return DATA_FILES.search(path) is not None and NOT_DATA.search(path) is None
+    def dataset_flags(self) -> list[str]:
+        return ["--dataset" if self.dataset else "--no-dataset", *(f"--dataset-paths={p}" for p in self.paths)]
 
 
 def git(*args: str) -> bytes:
+    from .repository import RepositoryError
+    from .repository import git as run_git
+
     try:
-        done = subprocess.run(["git", *args], capture_output=True, stdin=subprocess.DEVNULL, check=False)
-    except OSError as exc:
-        raise ActionError(f"cannot run git: {exc.strerror or exc}") from None
-    if done.returncode:
-        said = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise ActionError(f"git {args[0]}: {said[-1] if said else 'failed'}")
-    return done.stdout
+        return run_git(*args)
+    except RepositoryError as exc:
+        raise ActionError(str(exc)) from None
 
 
 def base_commit(base: str) -> str:
-    """The commit `base` names, checked as a revision (a `base` of `--output=x` is no option)."""
+    """The commit the change is judged against: the merge base of `base` and HEAD, as a pull
+    request's diff has it (`base` is checked as a revision: `--output=x` is no option)."""
     try:
-        return git("rev-parse", "--verify", "--quiet", "--end-of-options", f"{base}^{{commit}}").decode("ascii").strip()
+        named = git("rev-parse", "--verify", "--quiet", "--end-of-options", f"{base}^{{commit}}").decode("ascii").strip()
     except ActionError:
         raise ActionError(f"base {base!r} is not a commit in this checkout (fetch it: actions/checkout with fetch-depth: 0)") from None
+    try:
+        return git("merge-base", "--end-of-options", named, "HEAD").decode("ascii").strip()
+    except ActionError:
+        raise ActionError(f"base {base!r} has no common history with HEAD (fetch it: actions/checkout with fetch-depth: 0)") from None
 
 
-def changed_files(inputs: Inputs) -> list[str]:
-    """The data files the pull request adds or changes (every tracked one without a base),
-    as they match `paths`; deleted files are not there to check. Names are git's bytes, as the
-    file system takes them back (a non-UTF-8 byte is a surrogate escape, as in sys.argv)."""
-    if inputs.base:
-        listed = git("diff", "--name-only", "--diff-filter=d", "-z", "--end-of-options", f"{base_commit(inputs.base)}...HEAD", "--")
+def changed_files(inputs: Inputs, base: str | None, deleted: bool = False) -> list[str]:
+    """The data files the pull request adds or changes (every tracked one without a base), or with
+    `deleted` those it removes, as they match `paths`. Names are git's bytes, as the file system
+    takes them back (a non-UTF-8 byte is a surrogate escape, as in sys.argv)."""
+    if base:
+        listed = git("diff", "--name-only", f"--diff-filter={'D' if deleted else 'd'}", "--no-renames", "-z", "--end-of-options",
+                     base, "HEAD", "--")
     else:
-        listed = git("ls-files", "-z")
+        listed = b"" if deleted else git("ls-files", "-z")
     names = [os.fsdecode(n) for n in listed.split(b"\0") if n]
     patterns = inputs.paths or ("**",)
     return [n for n in names if is_data(n) and any(glob_match(n, p) for p in patterns)]
@@ -196,20 +169,6 @@ def trusted(names: Sequence[str]) -> tuple[list[str], list[tuple[str, str]]]:
     return files, refused
 
 
-def ftlint(*args: str) -> subprocess.CompletedProcess[str]:
-    argv = [sys.executable, "-m", "ftlint", "--not-from-config", ",".join(WORKFLOW_KEYS), *args]
-    return subprocess.run(argv, capture_output=True, stdin=subprocess.DEVNULL, encoding="utf-8", errors="replace", check=False)
-
-
-def ftlint_all(commands: Sequence[Sequence[str]]) -> list[subprocess.CompletedProcess[str]]:
-    """The commands' results, in order, run two at a time: they read the same files and share
-    nothing, and a runner has two cores (ftlint spreads a large file over the cores itself)."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        return list(pool.map(lambda args: ftlint(*args), commands))
-
-
 @dataclass
 class Outcome:
     summary: list[str]
@@ -217,78 +176,81 @@ class Outcome:
     exit_code: int
 
 
-def commands(inputs: Inputs, files: Sequence[str]) -> dict[str, list[str]]:
-    """Each command the step runs, by what it is for: the files always after `--`."""
-    from .splits import split_by_name
+def judge(inputs: Inputs, files: Sequence[str], base: str | None) -> Judged:
+    """check, diff and estimate of the change in one reading, parsed as `ftlint --not-from-config
+    WORKFLOW_KEYS check|estimate ...` parses them (the flags, then the repository's ftlint.toml)."""
+    from .cli.change import judge_in_one_process
 
-    judging = inputs.judging()
-    checking = ["check", *judging, f"--fail-on={inputs.fail_on}"]
-    out = {"annotations": [*checking, "-o", "github", "--", *files], "check": [*checking, "-o", "markdown", "--", *files]}
-    if inputs.base:
-        out["diff"] = ["diff", f"--rev={inputs.base}", *judging, "-o", "markdown", "--", *files]
-    train, held = split_by_name(tuple(files))
-    if train:
-        validation = [f"--validation={held[0]}"] if len(held) == 1 else []
-        gates = [f"--{flag}={given}" for flag, given, _ in inputs.gates]
-        estimating = ["estimate", *judging, *gates, f"--fail-on={inputs.fail_on}", *validation]
-        out["estimate"] = [*estimating, "-o", "markdown", "--", *train]
-        out["figures"] = [*estimating, "-o", "json", "--", *train]
-    return out
+    checking = [*inputs.dataset_flags(), *inputs.judging(), f"--fail-on={inputs.fail_on}", "--", *files]
+    estimating = [*inputs.judging(), *(f"--{flag}={given}" for flag, given, _ in inputs.gates)]
+    return judge_in_one_process(checking, estimating, WORKFLOW_KEYS, base, "the pull request" if base else "HEAD")
 
 
-def run(inputs: Inputs, files: Sequence[str], refused: Sequence[tuple[str, str]] = ()) -> Outcome:
-    """check (annotations on stdout, its Markdown in the summary), one diff of the files against
-    the base, estimate of the training files, the gates. The step fails as `check` and the gates
-    do (exit 1), and with exit 2 when a file is refused or a command cannot run."""
+def run(inputs: Inputs, files: Sequence[str], refused: Sequence[tuple[str, str]] = (), base: str | None = None,
+        removed: Sequence[str] = ()) -> Outcome:
+    """The change judged (one reading: findings annotated, the check's Markdown, the diff of the
+    dataset against the base, the estimate of the dataset after the change), then the gates. The
+    step fails as `check` and the gates do (exit 1), and with exit 2 when a file is refused or
+    ftlint cannot judge (its error output quoted in the summary)."""
+    from .diagnostics import ERROR
+    from .report.change import DATASET_DIFF_RENDERERS
+    from .report.estimate import ESTIMATE_RENDERERS
+
     summary = ["## ftlint", ""]
     for name, reason in refused:
         print(f"::error file={github_property(name)},title=ftlint::{github_data(shown_path(reason))}")
     if refused:
         summary += ["### ftlint: files not read", "", *(f"- {md_code(shown_path(reason))}" for _, reason in refused), ""]
-    if not files:
+    if not files and not (removed and inputs.dataset):
         if not refused:
             summary.append("No data file changed" + (f" against {md_code(inputs.base)}." if inputs.base else "."))
-        return Outcome(summary, {"errors": str(len(refused)), "warnings": "0", "cost": "", "files": "0"}, 2 if refused else 0)
-    planned = commands(inputs, files)
-    done = dict(zip(planned, ftlint_all(list(planned.values())), strict=True))
-    annotated = done["annotations"]
-    sys.stdout.write(annotated.stdout)
-    sys.stderr.write(annotated.stderr)
-    lines = annotated.stdout.splitlines()
-    summary += [section(done[name]) for name in ("check", "diff", "estimate") if name in done]
-    figures = _figures(done.get("figures"))
-    judged, failing = gates(inputs, figures, "figures" in done)
-    summary += judged
-    codes = [annotated.returncode, done["estimate"].returncode if "estimate" in done else 0, 1 if failing else 0,
-             2 if refused or any(d.returncode == 2 for d in done.values()) else 0]
+        return Outcome(summary, _outputs(len(refused), 0, None, 0), 2 if refused else 0)
+    judged = judge(inputs, files, base)
+    sys.stdout.write(judged.annotations)
+    change = judged.change
+    if judged.check:
+        summary.append(judged.check)
+    if change is not None and change.diff is not None:
+        change.diff.base = inputs.base or change.diff.base
+        summary.append(DATASET_DIFF_RENDERERS["markdown"](change.diff))
+    estimate = change.estimate if change is not None else None
+    if estimate is not None:
+        summary.append(ESTIMATE_RENDERERS["markdown"](estimate))
+    if judged.failure:
+        summary.append(quoted(judged.failure))
+    figures = estimate.estimate.to_dict() if estimate is not None and not judged.failure else None
+    training = bool(change is not None and change.data.train.files) or judged.failure
+    judged_gates, failing = gates(inputs, figures, bool(training))
+    summary += judged_gates
+    estimate_failing = estimate is not None and any(d.severity == ERROR or (inputs.fail_on == "warning" and d.severity == "warning")
+                                                    for d in estimate.estimate.findings)
+    codes = [1 if judged.failing or estimate_failing or failing else 0, 2 if refused or judged.failure else 0]
+    return Outcome(summary, _outputs(judged.errors + len(refused), _warnings(judged.annotations), figures, len(files)),
+                   2 if 2 in codes else max(codes))
+
+
+def _warnings(annotations: str) -> int:
+    return sum(line.startswith("::warning ") for line in annotations.splitlines())
+
+
+def _outputs(errors: int, warnings: int, figures: dict[str, object] | None, files: int) -> dict[str, str]:
+    """The step's outputs: the findings on the changed files, and the dataset's figures after the change."""
+    def number(name: str) -> str:
+        value = figures.get(name) if figures else None
+        return str(value) if isinstance(value, int) and not isinstance(value, bool) else ""
+
     cost = figures.get("cost_usd") if figures else None
-    outputs = {"errors": str(sum(line.startswith("::error ") for line in lines) + len(refused)),
-               "warnings": str(sum(line.startswith("::warning ") for line in lines)),
-               "cost": f"{cost:.4f}" if isinstance(cost, (int, float)) else "", "files": str(len(files))}
-    return Outcome(summary, outputs, 2 if 2 in codes else max(codes))
+    return {"errors": str(errors), "warnings": str(warnings), "cost": f"{cost:.4f}" if isinstance(cost, (int, float)) else "",
+            "files": str(files), **{name: number(figure) for name, figure in FIGURES.items()}}
 
 
-def section(done: subprocess.CompletedProcess[str]) -> str:
-    """A command's Markdown; and its error output (exit 2, or no report) in a fence it cannot
-    close, one line per line it wrote, so no HTML, link or heading of a file name renders."""
-    if done.returncode != 2 and done.stdout.strip():
-        return done.stdout
-    said = done.stderr.splitlines() or ["no output"]
-    quoted = [line if len(line) <= QUOTED_CHARS else line[:QUOTED_CHARS] + " ..." for line in said[:QUOTED_LINES]]
+def quoted(said: list[str]) -> str:
+    """ftlint's error output in a fence it cannot close, one line per line it wrote, so no HTML,
+    link or heading of a file name renders."""
+    quoted_lines = [line if len(line) <= QUOTED_CHARS else line[:QUOTED_CHARS] + " ..." for line in said[:QUOTED_LINES]]
     if len(said) > QUOTED_LINES:
-        quoted.append(f"... {len(said) - QUOTED_LINES} more lines")
-    return done.stdout + "\n".join([f"ftlint exited {done.returncode}:", "", *md_fence(quoted)]) + "\n"
-
-
-def _figures(done: subprocess.CompletedProcess[str] | None) -> dict[str, object] | None:
-    """The estimate's figures (its JSON), or None without an estimate or when it failed."""
-    if done is None or done.returncode == 2:
-        return None
-    try:
-        figures = orjson.loads(done.stdout)
-    except orjson.JSONDecodeError:
-        return None
-    return figures if isinstance(figures, dict) else None
+        quoted_lines.append(f"... {len(said) - QUOTED_LINES} more lines")
+    return "\n".join(["ftlint exited 2:", "", *md_fence(quoted_lines)]) + "\n"
 
 
 def gates(inputs: Inputs, figures: dict[str, object] | None, estimated: bool) -> tuple[list[str], bool]:
@@ -300,7 +262,7 @@ def gates(inputs: Inputs, figures: dict[str, object] | None, estimated: bool) ->
     for flag, given, limit in inputs.gates:
         name = next(figure for _, gate, _, figure in GATES if gate == flag)
         value = figures.get(name) if figures else None
-        verdict = _judged(flag, limit, value, figures, estimated)
+        verdict = _judged(flag, limit, value, figures, estimated, inputs.dataset)
         failing = failing or verdict is not None
         rows.append(f"| {flag} | {('$' if flag == 'max-cost' else '') + given} | {_shown(flag, value)} | {'❌ ' + md_text(verdict) if verdict else '✅'} |")
         if verdict:
@@ -315,10 +277,12 @@ def _shown(flag: str, value: object) -> str:
     return f"${value:,.4f}" if flag == "max-cost" else f"{value:,}"
 
 
-def _judged(flag: str, limit: float | int, value: object, figures: dict[str, object] | None, estimated: bool) -> str | None:
+def _judged(flag: str, limit: float | int, value: object, figures: dict[str, object] | None, estimated: bool,
+            dataset: bool) -> str | None:
     """Why the gate fails (None: it passes)."""
     if not estimated:
-        return "no estimate: every changed data file is named as a held-out split, none as training"
+        return ("no estimate: the dataset holds no training file (every data file is named as a held-out split)" if dataset
+                else "no estimate: every changed data file is named as a held-out split, none as training")
     if figures is None:
         return "no estimate: the estimate failed (its error is above)"
     if not isinstance(value, (int, float)) or isinstance(value, bool):
@@ -335,7 +299,7 @@ def _judged(flag: str, limit: float | int, value: object, figures: dict[str, obj
 
 def failed(message: str) -> Outcome:
     print(f"::error title=ftlint::{github_data(message)}")
-    return Outcome(["## ftlint", "", f"> ftlint: {md_code(message)}"], {"errors": "", "warnings": "", "cost": "", "files": "0"}, 2)
+    return Outcome(["## ftlint", "", f"> ftlint: {md_code(message)}"], {**_outputs(0, 0, None, 0), "errors": "", "warnings": ""}, 2)
 
 
 def write_outputs(path: str, outputs: Mapping[str, str]) -> None:
@@ -345,6 +309,8 @@ def write_outputs(path: str, outputs: Mapping[str, str]) -> None:
 
 def main(env: Mapping[str, str] | None = None) -> int:
     env = os.environ if env is None else env
+    # polars' allocator returns freed pages at once (as the CLI's main sets it), before polars loads
+    os.environ.setdefault("_RJEM_MALLOC_CONF", "dirty_decay_ms:0,muzzy_decay_ms:0")
     try:
         inputs = Inputs.of(env)
         if inputs.run:
@@ -352,7 +318,9 @@ def main(env: Mapping[str, str] | None = None) -> int:
                 workspace_file(inputs.run, os.getcwd())
             except Refused as exc:
                 raise ActionError(f"run: {exc}") from None
-        outcome = run(inputs, *trusted(changed_files(inputs)))
+        base = base_commit(inputs.base) if inputs.base else None
+        files, refused = trusted(changed_files(inputs, base))
+        outcome = run(inputs, files, refused, base, changed_files(inputs, base, deleted=True))
     except ActionError as exc:
         outcome = failed(str(exc))
     except Exception as exc:  # never a traceback: one line, and the summary and outputs still written

@@ -25,6 +25,7 @@ from .models import Model, Sourced, default_model, user_value
 from .options import ConvertOptions, PlanOptions, RunOptions, StudyOptions
 from .redact import redact
 from .resolve import Run, findings_of, resolve_run
+from .scope import Shown, dataset_minimum
 from .trainers import Trainer, chosen
 
 if TYPE_CHECKING:
@@ -71,18 +72,25 @@ class Data:
         return self.settings.limit_for(self.format)[0]
 
 
-def analyse_data(run: Run, emit: Emit, progress: Progress | None = None, train: Analysis | None = None) -> Data:
+def analyse_data(run: Run, emit: Emit, progress: Progress | None = None, train: Analysis | None = None,
+                 validation: Analysis | None = None) -> Data:
     """Judge the training paths, then the validation file, then the leakage between them.
-    Findings reach `emit` in that order, each set in file and line order. `train`: the training
-    files already analysed (merged shards, the Python API), their line and file findings already
-    reported; the dataset-wide findings and everything after are made here, from it."""
+    Findings reach `emit` in that order, each set in file and line order. `train` (and
+    `validation`): the files already analysed (merged shards, the Python API, a change's parts),
+    their line and file findings already reported; the dataset-wide findings and everything
+    after are made here, from them. With `changed` (--dataset), only the changed files' findings
+    reach `emit` (ftlint/scope.py)."""
     options = run.options
     if options.validation is not None and options.validation in options.paths:
         raise UsageError(f"--validation {options.validation} is also a training path")
     if not options.paths and not options.validation_files:
         raise UsageError("no training file to read")
-    train = analyse_files(options.paths, run.settings, emit, options, progress, train)
+    shown = Shown.of(run)
+    emit = shown.emit(emit) if shown else emit
+    train = analyse_files(options.paths, run.settings, emit, options, progress, train, shown)
     fmt = get_format(train.files[0].format) if train.files else get_format("openai-chat")
+    if options.dataset:  # the provider's minimum, of the training set as a whole
+        _report(dataset_minimum(train, fmt, run, shown), train, emit)
     model = run.model or default_model(fmt.name, run.today)
     if run.model is not None:  # a named model past (or near) its last training date is a finding of check too
         from .origin import model_findings
@@ -96,37 +104,44 @@ def analyse_data(run: Run, emit: Emit, progress: Progress | None = None, train: 
     if trainer is None:  # none named: the one the file's format's provider implies, if any
         trainer, why = chosen(None, model.provider)
         why = f"implied by {fmt.name}, {model.provider}'s format" if trainer is not None else ""
-    validation, leaks = None, 0
+    leaks = 0
     held_out = options.validation_files
     if held_out:
-        validation = analyse_files(held_out, dataclasses.replace(run.settings, training=False), emit, options, progress)
+        validation = analyse_files(held_out, dataclasses.replace(run.settings, training=False), emit, options, progress,
+                                   validation, shown)
         views = (view_of(train), view_of(validation))
         made, found = dataset_findings(views, "split", options.selection, _formats(train) + _formats(validation),
-                                       run.settings.trainer)
+                                       run.settings.trainer, shown.changed if shown else None)
         _report(placed_all(found, (train, validation)), validation, emit)
         leaks = made["FT404"]
+    else:
+        validation = None
     return Data(run, model, train, validation, leaks, run.today.isoformat(), trainer, why, refused)
 
 
 def analyse_files(paths: tuple[str, ...], settings: Settings, emit: Emit, run: RunOptions,
-                  progress: Progress | None, done: Analysis | None = None) -> Analysis:
+                  progress: Progress | None, done: Analysis | None = None, shown: Shown | None = None) -> Analysis:
     """Some files judged where the run says (this machine, or Ray), then their dataset-wide
-    findings (duplicates) when the run makes them. `done`: the files already analysed."""
-    if done is not None:
-        result = done
-    elif run.engine == "ray":
+    findings (duplicates) when the run makes them. `done`: the files already analysed; `shown`:
+    the files whose findings are shown (--dataset)."""
+    result = done if done is not None else judged(paths, settings, emit, run, progress)
+    if run.dataset_rules:
+        found = dataset_findings((view_of(result),), "dataset", run.selection, _formats(result), settings.trainer,
+                                 shown.changed if shown else None)[1]
+        _report(placed_all(found, (result,)), result, emit)
+    return result
+
+
+def judged(paths: tuple[str, ...], settings: Settings, emit: Emit, run: RunOptions, progress: Progress | None) -> Analysis:
+    """Some files' lines and files judged where the run says (this machine, or Ray): no dataset rule yet."""
+    if run.engine == "ray":
         from .engine import ray as on_ray
 
         try:
-            result = counted(lambda: on_ray.analyse(paths, settings, emit, jobs=run.jobs, progress=progress))
+            return counted(lambda: on_ray.analyse(paths, settings, emit, jobs=run.jobs, progress=progress))
         except on_ray.RayUnavailable as exc:
             raise UsageError(str(exc)) from None
-    else:
-        result = counted(lambda: analyse(paths, settings, emit, jobs=run.jobs, progress=progress))
-    if run.dataset_rules:
-        found = dataset_findings((view_of(result),), "dataset", run.selection, _formats(result), settings.trainer)[1]
-        _report(placed_all(found, (result,)), result, emit)
-    return result
+    return counted(lambda: analyse(paths, settings, emit, jobs=run.jobs, progress=progress))
 
 
 def counted(work: Callable[[], Analysis]) -> Analysis:

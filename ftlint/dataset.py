@@ -85,11 +85,11 @@ def hex_fingerprint(value: int) -> str:
 Row = tuple[int, int, str]  # (file index, line, fingerprint of the record as hex)
 
 
-Pair = tuple[str, Row, tuple[int, int]]  # ("exact" or "near", the later record, (file, line) of its first occurrence)
+Pair = tuple[str, Row, Row]  # ("exact" or "near", the later record, its first occurrence)
 
 
 def duplicate_pairs(view: DatasetView) -> Iterator[Pair]:
-    """(how, the later record, (file, line) of its first occurrence): "exact" for a record
+    """(how, the later record, its first occurrence): "exact" for a record
     identical to an earlier one, "near" for one that differs from an earlier one only in case or
     white space. The first occurrence is never reported. In file and line order. Few rows are
     searched in Python (a small file's check never imports polars), many in polars: the two
@@ -108,9 +108,9 @@ def _duplicates_of_rows(rows: dict) -> Iterator[Pair]:
     for r, (file, line, exact, near) in enumerate(zip(files, lines, rows["exact"], rows["near"], strict=True)):
         e, n = first_exact.setdefault(exact, r), first_near.setdefault(near, r)
         if e != r:
-            yield "exact", (file, line, hex_fingerprint(exact)), (files[e], lines[e])
+            yield "exact", (file, line, hex_fingerprint(exact)), (files[e], lines[e], hex_fingerprint(rows["exact"][e]))
         elif n != r:
-            yield "near", (file, line, hex_fingerprint(exact)), (files[n], lines[n])
+            yield "near", (file, line, hex_fingerprint(exact)), (files[n], lines[n], hex_fingerprint(rows["exact"][n]))
 
 
 def _duplicates_of_frame(frame: pl.DataFrame) -> Iterator[Pair]:
@@ -122,25 +122,29 @@ def _duplicates_of_frame(frame: pl.DataFrame) -> Iterator[Pair]:
         exact_first=pl.col("row").first().over("exact"),
         near_first=pl.col("row").first().over("near"),
     )
-    first = marked.select(pl.col("row").alias("ref"), pl.col("file").alias("ref_file"), pl.col("line").alias("ref_line"))
+    first = marked.select(pl.col("row").alias("ref"), pl.col("file").alias("ref_file"), pl.col("line").alias("ref_line"),
+                          pl.col("exact").alias("ref_exact"))
     exact = marked.filter(pl.col("row") != pl.col("exact_first")).join(first, left_on="exact_first", right_on="ref")
     near = (marked.filter((pl.col("row") == pl.col("exact_first")) & (pl.col("row") != pl.col("near_first")))
             .join(first, left_on="near_first", right_on="ref"))
     out = []
     for how, rows in (("exact", exact), ("near", near)):
         for r in rows.iter_rows(named=True):
-            out.append((how, (r["file"], r["line"], hex_fingerprint(r["exact"])), (r["ref_file"], r["ref_line"])))
+            out.append((how, (r["file"], r["line"], hex_fingerprint(r["exact"])),
+                        (r["ref_file"], r["ref_line"], hex_fingerprint(r["ref_exact"]))))
     out.sort(key=lambda item: (item[1][0], item[1][1], item[0]))
     yield from out
 
 
-def leaked(train: DatasetView, validation: DatasetView) -> Iterator[tuple[Row, tuple[int, int]]]:
+def leaked(train: DatasetView, validation: DatasetView) -> Iterator[tuple[Row, Row]]:
     """Each validation record whose text (up to case and white space) is also in the training
-    data, with (file, line) of its first occurrence there."""
+    data, with its first occurrence there."""
     if train.rows is not None and validation.rows is not None:
-        seen: dict[int, tuple[int, int]] = {}
-        for file, line, near in zip(train.rows["file"], train.rows["line"], train.rows["near"], strict=True):
-            seen.setdefault(near, (file, line))
+        seen: dict[int, Row] = {}
+        t = train.rows
+        for file, line, near, exact in zip(t["file"], t["line"], t["near"], t["exact"], strict=True):
+            if near not in seen:
+                seen[near] = (file, line, hex_fingerprint(exact))
         v = validation.rows
         for file, line, near, exact in zip(v["file"], v["line"], v["near"], v["exact"], strict=True):
             if near in seen:
@@ -156,12 +160,13 @@ def _frame(view: DatasetView) -> pl.DataFrame:
     return frame_of(view.rows)
 
 
-def _leaked_frames(train: pl.DataFrame, validation: pl.DataFrame) -> Iterator[tuple[Row, tuple[int, int]]]:
+def _leaked_frames(train: pl.DataFrame, validation: pl.DataFrame) -> Iterator[tuple[Row, Row]]:
     import polars as pl
 
     if train.height == 0 or validation.height == 0:
         return
-    seen = train.group_by("near").agg(pl.col("file").first().alias("t_file"), pl.col("line").first().alias("t_line"))
+    seen = train.group_by("near").agg(pl.col("file").first().alias("t_file"), pl.col("line").first().alias("t_line"),
+                                      pl.col("exact").first().alias("t_exact"))
     hits = validation.select("file", "line", "near", "exact").join(seen, on="near")
     for r in hits.sort("file", "line").iter_rows(named=True):
-        yield (r["file"], r["line"], hex_fingerprint(r["exact"])), (r["t_file"], r["t_line"])
+        yield (r["file"], r["line"], hex_fingerprint(r["exact"])), (r["t_file"], r["t_line"], hex_fingerprint(r["t_exact"]))

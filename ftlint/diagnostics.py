@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal, overload
 
@@ -75,6 +75,16 @@ class Located:
     line: int
     hit: Hit
     fingerprint: str = ""
+    # the other record the finding names (a duplicate's first occurrence, a leak's training record), with the
+    # finding as said on it: where it is shown when only that record's file changed (ftlint/change.py)
+    partner: Located | None = None
+
+    def shown_on(self, changed: Callable[[int], bool]) -> Located | None:
+        """Where the finding is shown when only changed files' are (--dataset, by file index): on its
+        record; on its other record when only that one's file changed; nowhere when neither did."""
+        if changed(self.file_index):
+            return self
+        return self.partner if self.partner is not None and changed(self.partner.file_index) else None
 
 
 def as_list(value: object) -> list:

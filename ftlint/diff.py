@@ -162,14 +162,15 @@ def run_diff(base: str, head: str, run: RunOptions, plan: PlanOptions, rev: str 
                 data = analyse_data(resolve_run(side_run), found.append)
             io_errors += data.io_errors
             prints = data.train.fingerprints()  # a line's records repeat its fingerprints
-            sides.append(Side(spec, found, _per_record(prints, "exact"), _per_record(prints, "prompt")))
+            sides.append(Side(spec, found, per_record(prints, "exact"), per_record(prints, "prompt")))
             estimates[label] = estimate_data(data, plan).estimate.to_dict()
     outcome = compare(*sides)
     outcome.estimates, outcome.io_errors, outcome.notes = estimates, io_errors, notes
     return outcome
 
 
-def _per_record(prints: pl.DataFrame, column: str) -> list[int]:
+def per_record(prints: pl.DataFrame, column: str) -> list[int]:
+    """A fingerprint column, once per record (a line's records repeat its fingerprints)."""
     return [value for value, n in zip(prints[column].to_list(), prints["records"].to_list(), strict=True) for _ in range(n)]
 
 

@@ -115,6 +115,11 @@ class RunOptions:
     template_name: str | None = None  # --template-name: a chat template by the trainer's own name (unsloth's get_chat_template)
     instruction_part: str | None = None  # --instruction-part, --response-part: unsloth's train_on_responses_only
     response_part: str | None = None
+    # --dataset: the paths are a repository's dataset, judged as one: the provider's minimum (FT401) is the
+    # training set's, not each file's; and findings are shown on the `changed` files only (None: on every file),
+    # a dataset finding between a changed and an unchanged file on the changed one (ftlint/change.py)
+    dataset: bool = False
+    changed: tuple[str, ...] | None = None
 
     RULES: ClassVar[dict[str, Rule]] = {
         "validation": Text(path=True), "model_name": Text(), "context": Count(1, maximum("context")), "today": Text(), "tokenizer": Text(path=True),
@@ -122,7 +127,7 @@ class RunOptions:
         "prompt_fingerprints": Flag(), "assistant_only_loss": Flag(), "completion_only_loss": Flag(), "max_seq_len": Count(1, maximum("max-seq-len")),
         "bound_tokens": Flag(), "mapping": Text(path=True), "keep_order": Flag(), "engine": OneOf(("local", "ray")), "trainer": OneOf(TRAINER_CHOICES),
         "trainer_source": Text(), "max_seq_len_source": Text(), "model_source": Text(), "model_file": Text(),
-        "run": Text(path=True), "trainer_version": Version(), "transformers_version": Version(),
+        "run": Text(path=True), "dataset": Flag(), "trainer_version": Version(), "transformers_version": Version(),
         "template_name": Text(), "instruction_part": Text(), "response_part": Text(),
         "rows_per_file": Count(1),  # max_samples: past a file's rows it reads them all, no harm
     }
@@ -135,8 +140,10 @@ class RunOptions:
     def __post_init__(self) -> None:
         if not isinstance(self.paths, tuple) or not all(isinstance(p, str) for p in self.paths):
             raise OptionError(f"{self.paths!r} is not a tuple of paths", "paths")
-        if not isinstance(self.held_out, tuple) or not all(isinstance(p, str) for p in self.held_out):
-            raise OptionError(f"{self.held_out!r} is not a tuple of paths", "held_out")
+        for name in ("held_out", "changed"):
+            value = getattr(self, name)
+            if (value is not None or name == "held_out") and (not isinstance(value, tuple) or not all(isinstance(p, str) for p in value)):
+                raise OptionError(f"{value!r} is not a tuple of paths", name)
         check_fields(self, self.RULES)  # the format's name is checked where formats are known (resolve_run)
         for name, kind in (("limits", ReadLimits), ("selection", Selection), ("template_budget", TemplateBudget)):
             if not isinstance(getattr(self, name), kind):

@@ -13,10 +13,12 @@ from pathlib import Path
 
 import pytest
 import yaml
-from test_hosted import openai_tokens, usd
+from drone import SHARD, TRAIN, drone
+from test_hosted import auto_epochs, openai_tokens, usd
 
 from conftest import ROOT
-from ftlint.action import DATA_FILES, INPUTS, NOT_DATA, glob_match
+from ftlint.action import FIGURES, INPUTS, glob_match
+from ftlint.repository import DATA_FILES, NOT_DATA
 
 GPT_4O_MINI = 3.00  # USD per 1M training tokens (ftlint/catalog/openai.toml)
 
@@ -61,12 +63,16 @@ def commit(work: Path, train: str) -> None:
     git(work, "commit", "-q", "-m", "pr")
 
 
-def run_action(work: Path, **inputs: str) -> tuple[subprocess.CompletedProcess[str], str, dict[str, str]]:
+def run_action(work: Path, script: str | None = None, **inputs: str) -> tuple[subprocess.CompletedProcess[str], str, dict[str, str]]:
+    """The Action in `work` as the runner runs it (`script`: Python that runs ftlint.action's main instead)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "INPUT_"))}
     summary, output = work.parent / "summary.md", work.parent / "output.txt"
+    summary.unlink(missing_ok=True)
+    output.unlink(missing_ok=True)
     env.update({"GITHUB_BASE_REF": "main", "GITHUB_STEP_SUMMARY": str(summary), "GITHUB_OUTPUT": str(output),
-                "INPUT_FAIL_ON": "error", **{f"INPUT_{k.upper()}": v for k, v in inputs.items()}})
-    done = subprocess.run([sys.executable, "-m", "ftlint.action"], cwd=work, env=env, capture_output=True, text=True, timeout=300)
+                "INPUT_FAIL_ON": "error", **{f"INPUT_{k.upper().replace('-', '_')}": v for k, v in inputs.items()}})
+    argv = [sys.executable, "-c", script] if script else [sys.executable, "-m", "ftlint.action"]
+    done = subprocess.run(argv, cwd=work, env=env, capture_output=True, text=True, timeout=300)
     written = output.read_text(encoding="utf-8") if output.exists() else ""
     outputs = dict(line.split("=", 1) for line in written.splitlines())
     return done, summary.read_text(encoding="utf-8"), outputs
@@ -80,7 +86,8 @@ def test_a_clean_pull_request_passes_with_its_diff_estimate_and_outputs(clone: P
     # OpenAI's auto epochs for 12 examples: min(25, floor(100 / 12)) = 8; validation is not billed
     tokens = sum(openai_tokens(r)[0] for r in train)
     cost = usd(tokens * 8, GPT_4O_MINI)
-    assert outputs == {"errors": "0", "warnings": "1", "cost": f"{cost:.4f}", "files": "2"}
+    assert outputs == {"errors": "0", "warnings": "1", "cost": f"{cost:.4f}", "files": "2", "records": "12",
+                       "tokens": str(tokens * 8), "epochs": "8", "steps": "96"}
     # the one warning: the model's last training date is 36 days after FTLINT_TODAY (tests/conftest.py)
     annotations = [line for line in done.stdout.splitlines() if line.startswith("::")]
     # on no file: the action's model input chose the model, not a data file (ftlint/origin.py)
@@ -145,6 +152,7 @@ def test_action_yml_passes_every_input_to_the_script() -> None:
     assert "inputs.ftlint-source" in install and "inputs.python-version" in str(action["runs"]["steps"][0])
     for name in action["outputs"]:
         assert action["outputs"][name]["value"] == f"${{{{ steps.ftlint.outputs.{name} }}}}"
+    assert set(action["outputs"]) == {"errors", "warnings", "cost", "files", *FIGURES}  # every output the script writes
 
 
 def test_the_action_reads_the_files_the_pre_commit_hook_reads() -> None:
@@ -161,22 +169,141 @@ def test_globs_keep_star_within_a_folder(path: str, pattern: str, matches: bool)
 
 
 def test_the_summary_in_docs_ci_is_the_actions_own(tmp_path: Path) -> None:
-    """docs/ci.md's excerpt: 13 records added to the first 90 of the cookbook's drone file."""
+    """docs/ci.md's excerpt: a 5-record shard (the last of the cookbook's drone file) added to a
+    dataset of its first 98 records."""
     origin, work = tmp_path / "origin", tmp_path / "work"
     (origin / "data").mkdir(parents=True)
-    drone = (ROOT / "fixtures" / "good" / "drone_training.jsonl").read_text(encoding="utf-8")
+    drone = (ROOT / "fixtures" / "good" / "drone_training.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)
     git(origin, "init", "-q")
-    (origin / "data" / "train.jsonl").write_text("".join(drone.splitlines(keepends=True)[:90]), encoding="utf-8")
+    (origin / "data" / "train.jsonl").write_text("".join(drone[:98]), encoding="utf-8")
     git(origin, "add", ".")
     git(origin, "commit", "-q", "-m", "base")
     git(tmp_path, "clone", "-q", str(origin), str(work))
     git(work, "checkout", "-q", "-b", "pr")
-    commit(work, drone)
+    (work / "data" / "shard.jsonl").write_text("".join(drone[98:]), encoding="utf-8")
+    git(work, "add", ".")
+    git(work, "commit", "-q", "-m", "pr")
     done, summary, outputs = run_action(work, model="gpt-4o-mini", max_cost="5")
-    tokens = sum(openai_tokens(json.loads(line))[0] for line in drone.splitlines())
-    cost = usd(tokens * 3, GPT_4O_MINI)  # OpenAI's auto epochs for 103 examples: 3
-    assert done.returncode == 0 and outputs == {"errors": "0", "warnings": "1", "cost": f"{cost:.4f}", "files": "1"}
-    assert f"`cost={cost:.4f}`" in (ROOT / "docs" / "ci.md").read_text(encoding="utf-8")
+    tokens = sum(openai_tokens(json.loads(line))[0] for line in drone)
+    cost = usd(tokens * 3, GPT_4O_MINI)  # the dataset's 103 examples, OpenAI's auto epochs: 3
+    assert done.returncode == 0 and outputs == {"errors": "0", "warnings": "1", "cost": f"{cost:.4f}", "files": "1",
+                                                "records": "103", "tokens": str(tokens * 3), "epochs": "3", "steps": "309"}
     docs = (ROOT / "docs" / "ci.md").read_text(encoding="utf-8")
+    assert f"`cost={cost:.4f}`" in docs and f"`tokens={tokens * 3}`" in docs
     excerpt = docs.split("````markdown\n", 1)[1].split("````", 1)[0]
     assert summary.endswith(excerpt)
+
+
+# The dataset is the unit of judgement (issue 37): a 143-record dataset of the cookbook's drone
+# data (tests/drone.py), and the changes to it a pull request makes.
+
+@pytest.fixture
+def dataset_clone(tmp_path: Path) -> Path:
+    """origin: main with the 143 records in data/train.jsonl; the clone on branch `pr`."""
+    origin, work = tmp_path / "origin", tmp_path / "work"
+    (origin / "data").mkdir(parents=True)
+    git(origin, "init", "-q")
+    (origin / "data" / "train.jsonl").write_text(lines(TRAIN), encoding="utf-8")
+    git(origin, "add", ".")
+    git(origin, "commit", "-q", "-m", "base")
+    git(tmp_path, "clone", "-q", str(origin), str(work))
+    git(work, "checkout", "-q", "-b", "pr")
+    return work
+
+
+def add(work: Path, name: str, records: list[dict]) -> None:
+    (work / name).write_text(lines(records), encoding="utf-8")
+    git(work, "add", ".")
+    git(work, "commit", "-q", "-m", name)
+
+
+def tokens_of(records: list[dict]) -> int:
+    return sum(openai_tokens(r)[0] for r in records)
+
+
+def test_a_valid_shard_passes_and_the_outputs_are_the_datasets(dataset_clone: Path) -> None:
+    """On main the 5-record shard was FT401 (5 training records; openai-chat needs at least 10): the
+    step failed; and its outputs were the shard's (20 epochs of 5 records)."""
+    add(dataset_clone, "data/shard.jsonl", SHARD)
+    done, summary, outputs = run_action(dataset_clone, model="gpt-4o-mini")
+    assert done.returncode == 0, done.stdout + summary
+    assert "FT401" not in done.stdout + summary
+    dataset = TRAIN + SHARD  # 148 records: OpenAI's auto epochs 3, batch 1
+    tokens = tokens_of(dataset) * auto_epochs(148)
+    cost = usd(tokens, GPT_4O_MINI)
+    assert outputs == {"errors": "0", "warnings": "1", "cost": f"{cost:.4f}", "files": "1", "records": "148",
+                       "tokens": str(tokens), "epochs": "3", "steps": str(148 * 3)}
+    before = tokens_of(TRAIN) * 3
+    assert "### ftlint diff ✅ the dataset at `origin/main` -> the pull request" in summary
+    assert "| records | 143 -> 148 (5 added, 0 removed, 0 changed) |" in summary
+    assert f"| tokens per epoch | {tokens_of(TRAIN):,} -> {tokens_of(dataset):,} (+{tokens_of(SHARD):,}) |" in summary
+    assert f"| tokens processed | {before:,} -> {tokens:,} (+{tokens - before:,}) |" in summary
+    assert "| total steps | 429 -> 444 (+15) |" in summary and "| epochs | 3 -> 3 |" in summary
+    assert f"`gpt-4o-mini-2024-07-18`: ${cost:,.2f} for {tokens:,} tokens" in summary
+    assert "Dataset: `data/train.jsonl`, `data/shard.jsonl`" in summary
+
+
+def test_max_cost_fails_on_the_datasets_cost_after_the_change(dataset_clone: Path) -> None:
+    """On main the gate judged the shard alone ($0.05 for 20 epochs of 5 records): under a limit
+    the run is over, the step passed."""
+    add(dataset_clone, "data/shard.jsonl", SHARD)
+    cost = usd(tokens_of(TRAIN + SHARD) * 3, GPT_4O_MINI)
+    shard_alone = usd(tokens_of(SHARD) * auto_epochs(5), GPT_4O_MINI)
+    given = f"{cost - 0.005:.2f}"
+    assert shard_alone < float(given) < cost
+    done, summary, outputs = run_action(dataset_clone, model="gpt-4o-mini", max_cost=given)
+    assert done.returncode == 1 and outputs["cost"] == f"{cost:.4f}"
+    assert f"| max-cost | ${given} | ${cost:,.4f} | ❌ the run costs ${cost:,.4f}, over the limit |" in summary
+    assert f"| FT701 | error | the run costs ${cost:,.2f}, over the --max-cost of ${float(given):,.2f} |" in summary
+    assert f"::error title=ftlint max-cost::the run costs ${cost:,.4f}, over the limit" in done.stdout
+
+
+def test_a_validation_file_repeating_training_records_is_ft404_and_no_training(dataset_clone: Path) -> None:
+    """On main the new valid.jsonl passed without FT404 (the training file had not changed), and its
+    diff was a training file's: 0 -> 3 records, "epochs 3 -> 25", a cost."""
+    add(dataset_clone, "data/valid.jsonl", [TRAIN[7], TRAIN[20], TRAIN[142]])
+    done, summary, outputs = run_action(dataset_clone, model="gpt-4o-mini")
+    warnings = [a for a in done.stdout.splitlines() if a.startswith("::warning file=data/valid.jsonl")]
+    assert [w.split(",title=")[0] for w in warnings] == [f"::warning file=data/valid.jsonl,line={n},col=1" for n in (1, 2, 3)]
+    assert all("FT404" in w for w in warnings) and warnings[0].endswith("also in the training data at data/train.jsonl:8")
+    assert done.returncode == 0 and "FT401" not in done.stdout + summary
+    assert outputs["records"] == "143" and outputs["cost"] == f"{usd(tokens_of(TRAIN) * 3, GPT_4O_MINI):.4f}"
+    training = summary.split("| training | base -> head |", 1)[1].split("\n\n", 1)[0]
+    assert "| records | 143 -> 143 (0 added, 0 removed, 0 changed) |" in training and "| epochs | 3 -> 3 |" in training
+    validation = summary.split("| validation | base -> head |", 1)[1].split("\n\n", 1)[0]
+    assert "| files | 0 -> 1 (1 added, 0 removed, 0 changed) |" in validation
+    assert "| records | 0 -> 3 (3 added, 0 removed, 0 changed) |" in validation
+    assert "| also in the training data (FT404) | 0 -> 3 |" in validation
+    assert "epochs" not in validation and "$" not in validation and "not added to cost" in validation
+
+
+def test_a_finding_the_change_causes_on_an_unchanged_file_is_said_on_the_change(dataset_clone: Path) -> None:
+    """A committed validation file, then a shard that repeats one of its records and one training
+    record: the leak and the duplicate are the shard's, though the other records are unchanged."""
+    git(dataset_clone, "checkout", "-q", "main")
+    add(dataset_clone, "data/valid.jsonl", drone(3, 2000))
+    git(dataset_clone, "checkout", "-q", "-b", "leak")
+    add(dataset_clone, "data/shard.jsonl", [drone(1, 2001)[0], TRAIN[50]])
+    done, summary, _ = run_action(dataset_clone, model="gpt-4o-mini", base="main")
+    found = [a for a in done.stdout.splitlines() if a.startswith("::warning file=")]
+    assert found == ["::warning file=data/shard.jsonl,line=2,col=1,title=ftlint FT402::exact duplicate of data/train.jsonl:51",
+                     "::warning file=data/shard.jsonl,line=1,col=1,title=ftlint FT404::training record also in the validation "
+                     "data at data/valid.jsonl:2"]
+    validation = summary.split("| validation | base -> head |", 1)[1].split("\n\n", 1)[0]
+    assert "| records | 3 -> 3 (0 added, 0 removed, 0 changed) |" in validation
+    assert "| also in the training data (FT404) | 0 -> 1 |" in validation
+
+
+def test_a_change_that_removes_a_file_is_judged_with_the_dataset(dataset_clone: Path) -> None:
+    """No file to check, but a dataset that changed: 5 records removed, the run's figures after it.
+    On main, "No data file changed" (the step never looked)."""
+    git(dataset_clone, "checkout", "-q", "main")
+    add(dataset_clone, "data/shard.jsonl", SHARD)
+    git(dataset_clone, "checkout", "-q", "-b", "removal")
+    git(dataset_clone, "rm", "-q", "data/shard.jsonl")
+    git(dataset_clone, "commit", "-q", "-m", "removal")
+    done, summary, outputs = run_action(dataset_clone, model="gpt-4o-mini", base="main")
+    assert done.returncode == 0 and outputs["files"] == "0" and outputs["records"] == "143"
+    assert outputs["cost"] == f"{usd(tokens_of(TRAIN) * 3, GPT_4O_MINI):.4f}"
+    assert "| files | 2 -> 1 (0 added, 1 removed, 0 changed) |" in summary
+    assert "| records | 148 -> 143 (0 added, 5 removed, 0 changed) |" in summary

@@ -142,7 +142,7 @@ def test_the_hook_reads_every_data_file_type_and_judges_held_out_files_as_valida
     assert "data/web.jsonl.zst:1:1: FT201 no assistant message" in out
     assert "checked 6 files" in out  # train, extra, more.parquet, web.jsonl.zst; valid and holdout_set as validation
     assert "valid.jsonl:0:0: FT401" not in out and "holdout_set.jsonl:0:0: FT401" not in out  # no held-out file judged as a
-    assert "data/web.jsonl.zst:0:0: FT401" in out  # (too small) training file, as a small training file is
+    assert "FT401" not in out  # (too small) training file; and the dataset's 25 training records are enough (--dataset)
     assert "data/valid.jsonl: judged as validation" in out
     assert "data/valid.jsonl:4:1: FT404 validation record also in the training data at data/" in out
     assert "FT402 exact duplicate of data/holdout_set.jsonl:1" in out  # the configured validation file: read as one (beside
@@ -214,3 +214,44 @@ def test_a_committed_symlink_out_of_the_repository_is_not_read_by_the_hook(datas
                          text=True, env=hook_home, timeout=900)
     assert "OUTSIDE_MARKER_7f3a" not in ran.stdout + ran.stderr and "leak.jsonl" not in ran.stdout
     assert "bad.jsonl:2:1: FT201" in ran.stdout and ran.returncode == 1
+
+
+def test_the_hook_judges_the_staged_files_with_the_repositorys_dataset(tmp_path: Path, hook_home: dict[str, str],
+                                                                      hook_repo: tuple[Path, str]) -> None:
+    """A 143-record dataset committed: a valid 5-record shard staged passes (on main: FT401, 5
+    training records, and the commit was refused); a validation file staged that repeats three
+    training records is FT404 on each (on main: nothing, the training file was not staged); a shard
+    repeating a committed validation record is FT404 on the shard's record."""
+    from drone import SHARD, TRAIN, drone
+    from test_action import lines
+
+    repo = tmp_path / "datasets"
+    (repo / "data").mkdir(parents=True)
+    git(repo, "init", "-q")
+    (repo / "data" / "train.jsonl").write_text(lines(TRAIN))
+    configured(repo, hook_repo)
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", "the dataset")
+
+    def staged(name: str, records: list[dict]) -> subprocess.CompletedProcess:
+        (repo / name).write_text(lines(records))
+        git(repo, "add", name)
+        return subprocess.run([*PRE_COMMIT, "run", "ftlint", "--verbose"], cwd=repo, capture_output=True, text=True,
+                              env=hook_home, timeout=900)
+
+    shard = staged("data/shard.jsonl", SHARD)
+    assert shard.returncode == 0 and "FT401" not in shard.stdout, shard.stdout
+    assert "checked 1 file (openai-chat), 5 lines: 5 valid" in shard.stdout
+    assert "judged with the repository's dataset: 2 training files (148 records)" in shard.stdout
+    git(repo, "commit", "-qm", "shard")
+    valid = staged("data/valid.jsonl", [TRAIN[7], TRAIN[20], TRAIN[142]])
+    leaks = [line for line in valid.stdout.splitlines() if " FT404 " in line]
+    assert leaks == [f"data/valid.jsonl:{n}:1: FT404 validation record also in the training data at data/train.jsonl:{t}"
+                     for n, t in ((1, 8), (2, 21), (3, 143))], valid.stdout
+    assert valid.returncode == 0 and "FT401" not in valid.stdout  # warnings: the commit goes on
+    (repo / "data" / "valid.jsonl").write_text(lines(drone(3, 2000)))
+    git(repo, "add", "data/valid.jsonl")
+    git(repo, "commit", "-qm", "valid")
+    later = staged("data/more.jsonl", [drone(1, 2001)[0], *drone(11, 3000)])
+    assert "data/more.jsonl:1:1: FT404 training record also in the validation data at data/valid.jsonl:2" in later.stdout
+    assert "data/valid.jsonl" not in later.stdout.replace("at data/valid.jsonl:2", "")  # the unchanged file is not reported on

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from test_action import GPT_4O_MINI, git, lines, record, run_action
 from test_hosted import auto_epochs, openai_tokens, usd
 
-from ftlint.action import Inputs, commands, glob_match
+from ftlint.action import glob_match
 from ftlint.report.escape import github_property
 
 MARKER = "OUTSIDE_MARKER_7f3a"  # in every file outside the workspace: never in any output
@@ -102,7 +102,7 @@ def test_files_named_like_every_flag_are_checked_as_files(repo: Path) -> None:
     assert done.returncode == 1, done.stdout[-2000:] + done.stderr[-2000:]
     assert [n for n in names if not annotated(done.stdout, n, 1)] == []  # each file's FT201 on its line
     assert outputs["files"] == str(len(names)) and int(outputs["errors"]) >= len(names)
-    assert summary.count("### ftlint diff ") == len(names) and "ftlint exited" not in summary
+    assert summary.count("### ftlint diff ") == 1 and "ftlint exited" not in summary  # one diff: the dataset's
     assert "### ftlint estimate" in summary
 
 
@@ -199,15 +199,23 @@ def test_a_name_with_a_newline_is_not_hidden_from_the_globs(repo: Path) -> None:
 
 
 def test_a_gate_with_nothing_to_estimate_fails_saying_why(repo: Path) -> None:
-    """On main no estimate ran when every changed file is named as a held-out split, and the gates passed."""
+    """On main no estimate ran when every changed file is named as a held-out split, and the gates passed.
+    Judged with the dataset, the gate is the dataset's: its unchanged training file is estimated."""
     (repo / "data" / "eval").mkdir()
     (repo / "data" / "eval" / "train.jsonl").write_text(lines([record(i) for i in range(50)]), encoding="utf-8")
     commit_all(repo)
-    done, summary, _ = run_action(repo, model="gpt-4o-mini", max_cost="0.01", min_records="1")
+    done, summary, _ = run_action(repo, model="gpt-4o-mini", max_cost="0.01", min_records="1", dataset="false")
     assert done.returncode == 1
     why = "no estimate: every changed data file is named as a held-out split, none as training"
     assert "### ftlint gates ❌" in summary and summary.count(why) == 2
     assert done.stdout.count(f"::error title=ftlint max-cost::{why}") == 1
+    done, summary, outputs = run_action(repo, model="gpt-4o-mini", max_cost="0.01", min_records="1")
+    assert done.returncode == 0 and outputs["records"] == "12" and "### ftlint gates ✅" in summary
+    git(repo, "rm", "-q", "data/train.jsonl")  # a dataset of validation files only: nothing to train, the gates fail
+    commit_all(repo)
+    done, summary, _ = run_action(repo, model="gpt-4o-mini", max_cost="0.01")
+    why = "no estimate: the dataset holds no training file (every data file is named as a held-out split)"
+    assert done.returncode == 1 and summary.count(why) == 1 and done.stdout.count(f"::error title=ftlint max-cost::{why}") == 1
 
 
 def test_the_repositorys_price_does_not_change_the_gate(repo: Path) -> None:
@@ -259,14 +267,31 @@ def test_a_gate_on_a_model_without_a_price_fails_saying_why(repo: Path) -> None:
     assert "| max-cost | $5 | none | ❌ no estimate of the cost: the model has no price" in summary
 
 
-# 5. one diff for every file; globs in linear time
+# 5. one reading of every file; globs in linear time
 
 
-def test_one_diff_process_compares_every_file() -> None:
-    planned = commands(Inputs(("**",), "origin/main", "gpt-4o-mini", "", "", (), "error"), ["a.jsonl", "b/c.jsonl", "-x.jsonl"])
-    assert [argv[0] for argv in planned.values()].count("diff") == 1
-    assert planned["diff"][-4:] == ["--", "a.jsonl", "b/c.jsonl", "-x.jsonl"]
-    assert all(argv[argv.index("--") + 1:] for argv in planned.values())  # every command's files after `--`
+def test_every_data_file_is_opened_once(repo: Path) -> None:
+    """The dataset is read once for check, diff and estimate together: on main each changed file was
+    read by five processes (check twice, estimate twice, diff once). Counted by Python's audit hook
+    for `open`, in the Action's own process (inputs this small are read without worker processes)."""
+    (repo / "data" / "more.jsonl").write_text(lines([record(i) for i in range(100, 103)]), encoding="utf-8")
+    (repo / "data" / "-x.jsonl").write_text(lines([record(i) for i in range(200, 203)]), encoding="utf-8")
+    commit_all(repo)
+    counter = ("import collections, os, sys\n"
+               "seen = collections.Counter()\n"
+               "def hook(event, args):\n"
+               "    if event == 'open' and isinstance(args[0], str) and args[0].endswith('.jsonl'):\n"
+               "        seen[os.path.basename(args[0])] += 1\n"
+               "sys.addaudithook(hook)\n"
+               "from ftlint.action import main\n"
+               "code = main()\n"
+               "print(sorted(seen.items()), file=sys.stderr)\n"
+               "sys.exit(code)\n")
+    done, _, outputs = run_action(repo, model="gpt-4o-mini", script=counter)
+    opened = dict(eval(done.stderr.strip().splitlines()[-1]))
+    assert outputs["files"] == "2" and done.returncode == 0, done.stdout + done.stderr
+    assert opened["train.jsonl"] == 1 and opened["more.jsonl"] == 1 and opened["-x.jsonl"] == 1  # train.jsonl: unchanged
+    assert sum(n for name, n in opened.items() if name[0].isdigit()) == 0  # no base file: the base's versions, from git
 
 
 def test_a_glob_never_backtracks() -> None:
@@ -344,5 +369,5 @@ def test_the_run_input_reaches_every_diff(repo: Path) -> None:
     commit_all(repo)
     done, summary, _ = run_action(repo, run="sft.yaml")
     assert done.returncode == 0, summary
-    assert "### ftlint diff ✅ `origin/main:data/train.jsonl` -> `data/train.jsonl`" in summary
+    assert "### ftlint diff ✅ the dataset at `origin/main` -> the pull request" in summary
     assert "| records | 12 -> 14 (2 added, 0 removed, 0 changed) |" in summary and "| epochs | 2 -> 2 |" in summary

@@ -16,6 +16,7 @@ from .. import __version__, interrupt
 from ..diagnostics import EXIT_OK, EXIT_USAGE
 from . import catalog, check, convert, diff, plan, show
 from .common import config_notes
+from .config import Config
 from .errors import UsageFailure
 
 
@@ -43,13 +44,23 @@ def cli(ctx: click.Context, config_path: str | None, no_config: bool, withheld: 
     Exit codes: 0 nothing failing, 1 findings, 2 usage or I/O error, 130/143 interrupted.
     Settings: ftlint.toml or [tool.ftlint] in pyproject.toml, found upwards from here.
     """
+    from . import config as cfg
+
+    ctx.obj = cfg.Config() if no_config else read_config(config_path, withheld)
+    if ctx.obj.path is not None:
+        ctx.default_map = ctx.obj.default_map
+        from ..report.escape import path_text
+
+        for note in config_notes(str(ctx.invoked_subcommand), ctx.obj):
+            click.echo(f"ftlint: note: {path_text(note)}", err=True)
+
+
+def read_config(config_path: str | None, withheld: tuple[str, ...]) -> Config:
+    """The configuration (--config FILE, else found upwards from here), `withheld` keys said and not used."""
     from pathlib import Path
 
     from . import config as cfg
 
-    ctx.obj = cfg.Config()
-    if no_config:
-        return
     sections = {name: cmd for name, cmd in cli.commands.items() if name in cfg.SECTIONS}
     keys = frozenset(k.strip() for value in withheld for k in value.split(",") if k.strip())
     unknown = sorted(keys - cfg.known_keys(sections))
@@ -57,15 +68,16 @@ def cli(ctx: click.Context, config_path: str | None, no_config: bool, withheld: 
         raise UsageFailure(f"--not-from-config: {', '.join(map(repr, unknown))}: no such configuration key")
     try:
         found = cfg.load_explicit(Path(config_path)) if config_path else cfg.find(Path.cwd())
-        if found:
-            ctx.obj = cfg.build(found[0], found[1], sections, explicit=config_path is not None, withheld=keys)
-            ctx.default_map = ctx.obj.default_map
-            from ..report.escape import path_text
-
-            for note in config_notes(str(ctx.invoked_subcommand), ctx.obj):
-                click.echo(f"ftlint: note: {path_text(note)}", err=True)
+        return cfg.build(found[0], found[1], sections, explicit=config_path is not None, withheld=keys) if found else cfg.Config()
     except cfg.ConfigError as exc:
         raise UsageFailure(str(exc)) from None
+
+
+def command_context(name: str, args: list[str], config: Config) -> click.Context:
+    """A command's context, its parameters parsed from `args` and the configuration as its door
+    gets them (the GitHub Action judges in one process: ftlint/action.py). Enter it before use."""
+    command = cli.commands[name]
+    return command.make_context(name, args, default_map=config.default_map.get(name), obj=config)
 
 
 # each group of commands is a module of doors: parse, call a use case, pick a reporter, exit

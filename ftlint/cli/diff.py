@@ -7,9 +7,10 @@ from __future__ import annotations
 import dataclasses
 import os
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
+from click.core import ParameterSource
 
 from ..diagnostics import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
 from . import options as opt
@@ -28,7 +29,10 @@ if TYPE_CHECKING:
 @opt.RUN
 @opt.apply(opt.PLAN)
 @opt.apply(opt.output_options(("text", "json", "markdown")))
-def diff(specs: tuple[str, ...], rev: str | None, output_format: str, output_file: str | None, **params: Any) -> None:
+@opt.apply(opt.DATASET)
+@opt.VALIDATION
+def diff(specs: tuple[str, ...], rev: str | None, output_format: str, output_file: str | None, dataset: bool,
+         dataset_paths: tuple[str, ...], **params: Any) -> None:
     """What a data change does: records added, removed and changed, findings new in HEAD,
     and the change in tokens and cost.
 
@@ -36,13 +40,19 @@ def diff(specs: tuple[str, ...], rev: str | None, output_format: str, output_fil
     git reads PATH from the repository root, or from here with REV:./PATH). With --rev REV, each
     PATH is compared with its version in REV, one report after another (-o json: a list). A base
     revision that has no such file (a repository's first data pull request) is an empty side:
-    every record is added. Exit 1 when HEAD brings a new error; 2 when a side cannot be read (the
-    other reports are still written).
+    every record is added. With --dataset --rev REV, one report: the repository's dataset in REV
+    against the working tree, its training and validation sets apart. Exit 1 when HEAD brings a
+    new error; 2 when a side cannot be read (the other reports are still written).
     """
     from ..diff import DiffInputError, run_diff
     from ..report.diff import DIFF_RENDERERS, render_all
     from .io import OutputRefused, destination
 
+    if dataset:
+        _dataset_diff(specs, rev, dataset_paths, output_format, output_file, params)
+    validation = params.pop("validation", None)
+    if validation is not None and click.get_current_context().get_parameter_source("validation") == ParameterSource.COMMANDLINE:
+        raise UsageFailure("--validation: with --dataset only (a diff of two files has no validation set)")
     pairs = _pairs(specs, rev)
     run = opt.run_options(params, (), base_selection(), prompts=True)
     plan_opts = opt.plan_options(params)
@@ -71,6 +81,46 @@ def diff(specs: tuple[str, ...], rev: str | None, output_format: str, output_fil
         say_io_errors(errors)
         sys.exit(EXIT_USAGE)
     sys.exit(EXIT_FINDINGS if any(o.failing for o in outcomes) else EXIT_OK)
+
+
+def _dataset_diff(specs: tuple[str, ...], rev: str | None, globs: tuple[str, ...], output_format: str, output_file: str | None,
+                  params: dict[str, Any]) -> NoReturn:
+    """`diff --dataset --rev REV`: the repository's dataset in REV against the working tree, one report."""
+    from ..change import judge_change, layout
+    from ..errors import UsageError
+    from ..report.change import DATASET_DIFF_RENDERERS
+    from ..repository import RepositoryError, commit
+    from .io import OutputRefused, destination
+
+    if rev is None:
+        raise UsageFailure("--dataset: give --rev REV, the revision to compare the dataset with")
+    if specs:
+        raise UsageFailure("--dataset: the change is what differs from REV in git; give no PATH")
+    run = opt.run_options(params, (), base_selection(), prompts=True)
+    plan = opt.plan_options(params)
+
+    def changed() -> Any:
+        applied, applied_plan = opt.with_run(dataclasses.replace(run, paths=("-",)), plan) if run.run else (run, plan)
+        assert applied_plan is not None
+        try:
+            commit(rev)
+            lay = layout(globs, applied.validation, True, None, rev)
+        except RepositoryError as exc:
+            raise UsageError(str(exc)) from None
+        return judge_change(dataclasses.replace(applied, paths=()), lay, lambda d: None, applied_plan)
+
+    change = or_fail(changed)
+    say_run_notes(run.run, run.run_notes)
+    assert change.diff is not None
+    try:
+        with destination(output_file, change.layout.head.files) as out:
+            out.write(DATASET_DIFF_RENDERERS[output_format](change.diff))
+    except OutputRefused as exc:
+        raise UsageFailure(str(exc)) from None
+    if change.data.io_errors:
+        say_io_errors(change.data.io_errors)
+        sys.exit(EXIT_USAGE)
+    sys.exit(EXIT_FINDINGS if change.diff.failing else EXIT_OK)
 
 
 def _pairs(specs: tuple[str, ...], rev: str | None) -> list[tuple[str, str]]:

@@ -4,6 +4,7 @@ names, so a key means the same in every command that has its flag."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -151,12 +152,42 @@ TRUNCATION = [
     click.option("--max-seq-len", type=of(RunOptions, "max_seq_len"), metavar="TOKENS", help="The trainer's max length (default: its own, `ftlint trainers NAME`): records past it are cut or dropped as the trainer does (FT236, FT240)."),
 ]
 RUN = click.option("--run", cls=FileOption, metavar="FILE", help="The run config you launch (an axolotl or LLaMA-Factory YAML, a TRL SFTConfig YAML, a mistral-finetune YAML, a Together job's JSON): its trainer, model, lengths, batches and datasets, where no flag gives them (docs/runs.md).")
+VALIDATION = click.option("--validation", cls=FileOption, type=click.Path(dir_okay=True, allow_dash=False), metavar="FILE", help="A validation file: checked too, and its records that also appear in the training data are reported (FT404).")
 INPUTS = [
     click.argument("paths", nargs=-1, required=False, type=click.Path(dir_okay=True, allow_dash=True, readable=False)),
     *JUDGING,
     RUN,
-    click.option("--validation", cls=FileOption, type=click.Path(dir_okay=True, allow_dash=False), metavar="FILE", help="A validation file: checked too, and its records that also appear in the training data are reported (FT404)."),
+    VALIDATION,
 ]
+
+
+
+def _under_pre_commit(ctx: click.Context, param: click.Parameter, value: bool | None) -> bool:
+    """check's --dataset when neither the flag nor the configuration gives it: on under pre-commit
+    (which sets PRE_COMMIT=1 for its hooks), so an `entry:` of the user's own judges the dataset too."""
+    from click.core import ParameterSource
+
+    if value is None or (param.name and ctx.get_parameter_source(param.name) == ParameterSource.DEFAULT):
+        return os.environ.get("PRE_COMMIT") == "1"
+    return bool(value)
+
+
+def dataset_options(pre_commit: bool = False) -> list[Callable[[F], F]]:
+    """--dataset (check, estimate, diff): the files given are a change to the repository's dataset
+    (ftlint/change.py); with `pre_commit` (check), on by default under pre-commit."""
+    said = "off; on under pre-commit (PRE_COMMIT=1)" if pre_commit else "off"
+    return [
+        click.option("--dataset/--no-dataset", default=None if pre_commit else False, callback=_under_pre_commit if pre_commit else None,
+                     help="Judge the repository's dataset (every data file git tracks, as the pre-commit hook matches them): "
+                          "findings on the PATHs given (the changed files; none: every file), the minimum, duplicates, leakage "
+                          f"and the estimate over the whole dataset. Default: {said}; the GitHub Action turns it on."),
+        click.option("--dataset-paths", multiple=True, metavar="GLOB",
+                     help="With --dataset: the dataset is the tracked data files matching these globs, from the repository's top "
+                          "folder (`*` within a folder, `**/` any folders; default: every data file)."),
+    ]
+
+
+DATASET = dataset_options()
 
 
 def output_options(formats: tuple[str, ...] = OUTPUT_FORMATS) -> list[Callable[[F], F]]:

@@ -30,8 +30,12 @@ def _estimated(paths: tuple[str, ...], params: dict[str, Any]) -> Any:
     from ..app import run_estimate
     from .io import expand, progress_for
 
-    run, plan = or_fail(lambda: _with_run(opt.run_options(params, expand(paths), base_selection(), dataset_rules=False),
-                                          opt.plan_options(params)))
+    dataset, globs = params.pop("dataset", False), tuple(params.pop("dataset_paths", ()) or ())
+    if dataset:
+        run, plan = or_fail(lambda: _in_dataset(paths, globs, params))
+    else:
+        run, plan = or_fail(lambda: _with_run(opt.run_options(params, expand(paths), base_selection(), dataset_rules=False),
+                                              opt.plan_options(params)))
     progress = progress_for(inputs(run))
     try:
         result = or_fail(run_estimate, run, plan, progress)
@@ -44,6 +48,28 @@ def _estimated(paths: tuple[str, ...], params: dict[str, Any]) -> Any:
     return run, result
 
 
+def _in_dataset(paths: tuple[str, ...], globs: tuple[str, ...], params: dict[str, Any]) -> tuple[RunOptions, PlanOptions]:
+    """estimate --dataset: the repository's dataset (ftlint/repository.py), its validation files by name too."""
+    import dataclasses
+
+    from ..change import in_dataset, layout
+    from ..errors import UsageError
+    from ..repository import RepositoryError
+
+    if paths:
+        raise UsageError("--dataset: the dataset is the repository's data files; give no PATH (check --dataset takes the changed ones)")
+    run, plan = opt.run_options(params, (), base_selection(), dataset_rules=False), opt.plan_options(params)
+    if run.run is not None:  # the run config's model, trainer, lengths and batches; the dataset is the repository's
+        run, plan = _with_run(dataclasses.replace(run, paths=("-",)), plan)
+    try:
+        lay = layout(globs, run.validation, True)
+    except RepositoryError as exc:
+        raise UsageError(str(exc)) from None
+    if not lay.head.training:
+        raise UsageError("--dataset: the repository holds no training file" + (" matching dataset-paths" if globs else ""))
+    return for_workers(in_dataset(run, lay.head, None)), plan
+
+
 @click.command()
 @opt.apply(opt.INPUTS)
 @opt.apply(opt.output_options())
@@ -51,6 +77,7 @@ def _estimated(paths: tuple[str, ...], params: dict[str, Any]) -> Any:
 @opt.apply(opt.GATES)
 @opt.FAIL_ON
 @opt.apply(opt.PLOTS)
+@opt.apply(opt.DATASET)
 def estimate(paths: tuple[str, ...], output_file: str | None, output_format: str, plots: bool, schedule: str,
              fail_on: str, **params: Any) -> None:
     """Records, tokens, steps, epochs and cost of a training run on PATH.

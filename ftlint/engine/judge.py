@@ -347,21 +347,22 @@ def file_findings(summary: FileSummary, fmt: Format, settings: Settings) -> list
     return level.findings(summary.path, [(hit.code or c.codes[0], hit) for c in checks("file") for hit in c.func(summary, ctx)])
 
 
-def dataset_findings(views: tuple[DatasetView, ...], kind: str, selection: Selection,
-                     formats: list[Format], trainer: str = "") -> tuple[Counter[str], list[Diagnostic]]:
-    """Dataset checks (`kind` "dataset": one set; "split": training and validation) over the
-    frames; `formats` are the formats of the views' files, in order. Returns how many hits each
-    code made (reported or not: figures count them) and the findings to report, in file and
-    line order."""
+def dataset_findings(views: tuple[DatasetView, ...], kind: str, selection: Selection, formats: list[Format],
+                     trainer: str = "", changed: abc.Callable[[str], bool] | None = None) -> tuple[Counter[str], list[Diagnostic]]:
+    """Dataset checks (`kind` "dataset": one set; "split": training and validation) over the frames; `formats`
+    are the views' files' formats; `changed` (--dataset): whether a file's findings are shown (Located.shown_on).
+    Returns how many hits each code made (reported or not: figures count them), and the findings in file and line order."""
     paths = [p for v in views for p in v.paths]
     levels = [Verdict(fmt, selection.for_path(path), trainer) for path, fmt in zip(paths, formats, strict=True)]
     made: Counter[str] = Counter()
     found = []
     for c in checks(kind):
-        for located in c.func(*views):
-            code = located.hit.code or c.codes[0]
+        for hit in c.func(*views):
+            code = hit.hit.code or c.codes[0]
             made[code] += 1
-            d = levels[located.file_index].finding(paths[located.file_index], located.line, code, located.hit, located.fingerprint)
+            located = hit if changed is None else hit.shown_on(lambda i: changed(paths[i]))
+            d = None if located is None else levels[located.file_index].finding(
+                paths[located.file_index], located.line, code, located.hit, located.fingerprint)
             if d is not None:
                 found.append((located.file_index, located.line, d))
     found.sort(key=lambda item: (item[0], item[1], item[2].code))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -30,6 +30,12 @@ def _money(value: float) -> str:
     return f"${value:,.2f}" if value >= 0.01 or value == 0 else f"${value:.4f}"
 
 
+def named(paths: list[str], shown: Callable[[str], str], most: int = 10) -> str:
+    """The dataset's files, the first `most` by name (a repository's dataset may hold thousands)."""
+    more = f" and {len(paths) - most:,} more files" if len(paths) > most else ""
+    return ", ".join(shown(p) for p in paths[:most]) + more
+
+
 def usd(value: float | None) -> str:
     """Dollars as printed everywhere, or "unknown" without a price."""
     return _money(value) if value is not None else "unknown"
@@ -40,7 +46,7 @@ def render_text(run: EstimateRun) -> str:
     dataset, plan = _dataset_rows(e), [*_model_rows(e), *_step_rows(e), *_cost_rows(e)]
     widths = max(len(label) for label, _, _ in dataset + plan), max(len(value) for _, value, _ in dataset + plan)
     model = "no model of the catalog" if e.model.startswith("(") else e.model
-    lines = [f"dataset: {', '.join(path_text(p) for p in run.paths)}", *_block(dataset, widths), "",
+    lines = [f"dataset: {named(run.paths, path_text)}", *_block(dataset, widths), "",
              f"plan: {model} ({e.encoding}{'' if e.tokens_exact else ', an estimate'})", *_block(plan, widths)]
     lines += run_block(e)
     lines += findings_block("errors", [d for d in e.findings if d.severity == ERROR])
@@ -269,7 +275,7 @@ def render_markdown(run: EstimateRun) -> str:
         ("tokens processed", _n(e.tokens_processed)), *_md_bill(e), ("cost", cost if e.cost_usd is not None else f"n/a: {md_text(e.price_note)}"),
     ]
     lines = [f"### ftlint estimate {'❌' if failing else '✅'} {md_code(e.model)}: {cost} for {_n(e.tokens_processed)} tokens",
-             "", f"Dataset: {', '.join(md_code(shown_path(p)) for p in paths)}", ""]
+             "", f"Dataset: {named(paths, lambda p: md_code(shown_path(p)))}", ""]
     lines += [f"> {label} {value}: {md_text(why)}" for label, value, why in _model_rows(e) if label == "model"] + [""] * e.model_assumed
     lines += ["| figure | value |", "|---|---:|"]
     lines += [f"| {label} | {value} |" for label, value in rows]

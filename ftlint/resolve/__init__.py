@@ -98,7 +98,7 @@ def resolve_run(options: RunOptions) -> Run:
         encoding=encoding, model_name=model.name if model else "", template=template,
         model_limit=int(model.context.value) if model and model.context else None, context=options.context,
         today=today.isoformat(), format_name=mapping.formatting if mapping else options.format_name, limits=options.limits,
-        selection=options.selection,
+        selection=options.selection, training=not options.dataset,  # a dataset's minimum is its training set's (app.py)
         content_fingerprints=options.dataset_rules or options.prompt_fingerprints or bool(options.validation_files),
         prompt_fingerprints=options.prompt_fingerprints, labels=options.labels,
         loss=loss_for(options, trainer, mapping), bound_tokens=options.bound_tokens,

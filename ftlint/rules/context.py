@@ -107,3 +107,4 @@ class FileContext:
     template: str = "openai"  # the chat template records were rendered with (Settings.template)
     template_source: str | None = None  # a "file:PATH" template's text, as it was read
     cut_label: str = ""  # where the trainer cuts (RecordContext.cut_label)
+    dataset_files: int = 0  # the summary is a dataset's training set, this many files summed (--dataset); 0: one file's

@@ -19,6 +19,8 @@ register("FT401", "too-few-examples", ERROR, """
 
     The minimum is the format's (`ftlint formats NAME`; OpenAI: 10). Why: the provider refuses
     the job before it starts. A validation file (--validation) may be smaller: it is not checked.
+    With --dataset (the pre-commit hook, the GitHub Action) the minimum is the dataset's: its
+    training files' records together, so a small shard added to a large dataset passes.
 """, kind="file")
 
 register("FT402", "duplicate-record", WARNING, """
@@ -39,7 +41,9 @@ register("FT403", "near-duplicate-record", WARNING, """
 register("FT404", "validation-leak", WARNING, """
     A validation record also appears in the training data (up to case and white space).
 
-    Only checked with --validation FILE.
+    Checked with a validation file (--validation, a file named as a held-out split). With
+    --dataset, a training record a change adds that a validation file already holds is the finding
+    too, said on the added record.
     Why: a validation example the model trained on measures memory, not generalisation: the
     validation loss looks better than it is, and choosing a checkpoint by it picks overfit ones.
 """, kind="split")
@@ -51,7 +55,9 @@ def too_few(summary: FileSummary, ctx: FileContext) -> Iterator[Hit]:
     if ctx.training and minimum and summary.records < minimum and summary.lines > summary.blank:
         noun = "training record" if summary.records == 1 else "training records"
         rejected = f" (and {summary.invalid:,} line{'s' if summary.invalid != 1 else ''} with errors)" if summary.invalid else ""
-        yield Hit(f"{summary.records:,} {noun}{rejected}; {summary.format} needs at least {minimum}")
+        n = ctx.dataset_files
+        where = "" if not n else " in the dataset's one training file" if n == 1 else f" in the dataset's {n:,} training files together"
+        yield Hit(f"{summary.records:,} {noun}{where}{rejected}; {summary.format} needs at least {minimum}")
 
 
 DUPLICATE = ("FT402", "exact duplicate of")
@@ -62,15 +68,17 @@ NEAR = ("FT403", "near-duplicate (differs only in case or white space) of")
 def duplicates(view: DatasetView) -> Iterator[Located]:
     from ..dataset import duplicate_pairs
 
-    for how, (file, line, fp), (ref_file, ref_line) in duplicate_pairs(view):
+    for how, (file, line, fp), (ref_file, ref_line, ref_fp) in duplicate_pairs(view):
         code, what = DUPLICATE if how == "exact" else NEAR
-        yield Located(file, line, Hit(f"{what} {view.where(ref_file, ref_line)}", code=code), fp)
+        first = Located(ref_file, ref_line, Hit(f"{what} {view.where(file, line)}", code=code), ref_fp)
+        yield Located(file, line, Hit(f"{what} {view.where(ref_file, ref_line)}", code=code), fp, first)
 
 
 @check("split", "FT404")
 def leakage(train: DatasetView, validation: DatasetView) -> Iterator[Located]:
     from ..dataset import leaked
 
-    for (file, line, fp), (t_file, t_line) in leaked(train, validation):
+    for (file, line, fp), (t_file, t_line, t_fp) in leaked(train, validation):
+        trained = Located(t_file, t_line, Hit(f"training record also in the validation data at {validation.where(file, line)}"), t_fp)
         yield Located(len(train.paths) + file, line,
-                      Hit(f"validation record also in the training data at {train.where(t_file, t_line)}"), fp)
+                      Hit(f"validation record also in the training data at {train.where(t_file, t_line)}"), fp, trained)
