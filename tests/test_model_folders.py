@@ -321,3 +321,31 @@ def test_a_template_without_added_tokens_counts_its_text_once(tmp_path: Path) ->
     assert json.loads(out.stdout)["tokens"] == expected
     checked = run("check", str(data), "--tokenizer", "o200k_base", "--chat-template", str(template), "--format", "trl-messages")
     assert "FT302" not in checked.stdout
+
+
+def test_tokens_a_trainer_adds_to_a_folders_tokenizer_count_whole(folders: dict[str, Path], tmp_path: Path) -> None:
+    """axolotl's special_tokens and tokens, added to a tokenizer.json the tokenizers library runs (a
+    sentencepiece Mistral): transformers' own tokenizer, given the same tokens as axolotl's
+    load_tokenizer gives them (add_special_tokens, add_tokens), is the oracle. The [INST] template
+    writes the new eos after each answer; a user turn spells the new word."""
+    import shutil
+
+    from tokenizers import AddedToken
+    from transformers import AutoTokenizer
+
+    folder = tmp_path / "model"
+    shutil.copytree(folders["mistral-v1"], folder)
+    records = [r for r in corpus() if not r.get("tools")][:20]
+    for r in records[::3]:
+        turn = next(m for m in r["messages"] if m["role"] == "user")
+        turn["content"] = f"{turn['content']} <|new|> again<|new|>"
+    (tmp_path / "data.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records))
+    config = {"base_model": "./model", "datasets": [{"path": "data.jsonl", "type": "chat_template"}], "sequence_len": 100_000,
+              "special_tokens": {"eos_token": "<|end|>"}, "tokens": ["<|new|>"], "micro_batch_size": 1}
+    (tmp_path / "run.yml").write_text(json.dumps(config))
+    e = json.loads(run("estimate", "--run", str(tmp_path / "run.yml"), "-o", "json").stdout)
+    tok = AutoTokenizer.from_pretrained(str(folder))
+    tok.add_special_tokens({"eos_token": AddedToken("<|end|>", rstrip=False, lstrip=False, normalized=False)})
+    tok.add_tokens([AddedToken("<|new|>", rstrip=False, lstrip=False, normalized=False)])
+    lengths = [len(tok.apply_chat_template(r["messages"], tokenize=True, return_dict=True)["input_ids"]) for r in records]
+    assert e["records"] == len(records) and e["tokens"] == sum(lengths)

@@ -23,9 +23,13 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..tokens import described, failed, get_encoding, is_panic, library_of, normalises_nfc
 from ..trust import MAX_FILE_BYTES
+
+if TYPE_CHECKING:
+    from ..tokens.library import Library
 
 EMPTY_THINK = re.compile(r"<think>\s*</think>")
 
@@ -59,9 +63,11 @@ class Tokenizer:
     tokenizer.json the tokenizers library runs, which gives them itself (its character offsets,
     the ones transformers' char_to_token reads)."""
 
-    def __init__(self, encoding_name: str, splitter: re.Pattern[str], file_limit: int = MAX_FILE_BYTES) -> None:
+    def __init__(self, encoding_name: str, splitter: re.Pattern[str], file_limit: int = MAX_FILE_BYTES,
+                 library: Library | None = None) -> None:
+        """`library`: the tokenizer.json's tokenizer with tokens a trainer added (Library.with_tokens)."""
         self.name = encoding_name
-        self.library = library_of(encoding_name, file_limit)
+        self.library = library or library_of(encoding_name, file_limit)
         if self.library is None:
             self.encoding = get_encoding(encoding_name, file_limit)
             self.nfc = normalises_nfc(encoding_name, file_limit)

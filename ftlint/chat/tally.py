@@ -60,11 +60,14 @@ class Tally:
         if own_tokens:  # a tokenizer file's (and its folder's) added tokens are the ones it matches in the text
             self.spec = dataclasses.replace(self.spec, specials=own_tokens, special_pattern="")
         # text spelling one of these is read as that token (FT302): the trainer's plain added words are not control tokens
-        self.controls = self.spec.splitter
+        self.controls, model_tokens = self.spec.splitter, self.spec.specials
         if self.masker is not None:  # the trainer's tokenizer as it loads it (axolotl's special_tokens and tokens)
             self.controls = self.masker.tokenizer(self.spec, words=False).splitter
             self.spec = self.masker.tokenizer(self.spec)
         library = library_of(counter.encoding_name, counter.file_limit)
+        if library is not None and self.spec.specials != model_tokens:  # tokens new to a tokenizer.json: the trainer added them
+            library = library.with_tokens([t for t in self.spec.specials if t not in model_tokens])
+        self._library = library
         # the tokenizers library encodes a rendered text whole, as the trainer does (tokens/library.py)
         self._whole = library.count_whole if library is not None else None
         self.name = template
@@ -128,7 +131,7 @@ class Tally:
     @property
     def tokenizer(self) -> Tokenizer:
         if self._tokenizer is None:
-            self._tokenizer = Tokenizer(self.counter.encoding_name, self.spec.splitter, self.counter.file_limit)
+            self._tokenizer = Tokenizer(self.counter.encoding_name, self.spec.splitter, self.counter.file_limit, self._library)
         return self._tokenizer
 
     def masked(self, messages: Sequence[dict], tools: object = None, only_last: bool = False) -> Masked:

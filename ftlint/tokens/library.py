@@ -46,6 +46,24 @@ class Library:
             tokenizer.no_truncation()
             tokenizer.no_padding()
 
+    def with_tokens(self, tokens: Sequence[str]) -> Library:
+        """The same tokenizer with more added tokens, as a trainer adds them before it tokenizes
+        (axolotl's special_tokens and tokens: add_special_tokens, add_tokens with normalized=False):
+        each matched whole in a rendered text."""
+        from tokenizers import AddedToken, Tokenizer
+
+        more = object.__new__(Library)
+        more.what, more.plain = self.what, self.plain
+        try:
+            more.whole = Tokenizer.from_str(self.whole.to_str())
+            more.whole.add_tokens([AddedToken(t, normalized=False, special=True) for t in tokens])
+        except BaseException as exc:
+            raise _failed(self.what, "cannot add the trainer's tokens", exc) from None
+        more.whole.encode_special_tokens = self.whole.encode_special_tokens
+        more.whole.no_truncation()
+        more.whole.no_padding()
+        return more
+
     def count(self, text: str) -> int:
         """Tokens of a text as plain text (no added token matched)."""
         return len(self._encode(self.plain, text).ids)
