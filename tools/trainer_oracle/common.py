@@ -30,6 +30,26 @@ class Capture:
     dataloader: Any = None
 
 
+STEP_FIGURES = ("steps_per_epoch", "total_steps", "warmup_steps", "epochs", "effective_batch")
+LOOP_SETTINGS = ("dataloader_batches", "scheduler_warmup_steps", "num_train_epochs_arg")
+
+
+def case_figures(records_in: int, kept: list[dict[str, Any]], validation_rows: int, tokens: int, trained_tokens: int,
+                 packed_rows: int | None, dropped_long: int) -> dict[str, Any]:
+    """The figures every case records, in compare.py's order: the records, what the trainer's
+    pipeline made of them, and what its Trainer had set when training began (Capture)."""
+    assert Capture.figures is not None
+    return {"records_in": records_in, "records_kept": len(kept), "validation_rows": validation_rows, "tokens": tokens,
+            "trained_tokens": trained_tokens, "packed_rows": packed_rows, "dropped_long": dropped_long,
+            "truncated_long": sum(1 for r in kept if r["cut"] > 0), **{k: Capture.figures[k] for k in STEP_FIGURES}}
+
+
+def loop_settings() -> dict[str, Any]:
+    """What the training loop had set besides the figures (its batches, the scheduler's warmup)."""
+    assert Capture.figures is not None
+    return {k: Capture.figures[k] for k in LOOP_SETTINGS}
+
+
 def install_stop() -> None:
     """Wrap Trainer.train (every trainer's Trainer inherits it) to keep the trainer and add the
     stopping callback."""

@@ -18,7 +18,19 @@ from collections import defaultdict
 from typing import Any, ClassVar
 
 import yaml
-from common import IGNORE, Capture, Recorded, emit, install_stop, quiet, read_records, trained, versions
+from common import (
+    IGNORE,
+    Capture,
+    Recorded,
+    case_figures,
+    emit,
+    install_stop,
+    loop_settings,
+    quiet,
+    read_records,
+    trained,
+    versions,
+)
 
 # What the recorder changes to run a GPU config on this CPU; none of these changes a recorded
 # figure (attention: see force_attention)
@@ -183,20 +195,10 @@ def main(job_path: str, out_path: str) -> None:
         notes.append("packed_rows: the bins of one pass of axolotl's MultipackBatchSampler over a random order "
                      f"(batch_max_len {sampler.batch_max_len}, {sampler.batch_size} bin(s) a batch); another "
                      "order can pack into another count")
-    figures = {
-        "records_in": total_in,
-        "records_kept": len(kept),
-        "validation_rows": len(evals) if evals is not None else 0,
-        "tokens": tokens,
-        "trained_tokens": labels_trained,
-        "packed_rows": packed,
-        "dropped_long": sum(1 for r in records if r.get("reason") == "too_long"),
-        "truncated_long": sum(1 for r in kept if r["cut"] > 0),
-        **{k: Capture.figures[k] for k in ("steps_per_epoch", "total_steps", "warmup_steps", "epochs",
-                                           "effective_batch")},
-    }
+    figures = case_figures(total_in, kept, len(evals) if evals is not None else 0, tokens, labels_trained, packed,
+                           sum(1 for r in records if r.get("reason") == "too_long"))
     args = trainer.args
-    settings = {k: Capture.figures[k] for k in ("dataloader_batches", "scheduler_warmup_steps", "num_train_epochs_arg")}
+    settings = loop_settings()
     settings.update({"sample_packing": bool(cfg.get("sample_packing")), "attn_implementation": cfg.get("attn_implementation"),
                      "max_steps_arg": args.max_steps, "warmup_steps_arg": args.warmup_steps,
                      "batch_max_len": getattr(sampler, "batch_max_len", None),

@@ -18,7 +18,7 @@ import tempfile
 from typing import Any, ClassVar
 
 import yaml
-from common import IGNORE, Capture, Recorded, emit, install_stop, quiet, trained, versions
+from common import IGNORE, Capture, Recorded, case_figures, emit, install_stop, loop_settings, quiet, trained, versions
 
 RUNTIME = {"report_to": "none", "bf16": False, "fp16": False, "dataloader_num_workers": 0,
            "overwrite_cache": True, "plot_loss": False, "save_strategy": "no"}
@@ -191,21 +191,11 @@ def main(job_path: str, out_path: str) -> None:
             notes.append(f"packed rows are padded to cutoff_len + 1: {padded} tokens with the padding")
     eval_ds = trainer.eval_dataset
     names = [f"{name}: records {first}-{first + n - 1}" for name, first, n in Hook.files]
-    figures = {
-        "records_in": sum(n for _, _, n in Hook.files),
-        "records_kept": len(kept),
-        # held-out records (packed, they are fewer rows: trainer_settings.validation_packed_rows)
-        "validation_rows": sum(1 for r in records if r["split"] == "validation"),
-        "tokens": tokens,
-        "trained_tokens": labels_trained,
-        "packed_rows": packed_rows,
-        "dropped_long": sum(1 for r in records if r.get("reason") == "too_long"),
-        "truncated_long": sum(1 for r in kept if r["cut"] > 0),
-        **{k: Capture.figures[k] for k in ("steps_per_epoch", "total_steps", "warmup_steps", "epochs",
-                                           "effective_batch")},
-    }
+    # validation_rows: the held-out records (packed, they are fewer rows: trainer_settings.validation_packed_rows)
+    figures = case_figures(sum(n for _, _, n in Hook.files), kept, sum(1 for r in records if r["split"] == "validation"),
+                           tokens, labels_trained, packed_rows, sum(1 for r in records if r.get("reason") == "too_long"))
     args = trainer.args
-    settings = {k: Capture.figures[k] for k in ("dataloader_batches", "scheduler_warmup_steps", "num_train_epochs_arg")}
+    settings = loop_settings()
     settings.update({"stage": stage, "packing": packing, "padded_tokens": padded, "datasets": names,
                      "validation_packed_rows": len(eval_ds) if packing and eval_ds is not None else None,
                      "warmup_ratio_arg": getattr(args, "warmup_ratio", "no such argument"),

@@ -13,7 +13,7 @@ import tempfile
 from typing import Any
 
 import yaml
-from common import IGNORE, Capture, Recorded, emit, install_stop, quiet, trained, versions
+from common import IGNORE, Capture, Recorded, case_figures, emit, install_stop, loop_settings, quiet, trained, versions
 
 # What the recorder changes in a config to run it here; none of these changes a figure
 RUNTIME = {"report_to": "none", "bf16": False, "fp16": False, "dataloader_num_workers": 0,
@@ -120,19 +120,9 @@ def main(job_path: str, out_path: str) -> None:
     if trainer.chat_template is not None:
         notes.append("assistant_only_loss: the tokenizer's template has no {% generation %}; TRL swapped in its "
                      "training template (trl/chat_template_utils.py get_training_chat_template)")
-    figures = {
-        "records_in": len(raw),
-        "records_kept": len(kept),
-        "validation_rows": len(eval_ds) if eval_ds is not None else 0,
-        "tokens": tokens,
-        "trained_tokens": labels_trained,
-        "packed_rows": len(train) if packed else None,
-        "dropped_long": sum(1 for r in records if r.get("reason") == "emptied_by_cut"),
-        "truncated_long": sum(1 for r in kept if r["cut"] > 0),
-        **{k: Capture.figures[k] for k in ("steps_per_epoch", "total_steps", "warmup_steps", "epochs",
-                                           "effective_batch")},
-    }
-    extra = {k: Capture.figures[k] for k in ("dataloader_batches", "scheduler_warmup_steps", "num_train_epochs_arg")}
+    figures = case_figures(len(raw), kept, len(eval_ds) if eval_ds is not None else 0, tokens, labels_trained,
+                           len(train) if packed else None, sum(1 for r in records if r.get("reason") == "emptied_by_cut"))
+    extra = loop_settings()
     extra.update({"max_length": args.max_length, "packing": bool(packed),
                   "packing_strategy": args.packing_strategy if packed else None,
                   "assistant_only_loss": args.assistant_only_loss, "completion_only_loss": trainer.completion_only_loss,
