@@ -114,20 +114,12 @@ def _estimate(raws: list[bytes], settings: Settings, rounds: int) -> None:
     import statistics
 
     import orjson
+    from bare import walker  # benchmarks/ is the script's folder, first on the path
 
     from ftlint.tokens import get_encoding
 
-    encode = get_encoding(settings.encoding).encode_ordinary
+    walk = walker(get_encoding(settings.encoding).encode_ordinary)
     counting = dataclasses.replace(settings, bound_tokens=False, content_fingerprints=False)
-
-    def walk(value: object) -> int:
-        if isinstance(value, str):
-            return len(encode(value))
-        if isinstance(value, dict):
-            return sum(walk(v) for v in value.values())
-        if isinstance(value, list):
-            return sum(walk(v) for v in value)
-        return 0
 
     def bare() -> None:
         for raw in raws:
