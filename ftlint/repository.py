@@ -229,7 +229,7 @@ def blobs(oids: Mapping[str, str]) -> Iterator[dict[str, str]]:
             path = os.path.join(folder, f"{i}{suffix.group(0) if suffix else '.jsonl'}")
             with open(path, "wb") as fh:
                 try:
-                    done = subprocess.run(["git", "cat-file", "blob", oid], stdout=fh, stderr=subprocess.PIPE,
+                    done = subprocess.run(["git", "cat-file", "blob", "--end-of-options", oid], stdout=fh, stderr=subprocess.PIPE,
                                           stdin=subprocess.DEVNULL, timeout=GIT_TIMEOUT, check=False)
                 except (OSError, subprocess.TimeoutExpired) as exc:
                     raise RepositoryError(f"cannot run git: {getattr(exc, 'strerror', None) or exc}") from None
