@@ -136,7 +136,6 @@ class LineJudge:
         # unless a self-hosted trainer's max length asks for exact counts of the records past it
         lengths_cut = [n for n in (settings.loss.max_seq_len, self.limit) if n is not None]
         self.cut = min(lengths_cut) if lengths_cut and (exact is None or settings.loss.max_seq_len is not None) else None
-        self.shown_path = redact(summary.path)
         self.line_checks, self.mapping_checks = checks("line"), checks("mapping")
         self._blank: tuple[str, Hit] | None = None  # (code, hit) of a blank line, once known
         self._blank_found: dict[bytes, Diagnostic | None] = {}  # a blank line's finding (line 0), by its bytes
@@ -181,7 +180,7 @@ class LineJudge:
                 ((code, hit),) = self._line_hits(Line(number, None, [BLANK], len(raw), blank=True))
                 self._blank = (code, Hit(hit.message, None, hit.col, hit.code))
             code, hit = self._blank
-            found = self.severity.finding(self.shown_path, 0, code, hit, hex_fingerprint(fingerprint(raw)), col=1)
+            found = self.severity.finding(self.summary.path, 0, code, hit, hex_fingerprint(fingerprint(raw)), col=1)
             self._blank_found[raw] = found
         if found is not None and found.severity == ERROR:
             summary.invalid += 1
@@ -287,7 +286,7 @@ class LineJudge:
             self.columns.add((self.file_index, line.number, len(records), exact, near, prompt))
 
     def _diagnostics(self, line: Line, hits: list[tuple[str, Hit]], raw: bytes | None) -> list[Diagnostic]:
-        path, number, level = self.shown_path, line.number, self.severity
+        path, number, level = self.summary.path, line.number, self.severity
         if line.compact is not None:
             fp = hex_fingerprint(fingerprint(line.compact))
         elif raw is not None:

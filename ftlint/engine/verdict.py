@@ -39,6 +39,7 @@ class Verdict:
             overrides = {**(overrides or {}), **own.severities}
         self.overrides = overrides
         self.known: dict[str, str | None] = {}
+        self.shown: dict[str, str] = {}  # each path masked once (a file's findings all name it)
 
     def __call__(self, code: str) -> str | None:
         found = self.known.get(code, "")
@@ -55,7 +56,10 @@ class Verdict:
         level = self(code)
         if level is None:
             return None
-        return Diagnostic(redact(path), line, hit.col if col is None else col, code, redact(hit.message), level,
+        shown = self.shown.get(path)
+        if shown is None:
+            shown = self.shown[path] = redact(path)
+        return Diagnostic(shown, line, hit.col if col is None else col, code, redact(hit.message), level,
                           hit.pointer and redact(hit.pointer), fingerprint)
 
     def findings(self, path: str, hits: abc.Iterable[tuple[str, Hit]], line: int = 0,
