@@ -82,7 +82,7 @@ def _judge(checking: list[str], estimating: list[str], base: str | None, head_na
     from . import command_context
     from . import options as opt
     from .check import dataset_notes, notes_of, options_of
-    from .common import config_notes, or_fail
+    from .common import config_notes, or_fail, reported_failing
 
     with command_context("check", checking, config) as ctx:
         params = dict(ctx.params)
@@ -104,7 +104,6 @@ def _judge(checking: list[str], estimating: list[str], base: str | None, head_na
         reporter.finish(change.checked)
     judged.change, judged.annotations, judged.check = change, github.getvalue(), markdown.getvalue()
     judged.errors = sum(line.startswith("::error ") for line in judged.annotations.splitlines())
-    counts = {sev: sum(n for (s, _), n in annotating.by_code.items() if s == sev) for sev in ("error", "warning")}
-    judged.failing = bool(counts["error"] or (fail_on == "warning" and counts["warning"]))
+    judged.failing = reported_failing(annotating.by_code, fail_on)
     if change.data.io_errors:
         judged.failure = [f"ftlint: error: {e}" for e in change.data.io_errors]

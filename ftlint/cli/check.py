@@ -5,15 +5,13 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import sys
 from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..diagnostics import ERROR, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, WARNING
 from ..errors import UsageError
 from . import options as opt
-from .common import base_selection, config_notes, for_workers, inputs, or_fail, say_io_errors, say_run_notes
+from .common import base_selection, config_notes, exit_with, for_workers, inputs, or_fail, reported_failing, say_run_notes
 from .errors import UsageFailure
 
 if TYPE_CHECKING:
@@ -70,12 +68,7 @@ def check(paths: tuple[str, ...], output_file: str | None, output_format: str, m
         raise UsageFailure(str(exc)) from None
     if known and known.suppressed and output_format == "text":
         click.echo(f"{known.suppressed:,} known finding(s) in the baseline {baseline} not shown", err=True)
-    say_io_errors(data.io_errors)
-    counts = {sev: sum(n for (s, _), n in reporter.by_code.items() if s == sev) for sev in (ERROR, WARNING)}
-    failing = counts[ERROR] + (counts[WARNING] if fail_on == WARNING else 0)
-    if data.io_errors:
-        sys.exit(EXIT_USAGE)
-    sys.exit(EXIT_FINDINGS if failing else EXIT_OK)
+    exit_with(reported_failing(reporter.by_code, fail_on), data.io_errors)
 
 
 def options_of(paths: tuple[str, ...], split_by_name: bool, params: dict[str, Any],

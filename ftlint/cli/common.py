@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
-from ..diagnostics import ERROR, WARNING
+from ..diagnostics import ERROR, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, WARNING
 from ..errors import UsageError
 from ..selection import Selection
 from .config import Config
@@ -87,5 +87,25 @@ def say_io_errors(messages: list[str]) -> None:
         click.echo(f"ftlint: error: {path_text(message)}", err=True)
 
 
+def fails(severities: Iterable[str], fail_on: str) -> bool:
+    """--fail-on's rule, the one every command's exit code follows: an error fails, and a warning
+    under --fail-on warning."""
+    return any(s == ERROR or (fail_on == WARNING and s == WARNING) for s in severities)
+
+
 def failing(findings: Iterable[Diagnostic], fail_on: str) -> bool:
-    return any(d.severity == ERROR or (fail_on == WARNING and d.severity == WARNING) for d in findings)
+    return fails((d.severity for d in findings), fail_on)
+
+
+def reported_failing(by_code: Mapping[tuple[str, str], int], fail_on: str) -> bool:
+    """A reporter's count of the findings it was given (severity, code -> how many), by --fail-on's rule."""
+    return fails((severity for (severity, _), n in by_code.items() if n), fail_on)
+
+
+def exit_with(failing: bool, io_errors: Sequence[str] = ()) -> NoReturn:
+    """The exit code of a command that ran: 2 after an input it could not read (each said on
+    stderr), else 1 when something fails, else 0."""
+    if io_errors:
+        say_io_errors(list(io_errors))
+        sys.exit(EXIT_USAGE)
+    sys.exit(EXIT_FINDINGS if failing else EXIT_OK)

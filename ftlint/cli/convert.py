@@ -4,14 +4,11 @@ its findings streamed to a reporter as check's are (every output format, --selec
 
 from __future__ import annotations
 
-import sys
-
 import click
 
 from ..convert import TARGETS
-from ..diagnostics import EXIT_FINDINGS, EXIT_OK
 from . import options as opt
-from .common import base_selection, or_fail
+from .common import base_selection, exit_with, or_fail
 from .errors import UsageFailure
 
 
@@ -53,7 +50,7 @@ def convert(path: str, out: str, target: str, source: str, drop_invalid: bool, o
             reporter.finish([])
     except OutputRefused as exc:
         raise UsageFailure(str(exc)) from None
-    sys.exit(EXIT_FINDINGS if done.tally.failing else EXIT_OK)
+    exit_with(done.tally.failing)
 
 
 COMMANDS = (convert,)

@@ -6,15 +6,13 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import sys
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 from click.core import ParameterSource
 
-from ..diagnostics import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
 from . import options as opt
-from .common import base_selection, or_fail, say_io_errors, say_run_notes
+from .common import base_selection, exit_with, or_fail, say_run_notes
 from .errors import UsageFailure
 
 if TYPE_CHECKING:
@@ -77,10 +75,7 @@ def diff(specs: tuple[str, ...], rev: str | None, output_format: str, output_fil
                 out.write(render_all(outcomes, output_format) if rev is not None else DIFF_RENDERERS[output_format](outcomes[0]))
         except OutputRefused as exc:
             raise UsageFailure(str(exc)) from None
-    if errors:
-        say_io_errors(errors)
-        sys.exit(EXIT_USAGE)
-    sys.exit(EXIT_FINDINGS if any(o.failing for o in outcomes) else EXIT_OK)
+    exit_with(any(o.failing for o in outcomes), errors)
 
 
 def _dataset_diff(specs: tuple[str, ...], rev: str | None, globs: tuple[str, ...], output_format: str, output_file: str | None,
@@ -117,10 +112,7 @@ def _dataset_diff(specs: tuple[str, ...], rev: str | None, globs: tuple[str, ...
             out.write(DATASET_DIFF_RENDERERS[output_format](change.diff))
     except OutputRefused as exc:
         raise UsageFailure(str(exc)) from None
-    if change.data.io_errors:
-        say_io_errors(change.data.io_errors)
-        sys.exit(EXIT_USAGE)
-    sys.exit(EXIT_FINDINGS if change.diff.failing else EXIT_OK)
+    exit_with(change.diff.failing, change.data.io_errors)
 
 
 def _pairs(specs: tuple[str, ...], rev: str | None) -> list[tuple[str, str]]:

@@ -4,15 +4,13 @@ report/ -> the exit code (1 when a gate fails, or a finding at --fail-on's sever
 
 from __future__ import annotations
 
-import sys
 from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..diagnostics import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
 from ..maxima import maximum
 from . import options as opt
-from .common import base_selection, failing, for_workers, inputs, or_fail, say_io_errors
+from .common import base_selection, exit_with, failing, for_workers, inputs, or_fail
 from .errors import UsageFailure
 
 if TYPE_CHECKING:
@@ -43,8 +41,7 @@ def _estimated(paths: tuple[str, ...], params: dict[str, Any]) -> Any:
         if progress:
             progress.clear()
     if result.data.io_errors:
-        say_io_errors(result.data.io_errors)
-        sys.exit(EXIT_USAGE)
+        exit_with(True, result.data.io_errors)
     return run, result
 
 
@@ -100,7 +97,7 @@ def estimate(paths: tuple[str, ...], output_file: str | None, output_format: str
                           + schedule_plot(e.total_steps, e.warmup_steps, e.steps_per_epoch, schedule) + "\n")
     except OutputRefused as exc:
         raise UsageFailure(str(exc)) from None
-    sys.exit(EXIT_FINDINGS if failing(e.findings, fail_on) else EXIT_OK)
+    exit_with(failing(e.findings, fail_on))
 
 
 @click.command()
@@ -126,14 +123,13 @@ def plan(paths: tuple[str, ...], output_file: str | None, output_format: str, fa
     result = or_fail(run_study, run, plan_opts, StudyOptions(trials, short_fraction, finalists))
     production = result.production
     if production.data.io_errors:
-        say_io_errors(production.data.io_errors)
-        sys.exit(EXIT_USAGE)
+        exit_with(True, production.data.io_errors)
     try:
         with destination(output_file, inputs(run)) as out:
             out.write(PLAN_RENDERERS[output_format](result))
     except OutputRefused as exc:
         raise UsageFailure(str(exc)) from None
-    sys.exit(EXIT_FINDINGS if failing(production.estimate.findings, fail_on) else EXIT_OK)
+    exit_with(failing(production.estimate.findings, fail_on))
 
 
 @click.command()
@@ -159,7 +155,7 @@ def review(log: str, metric: str | None, mode: str | None, max_steps: int | None
     except ReviewError as exc:
         raise UsageFailure(str(exc)) from None
     click.echo(REVIEW_RENDERERS[output_format](r), nl=False)
-    sys.exit(EXIT_OK if r.verdict == "ok" and not r.sparse else EXIT_FINDINGS)
+    exit_with(r.verdict != "ok" or r.sparse)
 
 
 COMMANDS = (estimate, plan, review)

@@ -9,9 +9,8 @@ from typing import Any
 
 import click
 
-from ..diagnostics import EXIT_FINDINGS, EXIT_OK
 from . import options as opt
-from .common import base_selection, or_fail, say_run_notes
+from .common import base_selection, exit_with, or_fail, say_run_notes
 from .errors import UsageFailure
 
 
@@ -49,7 +48,7 @@ def show(target: str, output_format: str, max_chars: int, **params: Any) -> None
     else:
         out = render_text(shown, max_chars, use_color(sys.stdout))
     click.echo(out, nl=False, color=output_format == "text" and use_color(sys.stdout))
-    sys.exit(EXIT_FINDINGS if shown.rejected else EXIT_OK)
+    exit_with(bool(shown.rejected))
 
 
 COMMANDS = (show,)
