@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES, run
+from conftest import FIXTURES, run, run_process
 
 DATA = FIXTURES / "trainer_runs" / "llama-factory" / "data"
 BASE = {"model_name_or_path": "Qwen/Qwen3-4B-Instruct-2507", "stage": "sft", "dataset": "identity", "template": "qwen3_nothink",
@@ -98,3 +98,37 @@ def test_a_preference_alpaca_dataset_trains_its_chosen_and_rejected_answers(tmp_
     r = run("estimate", "--run", str(config(tmp_path, stage="dpo", dataset="pairs", cutoff_len=1024)), "-o", "json")
     e = json.loads(r.stdout)
     assert (e["format"], e["records"], e["tokens"], e["trainable_tokens"], e["invalid_lines"]) == ("alpaca", 2, 60, 14, 0)
+
+
+def test_dataset_dir_is_read_from_where_llama_factory_runs(tmp_path: Path) -> None:
+    """LLaMA-Factory's own layout: `llamafactory-cli train examples/train_lora/x.yaml` from the
+    repository's root reads data/dataset_info.json there, not beside the config
+    (src/llamafactory/data/parser.py get_dataset_list joins dataset_dir to the working directory).
+    The figures are those of the same config kept beside its data."""
+    beside = json.loads(run("estimate", "--run", str(config(tmp_path / "beside")), "-o", "json").stdout)
+    repo = tmp_path / "repo"
+    shutil.copytree(DATA, repo / "data")
+    (repo / "examples" / "train_lora").mkdir(parents=True)
+    shutil.copy(config(tmp_path / "beside"), repo / "examples" / "train_lora" / "x.yaml")
+    r = run_process("estimate", "--run", "examples/train_lora/x.yaml", "-o", "json", cwd=repo)
+    assert r.exit_code == 0, r.stderr
+    rooted = json.loads(r.stdout)
+    assert rooted["paths"] == ["data/identity.json"]
+    assert {k: rooted[k] for k in ("records", "tokens", "trainable_tokens", "total_steps")} == \
+           {k: beside[k] for k in ("records", "tokens", "trainable_tokens", "total_steps")}
+    assert not any("dataset_dir" in n for n in rooted["run_notes"])
+    # run from elsewhere, the config's own folder is read, and said: LLaMA-Factory would not find it there
+    assert any("LLaMA-Factory reads it from where it runs" in n for n in beside["run_notes"])
+
+
+def test_a_dataset_file_outside_the_working_directory_is_refused(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    shutil.copytree(DATA, repo / "data")
+    info = json.loads((repo / "data" / "dataset_info.json").read_text(encoding="utf-8"))
+    info["identity"]["file_name"] = "../../secret.json"
+    (tmp_path / "secret.json").write_text("[]", encoding="utf-8")
+    (repo / "data" / "dataset_info.json").write_text(json.dumps(info), encoding="utf-8")
+    (repo / "examples").mkdir()
+    (repo / "examples" / "x.yaml").write_text("".join(f"{k}: {json.dumps(v)}\n" for k, v in BASE.items()), encoding="utf-8")
+    r = run_process("estimate", "--run", "examples/x.yaml", cwd=repo)
+    assert r.exit_code == 2 and "outside" in r.stderr and "Traceback" not in r.stderr

@@ -88,17 +88,20 @@ def model(keys: Keys, key: str, run: dict[str, Setting], prefix: str = "", folde
                   "for this one's own)")
 
 
-def dataset(keys: Keys, path: str, kind: str = "", mapping: str | None = None) -> DatasetRef:
+def dataset(keys: Keys, path: str, kind: str = "", mapping: str | None = None, root: Path | None = None) -> DatasetRef:
     """A dataset the config names: a file inside the config's folder is read from there; a file
     outside it is not (a config names files inside its own folder, as ftlint.toml does); anything
-    else (a Hub id) is said, to be given as PATH."""
-    folder = Path(keys.path).parent
+    else (a Hub id) is said, to be given as PATH. `root`: the folder the trainer reads the name
+    from when it is not the config's (LLaMA-Factory's dataset_dir, from where it runs), and the
+    one the file must be inside."""
+    folder = root or Path(keys.path).parent
     candidate = folder / path
     if path and "\x00" not in path and candidate.exists():
         from .base import RunConfigError
 
         if not inside(candidate, folder):
-            raise RunConfigError(f"{keys.path}: dataset {path!r}: outside {folder.resolve()}, the folder of the run config; "
+            where = "the working directory's dataset_dir" if root is not None else "the folder of the run config"
+            raise RunConfigError(f"{keys.path}: dataset {path!r}: outside {folder.resolve()}, {where}; "
                                  "a run config names files inside its own folder (give a path outside it as PATH)")
         what = special(candidate)
         if what is not None:  # a FIFO or a device would block the reader, or never end

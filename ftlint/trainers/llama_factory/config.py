@@ -13,8 +13,10 @@ Every key that changes a figure is applied: what the renderer and the rows read 
 RunConfig's `keys` (render.py, rows.py); a key whose effect ftlint does not model is an error
 naming the key (exit 2), never figures printed as if it were applied.
 
-LLaMA-Factory takes dataset_dir from where it runs; ftlint takes it from the config's folder,
-so that a run config names files inside its own folder only."""
+LLaMA-Factory takes dataset_dir from where it runs (`llamafactory-cli train examples/x.yaml` from
+its repository's root reads data/dataset_info.json there); so does ftlint when that folder holds a
+dataset_info.json, its files read inside the working directory; else from the config's own folder
+(a config kept beside its data), which is said."""
 
 from __future__ import annotations
 
@@ -55,11 +57,11 @@ def read(keys: Keys) -> RunConfig:
     for key, option in (("seed", "seed"), ("preprocessing_batch_size", "batch"), ("preprocessing_num_workers", "workers")):
         if (value := keys.get(key, "int")) is not None:
             own[option] = value
-    folder = Path(keys.path).parent / str(keys.get("dataset_dir", "str") or "data")
     names, evals = _names(keys, "dataset"), _names(keys, "eval_dataset")
-    info = _info(keys, folder, [*names, *evals])  # read once, for every name
-    datasets = tuple(_entry(keys, info, folder, name, stage) for name in names)
-    validation = [_entry(keys, info, folder, name, stage) for name in evals]
+    folder, root = _dataset_dir(keys, bool(names or evals))
+    info = _info(keys, folder, root, [*names, *evals])  # read once, for every name
+    datasets = tuple(_entry(keys, info, folder, root, name, stage) for name in names)
+    validation = [_entry(keys, info, folder, root, name, stage) for name in evals]
     own["columns"] = ",".join(sorted({c for name in names for c in _columns(info.get(name, {}))}))
     split = _split(keys, evals, own)
     if (found := keys.get("max_samples", "int")) is not None:
@@ -173,15 +175,32 @@ def _names(keys: Keys, key: str) -> list[str]:
     return keys.bounded(key, [str(n).strip() for n in names if str(n).strip()])
 
 
-def _info(keys: Keys, folder: Path, names: list[str]) -> dict:
+def _dataset_dir(keys: Keys, named: bool) -> tuple[Path, Path | None]:
+    """The folder of dataset_info.json, and the root its files are read inside (None: the config's
+    folder). LLaMA-Factory joins dataset_dir to where it runs (src/llamafactory/data/parser.py
+    get_dataset_list: os.path.join(dataset_dir, DATA_CONFIG); data/loader.py the same for each
+    file_name)."""
+    given = str(keys.get("dataset_dir", "str") or "data")
+    here = Path.cwd()
+    if (here / given / "dataset_info.json").exists():
+        return here / given, here
+    beside = Path(keys.path).parent / given
+    if named and (beside / "dataset_info.json").exists():
+        keys.note(f"dataset_dir {given}: read from the run config's folder; LLaMA-Factory reads it from where it runs, "
+                  f"which has no {given}/dataset_info.json: run it from the config's folder")
+    return beside, None
+
+
+def _info(keys: Keys, folder: Path, root: Path | None, names: list[str]) -> dict:
     from ...documents import parse_json
     from ...trust import MAX_FILE_BYTES, Refused, inside, read_text
 
     file = folder / "dataset_info.json"
     if not names:
         return {}
-    if not inside(file, Path(keys.path).parent):
-        raise RunConfigError(f"{keys.path}: dataset_dir = {keys.get('dataset_dir', 'str')!r}: outside the run config's folder")
+    if not inside(file, root or Path(keys.path).parent):
+        where = "the working directory" if root is not None else "the run config's folder"
+        raise RunConfigError(f"{keys.path}: dataset_dir = {keys.get('dataset_dir', 'str')!r}: outside {where}")
     try:
         info = parse_json(read_text(file, "dataset_info.json", MAX_FILE_BYTES), str(file))
     except Refused as exc:
@@ -191,7 +210,7 @@ def _info(keys: Keys, folder: Path, names: list[str]) -> dict:
     return info
 
 
-def _entry(keys: Keys, info: dict, folder: Path, name: str, stage: str) -> DatasetRef:
+def _entry(keys: Keys, info: dict, folder: Path, root: Path | None, name: str, stage: str) -> DatasetRef:
     entry = info.get(name)
     if not isinstance(entry, dict):
         raise RunConfigError(f"{keys.path}: dataset {name!r} is not in {folder / 'dataset_info.json'} "
@@ -206,7 +225,8 @@ def _entry(keys: Keys, info: dict, folder: Path, name: str, stage: str) -> Datas
     if not isinstance(file, str):
         keys.note(f"dataset {name}: not a local file (a Hub dataset); give it as PATH")
         return DatasetRef(name, str(entry.get("formatting") or "alpaca"))
-    shown = str(Path(folder.relative_to(Path(keys.path).parent)) / file) if folder.is_relative_to(Path(keys.path).parent) else file
+    base = root or Path(keys.path).parent
+    shown = str(Path(folder.relative_to(base)) / file) if folder.is_relative_to(base) else file
     plain = not entry.get("columns") and not entry.get("tags")  # the formats' own column names: no mapping needed
     mapping = None if plain and stage != "pt" else f"{folder / 'dataset_info.json'}:{name}"
-    return dataset(keys, shown, str(entry.get("formatting") or "alpaca"), mapping)
+    return dataset(keys, shown, str(entry.get("formatting") or "alpaca"), mapping, root)
