@@ -25,7 +25,7 @@ import pytest
 import yaml
 from untrusted import SECRETS
 
-from conftest import FIXTURES, ROOT, run
+from conftest import FIXTURES, ROOT, run, run_process
 
 RUNS = FIXTURES / "runs"
 DRONE = FIXTURES / "good" / "drone_training.jsonl"
@@ -329,3 +329,30 @@ def test_a_fifo_named_by_a_run_config_is_refused_before_it_blocks(where: str, tm
     config.write_text(f"base_model: x\ndatasets:\n  - path: {train}\n" + ("test_datasets:\n  - path: pipe.jsonl\n"
                                                                             if where == "test_datasets" else ""))
     _one_line(_process("estimate", "--run", str(config), timeout=20), "pipe.jsonl", "a FIFO")
+
+
+@pytest.mark.parametrize("config", [
+    "base_model: Qwen/Qwen2.5-0.5B-Instruct\nmicro_batch_size: 2\nnum_epochs: 1\nsequence_len: 4096\ndatasets:\n  - path: data/train.jsonl\n    type: chat_template\n",
+    "model_name_or_path: Qwen/Qwen2.5-0.5B-Instruct\nper_device_train_batch_size: 2\nnum_train_epochs: 1\ndataset_name: data/train.jsonl\n",
+])
+def test_a_config_names_its_data_from_where_the_trainer_runs(config: str, tmp_path: Path) -> None:
+    """A trainer reads a relative dataset path from where it runs (axolotl's utils/data/shared.py
+    Path(dataset_config.path).exists(), TRL's load_dataset): a config in configs/ naming
+    data/train.jsonl of the repository's root, run from the root, is that file's run; the same
+    config kept beside its data gives the same figures, and says the trainer would not find it."""
+    repo = tmp_path / "repo"
+    (repo / "data").mkdir(parents=True)
+    (repo / "configs").mkdir()
+    (repo / "data" / "train.jsonl").write_text(DRONE.read_text(encoding="utf-8"), encoding="utf-8")
+    (repo / "configs" / "run.yml").write_text(config, encoding="utf-8")
+    r = run_process("estimate", "--run", "configs/run.yml", "-o", "json", cwd=repo)
+    assert r.exit_code in (0, 1), r.stderr
+    rooted = json.loads(r.stdout)
+    assert rooted["paths"] == ["data/train.jsonl"] and rooted["records"] == lines(DRONE)
+    assert not any("where it runs" in n for n in rooted["run_notes"])
+    (repo / "configs" / "data").mkdir()
+    (repo / "configs" / "data" / "train.jsonl").write_text(DRONE.read_text(encoding="utf-8"), encoding="utf-8")
+    (repo / "data" / "train.jsonl").unlink()
+    beside = json.loads(run_process("estimate", "--run", "configs/run.yml", "-o", "json", cwd=repo).stdout)
+    assert {k: beside[k] for k in ("records", "tokens", "total_steps")} == {k: rooted[k] for k in ("records", "tokens", "total_steps")}
+    assert any("the trainer reads it from where it runs" in n for n in beside["run_notes"])

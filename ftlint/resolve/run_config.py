@@ -108,8 +108,8 @@ def _paths(config: RunConfig) -> tuple[str, ...]:
 
 def _local(config: RunConfig, ref: DatasetRef, what: str) -> str:
     if ref.local is None:
-        raise RunConfigError(f"--run {config.path}: {what} {ref.path!r} is not a file in the config's folder (a Hub "
-                             "dataset?): download it and give it as PATH")
+        raise RunConfigError(f"--run {config.path}: {what} {ref.path!r} is not a file in the working directory or the "
+                             "config's folder (a Hub dataset?): download it and give it as PATH")
     return _from_here(ref.local)
 
 

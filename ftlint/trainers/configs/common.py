@@ -89,25 +89,33 @@ def model(keys: Keys, key: str, run: dict[str, Setting], prefix: str = "", folde
 
 
 def dataset(keys: Keys, path: str, kind: str = "", mapping: str | None = None, root: Path | None = None) -> DatasetRef:
-    """A dataset the config names: a file inside the config's folder is read from there; a file
-    outside it is not (a config names files inside its own folder, as ftlint.toml does); anything
-    else (a Hub id) is said, to be given as PATH. `root`: the folder the trainer reads the name
-    from when it is not the config's (LLaMA-Factory's dataset_dir, from where it runs), and the
-    one the file must be inside."""
-    folder = root or Path(keys.path).parent
+    """A dataset the config names. A trainer reads a relative name from where it runs (axolotl's
+    utils/data/shared.py: Path(dataset_config.path).exists(); TRL's load_dataset; mistral-finetune's
+    open; Together's upload), and so does ftlint, inside the working directory; a name found only
+    beside the run config is read there, inside the config's folder, and said (the trainer, run from
+    here, would not find it); a file outside the folder it is read from is refused; anything else (a
+    Hub id) is said, to be given as PATH. `root`: the folder the trainer reads names from when the
+    config says (LLaMA-Factory's dataset_dir), which the file must be inside."""
+    if not path or "\x00" in path:
+        return DatasetRef(path, kind, None, mapping)
+    here, beside = Path.cwd(), Path(keys.path).parent
+    folder = root or (here if (here / path).exists() else beside)
     candidate = folder / path
-    if path and "\x00" not in path and candidate.exists():
-        from .base import RunConfigError
+    if not candidate.exists():
+        return DatasetRef(path, kind, None, mapping)
+    from .base import RunConfigError
 
-        if not inside(candidate, folder):
-            where = "the working directory's dataset_dir" if root is not None else "the folder of the run config"
-            raise RunConfigError(f"{keys.path}: dataset {path!r}: outside {folder.resolve()}, {where}; "
-                                 "a run config names files inside its own folder (give a path outside it as PATH)")
-        what = special(candidate)
-        if what is not None:  # a FIFO or a device would block the reader, or never end
-            raise RunConfigError(f"{keys.path}: dataset {path!r}: {what}, not a regular file or a folder")
-        return DatasetRef(path, kind, str(candidate.resolve()), mapping)
-    return DatasetRef(path, kind, None, mapping)
+    if not inside(candidate, folder):
+        where = "the folder of the run config" if folder == beside else "the working directory"
+        raise RunConfigError(f"{keys.path}: dataset {path!r}: outside {folder.resolve()}, {where}; a run config names "
+                             "files inside the working directory or its own folder (give a path outside them as PATH)")
+    what = special(candidate)
+    if what is not None:  # a FIFO or a device would block the reader, or never end
+        raise RunConfigError(f"{keys.path}: dataset {path!r}: {what}, not a regular file or a folder")
+    if root is None and folder == beside and beside.resolve() != here.resolve():
+        keys.note(f"dataset {path}: read from the run config's folder; the trainer reads it from where it runs, which has "
+                  f"no {path}: run it from the config's folder")
+    return DatasetRef(path, kind, str(candidate.resolve()), mapping)
 
 
 # transformers' TrainingArguments defaults, for a config that hands its keys to transformers' Trainer

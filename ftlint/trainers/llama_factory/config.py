@@ -175,9 +175,9 @@ def _names(keys: Keys, key: str) -> list[str]:
     return keys.bounded(key, [str(n).strip() for n in names if str(n).strip()])
 
 
-def _dataset_dir(keys: Keys, named: bool) -> tuple[Path, Path | None]:
-    """The folder of dataset_info.json, and the root its files are read inside (None: the config's
-    folder). LLaMA-Factory joins dataset_dir to where it runs (src/llamafactory/data/parser.py
+def _dataset_dir(keys: Keys, named: bool) -> tuple[Path, Path]:
+    """The folder of dataset_info.json, and the root its files are read inside: the working
+    directory, or the config's folder. LLaMA-Factory joins dataset_dir to where it runs (src/llamafactory/data/parser.py
     get_dataset_list: os.path.join(dataset_dir, DATA_CONFIG); data/loader.py the same for each
     file_name)."""
     given = str(keys.get("dataset_dir", "str") or "data")
@@ -188,18 +188,18 @@ def _dataset_dir(keys: Keys, named: bool) -> tuple[Path, Path | None]:
     if named and (beside / "dataset_info.json").exists():
         keys.note(f"dataset_dir {given}: read from the run config's folder; LLaMA-Factory reads it from where it runs, "
                   f"which has no {given}/dataset_info.json: run it from the config's folder")
-    return beside, None
+    return beside, Path(keys.path).parent
 
 
-def _info(keys: Keys, folder: Path, root: Path | None, names: list[str]) -> dict:
+def _info(keys: Keys, folder: Path, root: Path, names: list[str]) -> dict:
     from ...documents import parse_json
     from ...trust import MAX_FILE_BYTES, Refused, inside, read_text
 
     file = folder / "dataset_info.json"
     if not names:
         return {}
-    if not inside(file, root or Path(keys.path).parent):
-        where = "the working directory" if root is not None else "the run config's folder"
+    if not inside(file, root):
+        where = "the run config's folder" if root == Path(keys.path).parent else "the working directory"
         raise RunConfigError(f"{keys.path}: dataset_dir = {keys.get('dataset_dir', 'str')!r}: outside {where}")
     try:
         info = parse_json(read_text(file, "dataset_info.json", MAX_FILE_BYTES), str(file))
@@ -210,7 +210,7 @@ def _info(keys: Keys, folder: Path, root: Path | None, names: list[str]) -> dict
     return info
 
 
-def _entry(keys: Keys, info: dict, folder: Path, root: Path | None, name: str, stage: str) -> DatasetRef:
+def _entry(keys: Keys, info: dict, folder: Path, root: Path, name: str, stage: str) -> DatasetRef:
     entry = info.get(name)
     if not isinstance(entry, dict):
         raise RunConfigError(f"{keys.path}: dataset {name!r} is not in {folder / 'dataset_info.json'} "
@@ -225,8 +225,7 @@ def _entry(keys: Keys, info: dict, folder: Path, root: Path | None, name: str, s
     if not isinstance(file, str):
         keys.note(f"dataset {name}: not a local file (a Hub dataset); give it as PATH")
         return DatasetRef(name, str(entry.get("formatting") or "alpaca"))
-    base = root or Path(keys.path).parent
-    shown = str(Path(folder.relative_to(base)) / file) if folder.is_relative_to(base) else file
+    shown = str(Path(folder.relative_to(root)) / file) if folder.is_relative_to(root) else file
     plain = not entry.get("columns") and not entry.get("tags")  # the formats' own column names: no mapping needed
     mapping = None if plain and stage != "pt" else f"{folder / 'dataset_info.json'}:{name}"
     return dataset(keys, shown, str(entry.get("formatting") or "alpaca"), mapping, root)
