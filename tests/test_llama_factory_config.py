@@ -132,3 +132,9 @@ def test_a_dataset_file_outside_the_working_directory_is_refused(tmp_path: Path)
     (repo / "examples" / "x.yaml").write_text("".join(f"{k}: {json.dumps(v)}\n" for k, v in BASE.items()), encoding="utf-8")
     r = run_process("estimate", "--run", "examples/x.yaml", cwd=repo)
     assert r.exit_code == 2 and "outside" in r.stderr and "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize("where", ["REMOTE:llamafactory/demo_data", "ONLINE"])
+def test_a_dataset_dir_on_the_hub_is_one_line_saying_what_to_download(where: str, tmp_path: Path) -> None:
+    r = run("estimate", "--run", str(config(tmp_path, dataset_dir=where)))
+    assert r.exit_code == 2 and "from the Hub" in r.stderr and "set dataset_dir" in r.stderr, r.stderr

@@ -181,6 +181,9 @@ def _dataset_dir(keys: Keys, named: bool) -> tuple[Path, Path]:
     get_dataset_list: os.path.join(dataset_dir, DATA_CONFIG); data/loader.py the same for each
     file_name)."""
     given = str(keys.get("dataset_dir", "str") or "data")
+    if named and (given == "ONLINE" or given.startswith("REMOTE:")):  # parser.py: the Hub's, downloaded by LLaMA-Factory
+        raise RunConfigError(f"{keys.path}: dataset_dir = {given!r}: LLaMA-Factory downloads dataset_info.json and the data "
+                             "from the Hub, which ftlint does not: download them and set dataset_dir to their folder")
     here = Path.cwd()
     if (here / given / "dataset_info.json").exists():
         return here / given, here
