@@ -151,6 +151,10 @@ class Reporter:
     def finish(self, files: list[FileSummary]) -> None:
         pass
 
+    def _summary(self, files: list[FileSummary]) -> None:
+        """The lines after the findings of the plain-text outputs: files and formats, counts by code, the notes."""
+        self.out.write("\n".join(summary_lines(files, self.by_code, self.headline) + [f"note: {terminal_safe(n)}" for n in self.notes]) + "\n")
+
 
 RUN_BATCH = 10_000  # lines of a run written at a time: memory stays flat
 
@@ -197,7 +201,7 @@ class TextReporter(Reporter):
         self.said()
         if self.hidden:
             self.out.write(f"... {self.hidden} more finding(s) not shown (--max-errors {self.max_shown})\n")
-        self.out.write("\n".join(summary_lines(files, self.by_code, self.headline) + [f"note: {terminal_safe(n)}" for n in self.notes]) + "\n")
+        self._summary(files)
 
 
 class GithubReporter(Reporter):
@@ -222,7 +226,7 @@ class GithubReporter(Reporter):
         self.said()
         if self.hidden:
             self.out.write(f"ftlint: {self.hidden} more finding(s) not annotated (--max-errors {self.max_shown})\n")
-        self.out.write("\n".join(summary_lines(files, self.by_code, self.headline) + [f"note: {terminal_safe(n)}" for n in self.notes]) + "\n")
+        self._summary(files)
 
 
 class SarifReporter(Reporter):
