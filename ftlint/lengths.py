@@ -1,7 +1,7 @@
 """The exact distribution of per-record token counts (how many records have each count): counts
 add, so the distribution of merged shards is that of one run over them, and quantiles, clipped sums
 and the over-limit count for any limit are exact. The engine keeps one per analysis
-(engine/result.py); it is its own module so that what sits below the engine can make one too."""
+(engine/result.py); a trainer's preparation makes one of the records it trains (plan/prepared.py)."""
 
 from __future__ import annotations
 
