@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING
 from .diagnostics import Diagnostic
 from .engine import Analysis, Settings, analyse, dataset_findings, view_of
 from .engine.places import placed_all
-from .engine.rows import trainer_rows
 from .engine.verdict import Verdict
 from .errors import UsageError
 from .formats import Format, get_format, rule_of, trained_as
@@ -217,15 +216,14 @@ def estimate_data(data: Data, plan: PlanOptions) -> EstimateRun:
     run = data.run.options
     plan = _fitted(plan, data)
     loss = data.settings.loss
-    rows = trainer_rows(train, data.trainer, dict(run.trainer_keys), limit)  # the records that train, as the trainer splits them
-    figures = rows.figures
+    figures = train.figures(context_limit=limit)
     reason = redact(train.files[0].format_reason) if train.files else ""  # it may name the data's keys
     if len({f.format for f in train.files}) > 1:
         reason += "; files differ in format: " + ", ".join(f"{f.path}: {f.format}" for f in train.files)
     info = DatasetInfo(paths=tuple(train.paths), model=redact(data.model.name), encoding=data.settings.encoding,
                        context_limit=limit, format=fmt.name, format_reason=reason, record_rule=rule_of(fmt, loss),
                        min_examples=fmt.min_examples, model_entry=data.model,
-                       validation=rows.validation or _validation_figures(data, limit),
+                       validation=_validation_figures(data, limit),
                        preference=fmt.preference,
                        today=data.today, trainer=data.trainer, trainer_source=data.trainer_source, template=data.settings.template,
                        run_config=run.run or "", run_notes=run.run_notes, trainer_keys=run.trainer_keys,
@@ -236,8 +234,9 @@ def estimate_data(data: Data, plan: PlanOptions) -> EstimateRun:
     price: Sourced | None = user_value(plan.price, "usd_per_1m_tokens") if plan.price is not None else data.model.price
     path = train.paths[0] if train.paths else None
     verdict = Verdict(fmt, lambda code: run.selection.allows(code, path), data.settings.trainer)
-    # the training records in order, when kept: --packing and a trainer's own preparation follow it
-    result = planned(figures, plan, info, price=price, ordered=rows.records, verdict=verdict)
+    # every record in order, when kept: what the trainer prepares (its split, its packing, its own preparation)
+    ordered = train.record_rows() if train.ordered is not None else None
+    result = planned(figures, plan, info, price=price, ordered=ordered, verdict=verdict)
     if data.refused:  # a file the trainer does not take: its figures are not the run's, and the estimate fails
         result = dataclasses.replace(result, findings=(*data.refused, *result.findings))
     return EstimateRun(data, result)

@@ -7,7 +7,7 @@ from itertools import pairwise
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .engine.result import Lengths
+    from .lengths import Lengths
 
 BLOCKS = " ▁▂▃▄▅▆▇█"
 

@@ -163,6 +163,23 @@ def test_packing_drives_steps() -> None:
     assert e.tokens == 5048 * 20 and "FT509" in codes(e)
 
 
+def test_the_estimate_holds_out_and_packs_through_the_trainers_one_seam() -> None:
+    """A trainer changes what it batches only through Trainer.prepare (issue 34): the estimate of
+    LLaMA-Factory's records, given them in order, holds out val_size's share and packs the rest
+    itself. Ten records of 100 tokens (50 trained), val_size 0.2: 2 held out whichever the split
+    picks (200 tokens), 8 train (800 tokens, 400 trained); greedy_knapsack puts two in a row of
+    256 (56 free): 4 rows, 4 steps at batch 1."""
+    data = DatasetFigures(lines=10, invalid_lines=0, messages=20, records=10, targets=10, tokens_in_file=1000, tokens_capped=1000,
+                          trainable_tokens=500, trainable_tokens_in_file=500)
+    info = DatasetInfo(("train.jsonl",), "m", "o200k_base", None, trainer=named("llama-factory"), trainer_keys=(("val_size", 0.2),))
+    ordered = [RecordRow(100, 0, 50, 0, 2, 1, False, 0)] * 10
+    e = estimate(data, Plan(packing=True, max_seq_len=256, epochs=1, batch_size=1), info, price=None, ordered=ordered)
+    assert (e.records, e.tokens, e.trainable_tokens, e.messages, e.targets, e.tokens_in_file) == (8, 800, 400, 16, 8, 800)
+    v = e.validation
+    assert v is not None and (v.paths, v.lines, v.records, v.tokens) == (["train.jsonl"], 2, 2, 200) and "val_size 0.2" in v.billing_note
+    assert e.packing is not None and (e.packing.rows, e.sequences, e.steps_per_epoch) == (4, 4, 4)
+
+
 def test_budget_buys_whole_epochs() -> None:
     # 1000 tokens per epoch at $5 per 1M = $0.005 an epoch: $0.012 buys 2 epochs
     e = plan_for(100, Plan(epochs=3, batch_size=10, budget_usd=0.012))

@@ -2,7 +2,7 @@
 
 pipeline.py  chunks, worker processes, the ordered merge (no codes, no messages)
 judge.py     per line, per file and per dataset: the rules, their severities, the selection
-result.py    the mergeable summary: FileSummary, Lengths, Analysis (merge), Columns; view_of (the dataset checks' view)
+result.py    the mergeable summary: FileSummary, Lengths (ftlint/lengths.py), Analysis (merge), Columns; view_of (the dataset checks' view)
 """
 
 from __future__ import annotations

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from ..dataset import DatasetView, fingerprint, fingerprints, hex_fingerprint
 from ..diagnostics import ERROR, Diagnostic, Hit
 from ..formats import read_as, trained_as
+from ..lengths import Lengths
 from ..literals import present as literals_in
 from ..options import Loss, ReadLimits, TemplateBudget
 from ..parse import BLANK, Line, compact_json
@@ -31,7 +32,7 @@ from .bounds import by_words, exactly
 from .fused import fused_pass
 from .media import planner_for
 from .past_max import count_cut, count_dropped, cut_label, line_figures
-from .result import Columns, Lengths
+from .result import Columns
 from .verdict import Verdict
 
 OVER_LIMIT = "FT301"  # the one code whose check recounts a record exactly (rules/tokens.py)

@@ -23,13 +23,14 @@ from typing import Any
 from .. import interrupt
 from ..diagnostics import ERROR, Diagnostic
 from ..formats import get_format
+from ..lengths import Lengths
 from ..parse import Line, is_blank, parse_line
 from ..read import READ_BLOCK, InputError, LineBlock, display_name, first_rows, read_runs
 from ..tokens import ByteBound, TokenCounter, load
 from .bounds import needs_exact
 from .judge import LineJudge, Settings
 from .merge import ChunkResult, Emit, Merger, Runs
-from .result import Analysis, Columns, FileSummary, Lengths
+from .result import Analysis, Columns, FileSummary
 
 # A chunk of lines travels to a worker as one task: big enough that task overhead vanishes,
 # small enough that only a few megabytes are in flight per worker. Lines mostly come in blocks

@@ -33,7 +33,7 @@ from ..trainers.billing import Bill, Usage, max_batch, method_of, per_token, rat
 from ..trainers.profile import HOSTED_STEPS
 from ..trainers.steps import Hosted, Schedule
 from .exactness import counts_exact
-from .figures import DatasetFigures, PackingFigures, ValidationFigures, in_rows
+from .figures import DatasetFigures, PackingFigures, ValidationFigures
 from .prepared import applied, drawn
 from .sources import sources_of, trainer_default
 from .warmup import warmup_of
@@ -213,27 +213,20 @@ class Estimate:
 
 def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, price: Sourced | None,
              ordered: Sequence[RecordRow] | None = None) -> Estimate:
-    """The run's figures, without findings. `ordered` (each training record, in the trainer's
-    order, when the order was kept) is needed only for packing and for a trainer's own preparation
-    (Trainer.prepare)."""
+    """The run's figures, without findings. `ordered` (every record, in the files' order, when the
+    order was kept) is what the trainer prepares (Trainer.prepare: its split, its packing, its own
+    preparation); without it, or a preparation, the records train as judged."""
     trainer = info.trainer
     strategy = trainer.steps(plan.hf_legacy) if trainer else Hosted()
-    packing = truncation = None
+    packing = None
     prepared = trainer.prepare(ordered, dict(info.trainer_keys), plan) if trainer is not None and ordered is not None else None
     if prepared is not None:
-        data, held, packing = applied(data, prepared)
+        data, held, packing = applied(data, prepared, ordered or (), info.paths, info.context_limit)
         info = dataclasses.replace(info, validation=held or info.validation)
         strategy = prepared.steps or strategy
     records = data.records
     tokens_per_epoch = data.tokens_capped
     sequences = packing.rows if packing is not None else records
-    if plan.packing and plan.max_seq_len and ordered is not None and trainer is not None:
-        packed = trainer.pack(ordered, plan.max_seq_len, dict(info.trainer_keys))
-        sequences, tokens_per_epoch = packed.rows, packed.kept_tokens
-        packing = PackingFigures(packed.algorithm, packed.max_seq_len, packed.rows, packed.lower_bound_rows,
-                                 packed.truncated_records, packed.truncated_tokens)
-        data = in_rows(data, packed)
-        records = data.records
     truncation = _truncation(data, info)
     model = info.model_entry
     method = method_of(info.preference, plan.full)

@@ -11,7 +11,7 @@ from itertools import pairwise
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..engine.result import Lengths
+    from ..lengths import Lengths
     from ..plan.estimate import Estimate
 
 

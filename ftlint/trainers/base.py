@@ -10,10 +10,10 @@ defaults here; the registry (ftlint/trainers/__init__.py) lists one instance of 
                 training_template (a template it swaps in), reading (what it does to plain rows before it
                 tokenizes them), checks_as and severities
     planning    steps (its step arithmetic), default (epochs, batch), plan_options and refuses
-                (the options it takes), split (a share held out), prepare (what it makes of the records
-                where a split does not say it: a part read, filters, a share held out at random, its own
-                packing and step count), pack (--packing), rows (what it batches), bill,
-                validation_billing, counts_note (why its counts are an estimate)
+                (the options it takes), prepare (the one way it changes the records before it batches
+                them: a part read, filters, a share held out for validation, its packing and step
+                count; by default the share its split holds out and --packing's rows), rows (what it
+                batches), bill, validation_billing, counts_note (why its counts are an estimate)
 
 A trainer never sees the options' classes (they sit above it): what it reads of a plan is `Plan`.
 """
@@ -55,6 +55,9 @@ class Plan(Protocol):
     def no_packing(self) -> bool: ...
 
     @property
+    def packing(self) -> bool: ...
+
+    @property
     def batch_size(self) -> int | None: ...
 
     @property
@@ -78,7 +81,7 @@ class Packing:
 
 class RecordRow(NamedTuple):
     """One record as the judge made it, in the files' order (kept when a run's rows depend on the
-    order: Trainer.split and Trainer.pack)."""
+    order: Trainer.prepare)."""
 
     tokens: int  # before the trainer's cut
     cut: int  # tokens its cut takes off
@@ -93,7 +96,8 @@ class RecordRow(NamedTuple):
 @dataclass(frozen=True, slots=True)
 class Split:
     """The records a trainer trains on and those it holds out for validation, each as positions in
-    the files' order, in the order the trainer has them (its packing follows that order)."""
+    the files' order, in the order the trainer has them (its packing follows that order): what the
+    default Trainer.prepare asks of its split."""
 
     train: tuple[int, ...]
     validation: tuple[int, ...]
@@ -177,10 +181,19 @@ class Rows:
 
 
 @dataclass(frozen=True, slots=True)
-class Prepared:
-    """What a trainer makes of the records before it batches them (Trainer.prepare): the part of
-    a dataset it reads, what its filters leave out, the share it holds out for validation, the rows
-    it packs. Its figures replace the judge's sums in the estimate."""
+class HeldOut:
+    """The share a trainer holds out of the training records for validation (Prepared.validation)."""
+
+    records: int  # the held-out records it validates on
+    tokens: int  # their tokens, as cut
+    lines: int | None = None  # the rows of the files it holds out, those it drops among them (None: not said as rows of the files)
+    words: str = ""  # how, with its source ("": held out, said no further)
+
+
+@dataclass(frozen=True, slots=True)
+class Counts:
+    """What a trainer trains, as its own preparation counts it where no part of the records says it
+    (a share held out at random: the expected figures): they replace the judge's sums."""
 
     records: int  # the records it trains
     tokens: int  # their tokens, as trained (after the cut)
@@ -190,9 +203,19 @@ class Prepared:
     dropped_trained: int = 0
     truncated: int = 0  # records it trains cut at its max length
     truncated_tokens: int = 0
-    left_out: int = 0  # records it reads and leaves out for another reason (`rule` says which)
-    validation: int = 0  # records it holds out for validation
-    validation_tokens: int = 0
+    left_out: int = 0  # records it reads and leaves out for another reason (Prepared.rule says which)
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """What a trainer makes of the records before it batches them (Trainer.prepare), the one way it
+    changes them: the records it trains (the part of a dataset it reads, what its filters leave), the
+    share it holds out for validation, the rows it packs. The estimate's figures are those of what
+    it trains."""
+
+    train: tuple[int, ...] | None = None  # the records it trains, as positions in the files' order, in its order (None: every one)
+    counts: Counts | None = None  # its own counts of what it trains, where no part says them (they replace those of `train`)
+    validation: HeldOut | None = None  # the share it holds out
     packing: Packing | None = None  # its packed rows, when it packs
     steps: Steps | None = None  # the step arithmetic for what it batches, when it is not its usual one
     ranges: tuple[tuple[str, int, int], ...] = ()  # figures it draws at random: (Estimate field, lowest, highest)
@@ -343,22 +366,31 @@ class Trainer:
             rule = f"a stand-in for {self.name}'s own default, which it does not publish ({fact.source}): {rule}"
         return value, rule
 
-    def split(self, records: Sequence[RecordRow], keys: Keyed[str, object]) -> Split | None:
-        """The records it holds out for validation from the training rows, as its config's `keys`
-        say (None: none; every record trains, in the files' order)."""
-        return None
-
-    def pack(self, records: Sequence[RecordRow], max_seq_len: int, keys: Keyed[str, object] | None = None) -> Packing:
-        """--packing: the training records, in the order it has them (those it dropped past its max
-        length among them, marked), packed into rows of `max_seq_len` as it packs them (`keys`: the
-        run config's keys it reads itself); only a trainer whose plan_options have "packing" is asked."""
-        raise NotImplementedError(f"{self.name} does not pack")
-
     def prepare(self, records: Sequence[RecordRow], keys: Keyed[str, object], plan: Plan) -> Prepared | None:
         """What it makes of the records (every one, in the files' order, with what its cut did) before
-        it batches them, from its run config's `keys`, where more than a split (Trainer.split) and a
-        packing (Trainer.pack) says it; None: the records as judged and split."""
+        it batches them, from its run config's `keys` and the plan: by default the share its split
+        holds out for validation (_split) and, under --packing, the rows it packs the others into
+        (_pack); None: it batches every record as judged."""
+        split = self._split(records, keys)
+        train = records if split is None else [records[i] for i in split.train]
+        packing = self._pack(train, plan.max_seq_len, keys) if plan.packing and plan.max_seq_len else None
+        if split is None:
+            return Prepared(packing=packing) if packing is not None else None
+        held = [records[i] for i in split.validation]
+        kept = [r for r in held if not r.dropped]
+        validation = HeldOut(len(kept), sum(r.tokens - r.cut for r in kept), len(held), split.words)
+        return Prepared(split.train, validation=validation, packing=packing)
+
+    def _split(self, records: Sequence[RecordRow], keys: Keyed[str, object]) -> Split | None:
+        """The records its split holds out for validation, as its config's `keys` say (None: none;
+        every record trains, in the files' order)."""
         return None
+
+    def _pack(self, records: Sequence[RecordRow], max_seq_len: int, keys: Keyed[str, object]) -> Packing:
+        """--packing: the records that train, in the order it has them (those it dropped past its max
+        length among them, marked), packed into rows of `max_seq_len` as it packs them; only a trainer
+        whose plan_options have "packing" is asked."""
+        raise NotImplementedError(f"{self.name} does not pack")
 
     def rows(self, records: int, tokens: int, plan: Plan, model: Model | None, method: str) -> Rows | None:
         """What it batches, when not the records (None)."""
@@ -379,5 +411,5 @@ class Trainer:
         return ""
 
 
-__all__ = ["Packing", "Plan", "Prepared", "Reading", "RecordRow", "Renderer", "Rows", "Sample", "Split", "Trainer", "Unrendered",
-           "Vocab"]
+__all__ = ["Counts", "HeldOut", "Packing", "Plan", "Prepared", "Reading", "RecordRow", "Renderer", "Rows", "Sample", "Split", "Trainer",
+           "Unrendered", "Vocab"]

@@ -30,7 +30,7 @@ import statistics
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
-from ..base import Packing, Plan, Prepared, RecordRow
+from ..base import Counts, HeldOut, Packing, Plan, Prepared, RecordRow
 from ..hf_datasets import held_out, permutation, read_instruction
 from . import multipack
 from .steps import PackedSteps
@@ -66,12 +66,13 @@ def prepare(rows: Sequence[RecordRow], keys: Mapping[str, object], plan: Plan) -
     sources = ((("validation", f"val_set_size {keys['val_set_size']:g} from {config}: {n_test:,} of the {len(kept):,} records held out"),)
                if n_test else ())
     figures, ranges = _figures(kept, n_test, random_split)
-    out = Prepared(
+    counts = Counts(
         records=len(kept) - n_test, tokens=figures["tokens"], trained=figures["trainable_tokens"], dropped=len(dropped),
         dropped_tokens=sum(r.tokens for r in dropped), dropped_trained=sum(_trained(r) for r in dropped),
-        truncated=figures["truncation.records"], truncated_tokens=figures["truncation.tokens"], left_out=len(untrained), validation=n_test,
-        validation_tokens=figures["validation.tokens"], ranges=ranges, rule="; ".join(words), refusal=refusal, sources=sources)
-    if not packing or not out.records:
+        truncated=figures["truncation.records"], truncated_tokens=figures["truncation.tokens"], left_out=len(untrained))
+    out = Prepared(counts=counts, validation=HeldOut(n_test, figures["validation.tokens"]) if n_test else None, ranges=ranges,
+                   rule="; ".join(words), refusal=refusal, sources=sources)
+    if not packing or not counts.records:
         return out
     train = kept if random_split else kept[: len(kept) - n_test]
     return _packed(out, train, n_test if random_split else 0, keys, plan, sequence_len)
@@ -187,7 +188,7 @@ def _packed(out: Prepared, train: list[RecordRow], n_test: int, keys: Mapping[st
     drawn = ("in the dataset's order (curriculum_sampling)" if ordered else
              f"in a random order (torch's RandomSampler; the fewest of {s.count_samples} orders' batches, as its __len__ takes; "
              f"ftlint draws {len(found)} times)")
-    tokens = sum(lengths) if not n_test else out.tokens
+    tokens = sum(lengths) if not n_test or out.counts is None else out.counts.tokens
     packed = Packing(s.capacity, point * s.per_batch, math.ceil(tokens / s.capacity), tokens, 0, 0,
                      f"axolotl's multipack sampler (utils/samplers/multipack.py): {'sequential' if s.sequential else 'first'} fit "
                      f"{drawn}; {how}")

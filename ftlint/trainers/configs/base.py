@@ -46,7 +46,7 @@ class RunConfig:
     validation_split: Setting | None = None  # a share (or count) of the training data held out
     notes: tuple[str, ...] = ()  # keys read but not modelled, each said once
     unset: tuple[str, ...] = ()  # keys that decide figures, not set: the trainer's default applies
-    keys: dict[str, object] = field(default_factory=dict)  # keys its trainer reads itself (Trainer.reading, cut_for, renderer, split, pack)
+    keys: dict[str, object] = field(default_factory=dict)  # keys its trainer reads itself (Trainer.reading, cut_for, renderer, prepare)
     findings: tuple[tuple[str, str], ...] = ()  # (code, message): a key its version ignores or rejects, or ftlint cannot apply
 
     @property

@@ -60,16 +60,17 @@ class LlamaFactory(Trainer):
         return Renderer(options.with_overrides(default_system if isinstance(default_system, str) else None,
                                                tool_format if isinstance(tool_format, str) else None))
 
-    def split(self, records: Sequence[RecordRow], keys: Keyed[str, object]) -> Split | None:
+    def _split(self, records: Sequence[RecordRow], keys: Keyed[str, object]) -> Split | None:
+        """val_size's share (rows.py), which the default prepare holds out."""
         from .rows import split
 
         return split(records, keys)
 
-    def pack(self, records: Sequence[RecordRow], max_seq_len: int, keys: Keyed[str, object] | None = None) -> Packing:
+    def _pack(self, records: Sequence[RecordRow], max_seq_len: int, keys: Keyed[str, object]) -> Packing:
         """Per map batch, as its processors pack (rows.py): greedy_knapsack, or pretraining's blocks."""
         from .rows import pack
 
-        return pack(records, max_seq_len, keys or {})
+        return pack(records, max_seq_len, keys)
 
     def counts_note(self, keys: Keyed[str, object], formatting: str) -> str:
         found = self.renderer(keys)

@@ -69,11 +69,11 @@ class TRL(Trainer):
             return "TRL DPOTrainer (Hugging Face Trainer; the SFTTrainer's defaults assumed)"
         return self.title
 
-    def pack(self, records: Sequence[RecordRow], max_seq_len: int, keys: Keyed[str, object] | None = None) -> Packing:
+    def _pack(self, records: Sequence[RecordRow], max_seq_len: int, keys: Keyed[str, object]) -> Packing:
         """Each record's own tokens: its packers cut them themselves."""
         from .packing import pack
 
-        return pack((r.tokens for r in records if not r.dropped), max_seq_len, str((keys or {}).get("packing_strategy") or "bfd"))
+        return pack((r.tokens for r in records if not r.dropped), max_seq_len, str(keys.get("packing_strategy") or "bfd"))
 
 
 TRAINER = TRL("trl", __name__)

@@ -40,11 +40,11 @@ class Unsloth(Trainer):
         _filter_fully_masked), cut or not."""
         return RESPONSES if keys.get(RESPONSES_ONLY) and not packing else KEEP_START
 
-    def pack(self, records: Sequence[RecordRow], max_seq_len: int, keys: Keyed[str, object] | None = None) -> Packing:
+    def _pack(self, records: Sequence[RecordRow], max_seq_len: int, keys: Keyed[str, object]) -> Packing:
         """TRL's pack_dataset, which sft_prepare_dataset calls with SFTConfig.packing_strategy."""
         from ..trl.packing import pack
 
-        return pack((r.tokens for r in records if not r.dropped), max_seq_len, str((keys or {}).get("packing_strategy") or "bfd"))
+        return pack((r.tokens for r in records if not r.dropped), max_seq_len, str(keys.get("packing_strategy") or "bfd"))
 
 
 TRAINER = Unsloth("unsloth", __name__)
