@@ -131,3 +131,16 @@ def test_axolotls_alpaca_prompt_is_shown_as_its_parts_where_the_model_has_a_bos(
     one.write_text(json.dumps(row) + "\n", encoding="utf-8")
     estimated = json.loads(run("estimate", str(one), *args, "-o", "json").stdout)
     assert (record["tokens"], record["kept_trained"]) == (estimated["tokens"], estimated["trainable_tokens"])
+
+
+def test_a_cut_inside_an_answer_is_shown_where_its_kept_tokens_end() -> None:
+    """l10 (cutoff_len 48): LLaMA-Factory keeps 31 of the 62 trained tokens of identity.json's 34th
+    record; the kept text is the answer's start, the rest of it is marked cut."""
+    config = RUNS / "llama-factory" / "l10_cutoff_cuts.yaml"
+    path = RUNS / "llama-factory" / "data" / "identity.json"
+    answer = json.loads(path.read_text(encoding="utf-8"))[33]["output"]
+    text = shown(f"fixtures/trainer_runs/llama-factory/data/identity.json:{element_lines(path)[33]}", config, "text")
+    assert "79 tokens, 62 trained; the trainer keeps 48 tokens, 31 of them trained" in text
+    marked = "\n".join(line.removeprefix("  │ ") for line in text.splitlines() if line.startswith("  │"))
+    kept, _, cut = marked.partition("⟦")[2].partition("⟧⟪")
+    assert kept and answer.startswith(kept) and cut.startswith(answer[len(kept):len(kept) + 10])

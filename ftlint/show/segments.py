@@ -65,9 +65,10 @@ def made_record(r: RecordFigures, parts: tuple[Part, ...], worker: Worker) -> Re
     """A record as the trainer's own renderer made it: its pieces, marked and kept as it made them."""
     tally = worker.tally
     segments = [Segment(p.text, p.tokens, p.trained, p.kept) for p in parts if p.tokens]
+    tokenizer = tally.sample_tokenizer() if tally is not None and any(0 < s.kept < s.tokens for s in segments) else None
     for s in segments:
-        if 0 < s.kept < s.tokens and tally is not None:  # the cut falls inside the piece: its kept text, if its tokens say it
-            starts = encoded_starts(s.text, tally)
+        if 0 < s.kept < s.tokens and tokenizer is not None:  # the cut falls inside the piece: its kept text, if its tokens say it
+            starts = tokenizer.encode(s.text).starts
             s.kept_text = s.text[: starts[s.kept]] if len(starts) == s.tokens else None
     return Record(r.tokens, r.trainable, merged(segments), dropped=r.dropped, marked_by=MADE)
 
