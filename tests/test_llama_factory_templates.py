@@ -71,3 +71,34 @@ def test_each_pair_has_llama_factorys_tokens(label: str) -> None:
                 made(label, key)
             continue
         assert made(label, key) == want, key
+
+
+FROM = {"user": "human", "assistant": "gpt", "observation": "observation", "function": "function_call"}  # encode.py SPEAKERS
+
+
+@pytest.mark.parametrize("label", LABELS)
+def test_the_parts_ftlint_show_marks_make_llama_factorys_sequence(label: str) -> None:
+    """The renderer's pieces (Sample.parts, which `ftlint show` marks): their tokens, trained
+    tokens and what the cut keeps of each add up to the sequence LLaMA-Factory's processor made,
+    whole and cut, with train_on_prompt and mask_history; the text of the parts is the sequence's."""
+    from ftlint.trainers.llama_factory.render import Renderer
+
+    name, _, flag = label.partition(" ")
+    template, v = TEMPLATES[name], vocab(name)
+    for key, want in RECORDED["templates"][label].items():
+        case = RECORDED["conversations"][key]
+        row = {"conversations": [{"from": FROM[role], "value": text} for role, text in case["messages"]],
+               "system": case["system"], "tools": case["tools"]}
+        for processor, (cutoff, on_prompt, history) in PROCESSOR.items():
+            if "error" in want or processor not in want:
+                continue
+            options = Options(template, train_on_prompt=on_prompt, mask_history=history,
+                              enable_thinking=flag != "enable_thinking=false", columns=frozenset({"system", "tools"}))
+            made = Renderer(options).sample(row, "sharegpt", v, cutoff)
+            parts = made.parts
+            kept = [sum(p.kept for p in parts), sum(p.kept for p in parts if p.trained)]
+            assert kept == want[processor], (key, processor, parts)
+            assert (sum(p.tokens for p in parts), sum(p.tokens for p in parts if p.trained)) == (made.tokens, made.trained)
+            assert all(0 <= p.kept <= p.tokens for p in parts)
+            if not template.efficient_eos:  # its eos, appended, is a part of its own
+                assert "".join(p.text for p in parts) == made.text

@@ -209,13 +209,21 @@ class AxolotlMasker:
         tally.seen.append(prompt + output)
         limit = self.loss.sequence_len
         first, eos = TEXT_BOS.get(tally.counter.encoding_name, ""), tally.spec.eos
-        head = _tokens(tally, prompt, limit, bos=first)
+        head, head_cut = _tokens(tally, prompt, limit, bos=first)
         # strip_bos drops the first token when it is the tokenizer's bos_token: not the model's own after a new one
-        tail = _tokens(tally, output, limit, bos=first, strip_bos=first == tally.spec.bos, eos=eos)
-        labels = [self.loss.train_on_inputs] * head + [True] * tail
-        text = prompt + output + (eos if tail and eos else "")
-        spans = [(0 if self.loss.train_on_inputs else len(prompt), len(text))] if tail else []
-        return Masked(len(labels), sum(labels), text, spans, False, eos, False, pairs_of_mask(labels))
+        tail, tail_cut = _tokens(tally, output, limit, bos=first, strip_bos=first == tally.spec.bos, eos=eos)
+        heads, tails = sum(n for _, n in head), sum(n for _, n in tail)
+        labels = [self.loss.train_on_inputs] * heads + [True] * tails
+        text = prompt + output + (eos if tails and eos else "")
+        spans = [(0 if self.loss.train_on_inputs else len(prompt), len(text))] if tails else []
+        masked = Masked(len(labels), sum(labels), text, spans, False, eos, False, pairs_of_mask(labels))
+        if not head_cut and not tail_cut:  # each part tokenized on its own, as it is: what `ftlint show` marks
+            masked.pieces = [(t, n, self.loss.train_on_inputs) for t, n in head] + [(t, n, True) for t, n in tail]
+        return masked
+
+    def title(self, shape: str) -> str:
+        """What makes records of this shape instead of the model's chat template ("": the template)."""
+        return "axolotl's Alpaca prompt (prompters.py AlpacaPrompter, instruct style)" if shape == "alpaca" else ""
 
 
 # prompters.py AlpacaPrompter (instruct style: match_prompt_style)
@@ -235,20 +243,22 @@ def _text(value: object) -> str:
     return value if isinstance(value, str) else "" if value is None else str(value)
 
 
-def _tokens(tally: Tally, text: str, limit: int, bos: str = "", strip_bos: bool = False, eos: str = "") -> int:
+def _tokens(tally: Tally, text: str, limit: int, bos: str = "", strip_bos: bool = False,
+            eos: str = "") -> tuple[list[tuple[str, int]], bool]:
     """PromptTokenizingStrategy._tokenize: the tokenizer's ids of `text` (its bos first when it
     adds one), cut at `limit`, an eos appended when the last is not one and there is room, a
-    leading bos dropped with strip_bos; an empty text is no token at all."""
+    leading bos dropped with strip_bos; an empty text is no token at all. As (text, tokens) pieces
+    in order, and whether the cut at `limit` took some of the text's own tokens."""
     if not text:
-        return 0
+        return [], False
     whole = count_rendered(text, tally.spec.splitter, tally.counter.count) + (1 if bos else 0)
     n = min(whole, limit)
     ends_in_eos = bool(eos) and text.endswith(eos) and whole <= limit
+    pieces = [(bos, 1)] if bos and not strip_bos else []
+    pieces.append((text, n - (1 if bos else 0)))
     if eos and not ends_in_eos and n < limit:
-        n += 1
-    if bos and strip_bos:
-        n -= 1
-    return n
+        pieces.append((eos, 1))
+    return [(t, k) for t, k in pieces if k > 0], whole > limit
 
 
 def _marks(text: str, encoded: Encoded, tokens: set[str]) -> list[int]:

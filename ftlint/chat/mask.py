@@ -55,7 +55,7 @@ class Masked:
     eos: str = ""  # the template's end of turn (the tokenizer's eos_token)
     unmarked: bool = False  # assistant_only_loss with a template that has no generation block at all
     pairs: list[tuple[int, int]] | None = None  # the tokens in order as (untrained, trained) runs (trainers/cut.py)
-    pieces: list[tuple[str, int, bool]] | None = None  # mistral-common's: each piece's text, tokens and whether it trains
+    pieces: list[tuple[str, int, bool]] | None = None  # mistral-common's, axolotl's Alpaca parts: each piece's text, tokens, trained
 
 
 class Tokenizer:

@@ -134,6 +134,12 @@ class Tally:
             self._tokenizer = Tokenizer(self.counter.encoding_name, self.spec.splitter, self.counter.file_limit, self._library)
         return self._tokenizer
 
+    def sample_tokenizer(self) -> Tokenizer:
+        """The tokenizer the trainer's own renderer counts with (Tally.sample: its added tokens found
+        too), for `ftlint show` to find where the tokens of one of its pieces start."""
+        added = self.renderer.added if self.renderer is not None else ()
+        return Tokenizer(self.counter.encoding_name, self.spec.splitter_with(added), self.counter.file_limit, self._library)
+
     def masked(self, messages: Sequence[dict], tools: object = None, only_last: bool = False) -> Masked:
         """A conversation as TRL trains it (language modelling on messages); with mistral-common,
         as mistral-finetune does (`only_last`: only the last message trains, as in its tool samples)."""

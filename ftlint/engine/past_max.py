@@ -86,7 +86,7 @@ def trainer_figures(fmt: Format, value: dict, counter: TokenCounter, tally: Tall
     record = RecordFigures(made.messages, made.targets, made.tokens, made.trained, made.tokens - made.kept,
                            made.trained - made.kept_trained)
     masked = Masked(made.tokens, made.trained, made.text, list(made.spans), False, tally.spec.eos)
-    return LineFigures([record], made.messages, rendered=masked)
+    return LineFigures([record], made.messages, rendered=masked, parts=made.parts)
 
 
 def count_cut(summary: FileSummary, number: int, record: RecordFigures) -> None:

@@ -12,6 +12,7 @@ from ..tokens import TokenCounter
 if TYPE_CHECKING:
     from ..chat.mask import Masked
     from ..chat.tally import Tally
+    from ..trainers.base import Part
 
 
 @dataclass(slots=True)
@@ -37,6 +38,7 @@ class LineFigures:
     system_dropped: bool = False  # a system message's text is not in the rendered sequence (FT239)
     media: Any = None  # the record's images, read and counted: a ftlint.media.plan.MediaPlan
     samples: list[Masked] | None = None  # mistral-finetune's samples of one conversation, each masked (`ftlint show`)
+    parts: tuple[Part, ...] = ()  # the trainer's own renderer's pieces of the record (Sample.parts; `ftlint show`)
 
 
 @dataclass(frozen=True)

@@ -93,11 +93,14 @@ def marked_lines(record: Record, max_chars: int, color: bool) -> list[str]:
 
 def _header(shown: Shown) -> list[tuple[str, str]]:
     t = shown.target
-    renderer = "ftlint's token convention (no chat template)" if shown.template == "openai" else f"the {_template(shown.template)} template"
+    renderer = "ftlint's token convention (no chat template)" if shown.template == "openai" else \
+        "the trainer's own renderer" if shown.renderer else f"the {_template(shown.template)} template"
     rows = [("format", f"{shown.format}: {shown.format_reason}"),
             ("model", f"{shown.model or 'none of the catalog named'}, counted with {_tokenizer(shown.encoding)} over {renderer}"),
             ("trainer", f"{shown.trainer}: {shown.trainer_title}; {shown.trainer_source}" if shown.trainer else
              "none: a provider's plain job (`ftlint trainers`)")]
+    if shown.renderer:  # it makes the records, not the model's chat template (as the estimate's `renderer` says)
+        rows.append(("renderer", f"the trainer's: {shown.renderer}"))
     if shown.cut is not None:
         rows.append(("max length", f"{shown.cut_label}: past it, {_rule(shown.past_max)}"))
     if t.element:
@@ -189,8 +192,8 @@ def render_json(shown: Shown, max_chars: int = 0) -> str:
 
     data = {"path": json_safe(redact(t.shown)), "line": t.line, "element": t.element or None, "format": shown.format,
             "format_reason": json_safe(redact(shown.format_reason)), "model": shown.model, "encoding": shown.encoding,
-            "template": shown.template, "trainer": shown.trainer, "max_length": shown.cut, "past_max": shown.past_max,
-            "rejected": shown.rejected,
+            "template": shown.template, "trainer": shown.trainer, "renderer": shown.renderer, "max_length": shown.cut,
+            "past_max": shown.past_max, "rejected": shown.rejected,
             "records": [{"tokens": r.tokens, "trainable": r.trainable, "dropped": r.dropped, "kept_tokens": r.kept_tokens,
                          "kept_trained": r.kept_trained, "exact": r.exact, "segments": [segment(s) for s in r.segments]}
                         for r in shown.records],

@@ -7,8 +7,11 @@ line is judged by the engine's Worker (its findings, its format); its figures ar
 (`line_figures`: the format's figures, the chat template's loss mask of ftlint/chat/mask.py, the
 cut of engine/past_max.py); the tokens in order as (untrained, trained) runs are the mask's
 (`Masked.pairs`) or the format's layout, aligned as the cut aligns them; what the trainer keeps
-is `kept_pairs`, the rule the cut sums. So the tokens marked trained and kept are the record's
-trainable tokens in `estimate`, record by record (tests/test_show.py).
+is `kept_pairs`, the rule the cut sums. Where the trainer's own renderer makes the record
+(Trainer.renderer), its pieces are shown as it made and cut them (Sample.parts), the pieces its
+figures sum. So the tokens marked trained and kept are the record's trainable tokens in
+`estimate`, record by record (tests/test_show.py), and the trainer's own where it was recorded
+(tests/test_show_trainer_runs.py).
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ class Shown:
     findings: list[Diagnostic] = field(default_factory=list)
     records: list[Record] = field(default_factory=list)
     failure: str | None = None  # the chat template could not render it: the convention's figures
+    renderer: str = ""  # the trainer's own renderer that makes the record (Trainer.renderer), with its source ("": none)
 
     @property
     def rejected(self) -> bool:
@@ -87,6 +91,11 @@ def show(run: RunOptions, line: int) -> Shown:
     from ..engine.pipeline import Worker
 
     worker = Worker(settings)  # the engine's, for the line's findings and its figures alike
+    tally = worker.tally
+    if tally is not None and tally.renderer is not None and tally.renders(name):
+        shown.renderer = tally.renderer.title
+    elif tally is not None and tally.masker is not None:
+        shown.renderer = tally.masker.title(fmt.shape)
     shown.findings = _findings(target, settings, worker)
     if shown.rejected or target.value is None:
         return shown

@@ -1,8 +1,11 @@
 """A record's tokens as segments: runs of untrained and trained tokens in order, each with its
 text, and the part of each the trainer keeps at its max length.
 
-The runs are the estimate's own: the chat template's loss mask (`Masked.pairs`), mistral-common's
-pieces, or the format's layout (aligned to the figures, as engine/past_max.py aligns it); what is
+Where the trainer's own renderer made the record (LLaMA-Factory's templates: Trainer.renderer),
+its pieces are shown as it made them (Sample.parts): their text, which train, and how many
+tokens of each its cut keeps, the figures the estimate sums. Otherwise the runs are the
+estimate's own: the chat template's loss mask (`Masked.pairs`), mistral-common's pieces, or the
+format's layout (aligned to the figures, as engine/past_max.py aligns it); what is
 kept is `kept_pairs` of the trainer's rule. The text comes from the rendering, split where the
 tokenizer of ftlint/chat/mask.py splits it, or, under ftlint's token convention, from the parts
 the convention counts (show/parts.py). Where neither lines up with the runs, the runs are shown
@@ -16,11 +19,13 @@ from .view import Pairs, Record, Segment, runs
 
 if TYPE_CHECKING:
     from ..engine.pipeline import Worker
-    from ..formats import Format, LineFigures
+    from ..formats import Format, LineFigures, RecordFigures
+    from ..trainers.base import Part
 
 # a template's rendering without a mask of the trainer's own: the estimate lays each target's tokens
 # (what it says) at the end of its turn's rendering (formats/chat.py ChatFormat._rendered_layout)
 LAYOUT = "the estimate's layout: each target's tokens counted at the end of its turn's rendering"
+MADE = "the trainer's own renderer: its pieces, as it tokenizes and cuts them"
 
 
 def record_of(fmt: Format, value: dict, figures: LineFigures, i: int, worker: Worker, cut: int | None, rule: str) -> Record:
@@ -28,9 +33,12 @@ def record_of(fmt: Format, value: dict, figures: LineFigures, i: int, worker: Wo
     from ..trainers import cut_rule
 
     r = figures.records[i]
+    if figures.parts:
+        return made_record(r, figures.parts, worker)
     rendered = figures.samples[i] if figures.samples is not None else figures.rendered
-    if rendered is not None and rendered.pieces is not None:
-        pairs, marked_by = runs([(n, trained) for _, n, trained in rendered.pieces]), "mistral-common's pieces"
+    if rendered is not None and rendered.pieces is not None:  # mistral-common's, or axolotl's Alpaca prompt and output
+        own = worker.tally is not None and worker.tally.own_mask
+        pairs, marked_by = runs([(n, trained) for _, n, trained in rendered.pieces]), "mistral-common's pieces" if own else MADE
     elif rendered is not None and rendered.pairs is not None:
         pairs, marked_by = list(rendered.pairs), "the chat template's loss mask"
     else:
@@ -46,9 +54,43 @@ def record_of(fmt: Format, value: dict, figures: LineFigures, i: int, worker: Wo
     if segments is None:
         segments = [Segment("", n, bool(k % 2), n) for pair in pairs for k, n in enumerate(pair) if n]
     _keep(segments, [n for pair in pairs for n in pair], budgets)
+    if marked_by == MADE:
+        segments = merged(segments)
     parts = (exact and worker.tally is None) or figures.failure is not None
     return Record(r.tokens, r.trainable, segments, dropped=r.dropped or kept is None, exact=exact, parts=parts,
                   marked_by=marked_by)
+
+
+def made_record(r: RecordFigures, parts: tuple[Part, ...], worker: Worker) -> Record:
+    """A record as the trainer's own renderer made it: its pieces, marked and kept as it made them."""
+    tally = worker.tally
+    segments = [Segment(p.text, p.tokens, p.trained, p.kept) for p in parts if p.tokens]
+    tokenizer = tally.sample_tokenizer() if tally is not None and any(0 < s.kept < s.tokens for s in segments) else None
+    for s in segments:
+        if 0 < s.kept < s.tokens and tokenizer is not None:  # the cut falls inside the piece: its kept text, if its tokens say it
+            starts = tokenizer.encode(s.text).starts
+            s.kept_text = s.text[: starts[s.kept]] if len(starts) == s.tokens else None
+    return Record(r.tokens, r.trainable, merged(segments), dropped=r.dropped, marked_by=MADE)
+
+
+def merged(segments: list[Segment]) -> list[Segment]:
+    """Pieces alike in a row as one segment (one row of the table), where the text kept of them
+    stays known and the start of it."""
+    out: list[Segment] = []
+    for s in segments:
+        last = out[-1] if out else None
+        if last is not None and last.trained == s.trained and last.text and s.text and (last.kept == last.tokens or not s.kept):
+            before, after = _kept_text(last), _kept_text(s)
+            if before is not None and after is not None:
+                last.text, last.tokens, last.kept = last.text + s.text, last.tokens + s.tokens, last.kept + s.kept
+                last.kept_text, last.offsets = before + after, None
+                continue
+        out.append(s)
+    return out
+
+
+def _kept_text(s: Segment) -> str | None:
+    return s.text if s.kept >= s.tokens else "" if not s.kept else s.kept_text
 
 
 def _keep(segments: list[Segment], sizes: list[int], budgets: list[int]) -> None:

@@ -114,10 +114,21 @@ class Vocab:
     date: str  # today, for a prompt that writes the date
 
 
+class Part(NamedTuple):
+    """A piece of a Sample, as its renderer tokenizes it (`ftlint show` marks the record by them):
+    its text, its tokens, whether they train, and how many of them (the first ones) its cut keeps."""
+
+    text: str
+    tokens: int
+    trained: bool
+    kept: int
+
+
 @dataclass(frozen=True, slots=True)
 class Sample:
     """A record as a trainer's own renderer makes it: its tokens, the trained ones, and what of
-    each its cut at the max length keeps (a renderer that cuts as it encodes)."""
+    each its cut at the max length keeps (a renderer that cuts as it encodes); `parts`, the same
+    in pieces, in order, which sum to those four figures."""
 
     tokens: int
     trained: int
@@ -127,6 +138,7 @@ class Sample:
     spans: tuple[tuple[int, int], ...]  # the trained characters of `text`
     messages: int = 0
     targets: int = 0
+    parts: tuple[Part, ...] = ()  # (): the renderer gives its totals only
 
 
 class Unrendered(Exception):

@@ -25,7 +25,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from ..base import Sample, Unrendered, Vocab
+from ..base import Part, Sample, Unrendered, Vocab
 from .cut import infer_seqlen
 from .encode import Aligned, Piece, align_alpaca, align_sharegpt, multiturn, oneturn
 from .templates import EOS, Template
@@ -65,22 +65,48 @@ class Options:
 def supervised(pairs: list[tuple[int, int]], cutoff: int | None, options: Options, efficient_eos: bool) -> tuple[int, int]:
     """(tokens, trained tokens) of _encode_data_example over the turns' (prompt, answer) lengths;
     `cutoff` None: uncut."""
+    turns = kept_turns(pairs, cutoff, options, efficient_eos)
+    tokens = sum(source + target for source, target, _, _ in turns)
+    trained = sum(on_source + (target if on_target else 0) for _, target, on_source, on_target in turns)
+    return (tokens + 1, trained + 1) if efficient_eos else (tokens, trained)
+
+
+def kept_turns(pairs: list[tuple[int, int]], cutoff: int | None, options: Options,
+               efficient_eos: bool) -> list[tuple[int, int, int, bool]]:
+    """Each turn as _encode_data_example keeps it, in the turns' order (it takes them last first
+    with mask_history, and lays them in order): (prompt tokens, answer tokens, trained tokens at
+    the prompt's start, whether the answer trains); a turn it takes once the cutoff is used up
+    keeps nothing."""
+    out = [(0, 0, 0, False)] * len(pairs)
     total = 1 if efficient_eos else 0  # room for the eos it appends
-    tokens = trained = 0
-    for k, (source, target) in enumerate(reversed(pairs) if options.mask_history else pairs):
+    order = range(len(pairs) - 1, -1, -1) if options.mask_history else range(len(pairs))
+    for k, i in enumerate(order):
+        source, target = pairs[i]
         if cutoff is not None:
             if total >= cutoff:
                 break
             source, target = infer_seqlen(source, target, cutoff - total)
         total += source + target
-        tokens += source + target
-        if options.train_on_prompt:
-            trained += source
-        elif efficient_eos and k != 0:
-            trained += 1  # [eos] + [IGNORE_INDEX] * (source_len - 1)
-        if not (options.mask_history and k != 0):
-            trained += target
-    return (tokens + 1, trained + 1) if efficient_eos else (tokens, trained)
+        # train_on_prompt: the prompt's labels; efficient_eos: [eos] + [IGNORE_INDEX] * (source_len - 1)
+        on_source = source if options.train_on_prompt else 1 if efficient_eos and k != 0 else 0
+        out[i] = (source, target, on_source, not (options.mask_history and k != 0))
+    return out
+
+
+def _parts(pieces: list[Piece], trained: bool, kept: int, head: bool = False) -> list[Part]:
+    """The pieces as Parts, the first `kept` tokens of them kept (infer_seqlen keeps each side's
+    start). `head`: only the side's first token trains (efficient_eos's eos label on a later
+    prompt), a Part of its own: the first piece when it is one token, else a token of no text
+    (where one token of a text ends is not known here) before the rest of it."""
+    out = []
+    for p in pieces:
+        tokens, first, head = p.tokens, head, False
+        if first and tokens > 1:
+            out.append(Part("", 1, True, min(1, kept)))
+            kept, tokens, first = kept - min(1, kept), tokens - 1, False
+        out.append(Part(p.text, tokens, trained or first, min(tokens, kept)))
+        kept -= min(tokens, kept)
+    return out
 
 
 def _length(pieces: list[Piece]) -> int:
@@ -151,7 +177,21 @@ class Renderer:
         text, spans = _joined([part for k, (s, t) in enumerate(turns)
                                for part in ((s, o.train_on_prompt), (t, not o.mask_history or k == last))])
         n = len(aligned.prompt) + 1
-        return Sample(tokens, trained, kept, kept_trained, text, spans, n, 1 if o.mask_history else len(turns))
+        return Sample(tokens, trained, kept, kept_trained, text, spans, n, 1 if o.mask_history else len(turns),
+                      self._turn_parts(turns, pairs, cutoff, vocab))
+
+    def _turn_parts(self, turns: list[tuple[list[Piece], list[Piece]]], pairs: list[tuple[int, int]], cutoff: int | None,
+                    vocab: Vocab) -> tuple[Part, ...]:
+        """The sequence _encode_data_example makes, slot by slot: which tokens train as the whole
+        sequence has them, how many of each its cut keeps."""
+        o, efficient_eos = self.options, self._template().efficient_eos
+        whole = kept_turns(pairs, None, o, efficient_eos)
+        cut = kept_turns(pairs, cutoff, o, efficient_eos) if cutoff is not None else whole
+        parts = [part for (source, target), (_, _, on_source, on_target), (kept_source, kept_target, _, _)
+                 in zip(turns, whole, cut, strict=True)
+                 for part in (*_parts(source, o.train_on_prompt, kept_source, head=on_source == 1 and not o.train_on_prompt),
+                              *_parts(target, on_target, kept_target))]
+        return (*parts, Part(vocab.eos, 1, True, 1)) if efficient_eos else tuple(parts)
 
     def _oneturn(self, prompt: list, answer: tuple, aligned: Aligned, vocab: Vocab) -> tuple[list[Piece], list[Piece]]:
         o, template = self.options, self._template()
@@ -169,7 +209,9 @@ class Renderer:
         source, target = _length(prompt), _length(reply)
         kept_source, kept_target = infer_seqlen(source, target, cutoff) if cutoff is not None else (source, target)
         text, spans = _joined([(prompt, False), (reply, True)])
-        return Sample(source + target, target, kept_source + kept_target, kept_target, text, spans, len(aligned.prompt) + 1, 1)
+        parts = (*_parts(prompt, False, kept_source), *_parts(reply, True, kept_target))
+        return Sample(source + target, target, kept_source + kept_target, kept_target, text, spans, len(aligned.prompt) + 1, 1,
+                      parts)
 
     def _pairwise(self, aligned: Aligned, vocab: Vocab, cutoff: int | None) -> Sample:
         """PairwiseDatasetProcessor: prompt + chosen and prompt + rejected, the prompt cut against the longer answer."""
@@ -181,7 +223,10 @@ class Renderer:
         kept_source, target = infer_seqlen(source, max(c, r), cutoff) if cutoff is not None else (source, max(c, r))
         kept = 2 * kept_source + min(c, target) + min(r, target)
         text, spans = _joined([(prompt, False), (chosen, True), (prompt, False), (rejected, True)])
-        return Sample(2 * source + c + r, c + r, kept, min(c, target) + min(r, target), text, spans, len(aligned.prompt) + 2, 2)
+        parts = (*_parts(prompt, False, kept_source), *_parts(chosen, True, target),
+                 *_parts(prompt, False, kept_source), *_parts(rejected, True, target))
+        return Sample(2 * source + c + r, c + r, kept, min(c, target) + min(r, target), text, spans, len(aligned.prompt) + 2, 2,
+                      parts)
 
     def _pretrain(self, record: dict, vocab: Vocab, cutoff: int | None) -> Sample:
         """PretrainDatasetProcessor: the text with the eos token after it (llama3's template: <|end_of_text|>)."""
@@ -194,7 +239,7 @@ class Renderer:
         text += eos
         n = vocab.count(text)
         kept = n if self.options.packing or cutoff is None else min(n, cutoff)
-        return Sample(n, n, kept, kept, text, ((0, len(text)),), 1, 1)
+        return Sample(n, n, kept, kept, text, ((0, len(text)),), 1, 1, (Part(text, n, True, kept),))
 
 
 __all__ = ["Options", "Renderer", "supervised"]
