@@ -41,6 +41,7 @@ CASES = {
                       "--price", "2", "--tokens-per-second", "900", "--gpu-hour-usd", "2", "--learning-rate", "1e-5",
                       "--reference-batch-size", "16"),
     "lines_with_errors": ("fixtures/bad/ft001_invalid_json.jsonl", "--warmup-ratio", "0.1"),
+    "plots": (DRONE, "--epochs", "2", "--batch-size", "4", "--warmup-ratio", "0.1", "--plots", "--schedule", "cosine"),
 }
 FORMATS = {"text": "txt", "json": "json", "markdown": "md"}
 # the notebook's tables, through the API (ftlint.estimate's keywords)
