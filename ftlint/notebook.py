@@ -8,13 +8,9 @@ objects hand over their rows."""
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 FIRST = 50  # findings shown in a notebook; the object holds them all
-
-# The figures of an Estimate a notebook shows, by attribute, in the order of `ftlint estimate`.
-ESTIMATE_FIGURES = ("model", "format", "lines", "records", "tokens", "trainable_tokens", "epochs", "effective_batch_size",
-                    "steps_per_epoch", "total_steps", "tokens_processed", "cost_usd")
 
 
 def text(value: str) -> str:
@@ -47,5 +43,6 @@ def findings_table(findings: Sequence[tuple[str, int, str, str, str]]) -> str:
     return table(f"findings{more}", ("file", "line", "code", "severity", "message"), shown) if findings else ""
 
 
-def figures_table(caption: str, obj: object, names: Sequence[str]) -> str:
-    return table(caption, ("figure", "value"), [(name.replace("_", " "), getattr(obj, name)) for name in names])
+def figures_table(caption: str, figures: Mapping[str, object]) -> str:
+    """A figure a row, by its name: the figures an object shows (an Estimate's, in the order of `ftlint estimate`)."""
+    return table(caption, ("figure", "value"), figures.items())

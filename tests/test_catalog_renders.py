@@ -64,7 +64,7 @@ def _estimated(model_name: str, record_json: str, format_name: str, tmp: Path) -
     path = tmp / f"{abs(hash((model_name, record_json)))}.jsonl"
     path.write_text(record_json + "\n", encoding="utf-8")
     e = api.estimate([str(path)], model=model_name, format=format_name, today=TODAY, epochs=1)
-    return {"tokens": e.tokens, "encoding": e.encoding, "exact": e.tokens_exact, "records": e.records}
+    return {"tokens": e.counts.tokens, "encoding": e.counts.encoding, "exact": e.counts.tokens_exact, "records": e.data.records}
 
 
 def test_the_catalog_holds_the_self_hosted_families() -> None:
@@ -199,7 +199,7 @@ def test_a_converse_record_renders_as_its_text_with_its_system_prompt(tmp_path: 
     text = [{"role": "system", "content": "You are terse."}, {"role": "user", "content": "Hi?"},
             {"role": "assistant", "content": "Hello."}]
     e = api.estimate([str(tmp_path / "converse.jsonl")], model=name, format="bedrock-converse", today=TODAY)
-    assert (e.records, e.tokens) == (1, tally.tokens(text))  # the image's record is an error, not counted
+    assert (e.data.records, e.counts.tokens) == (1, tally.tokens(text))  # the image's record is an error, not counted
     found = api.check([str(path)], model=name, format="bedrock-converse", today=TODAY)
     assert [(d.line, d.code) for d in found.findings if d.code == "FT230"] == [(2, "FT230")]
 

@@ -31,40 +31,40 @@ def run_plan(records: int, plan: Plan, tokens: int = 1000, price: Sourced | None
 def test_partial_last_batch_is_a_step() -> None:
     e = run_plan(810, Plan(epochs=3, batch_size=8))
     # 810 = 101 x 8 + 2: 101 full batches and one of 2
-    assert (e.full_batches, e.last_batch, e.steps_per_epoch, e.total_steps) == (101, 2, 102, 306)
+    assert (e.schedule.full_batches, e.schedule.last_batch, e.schedule.steps_per_epoch, e.schedule.total_steps) == (101, 2, 102, 306)
 
 
 def test_drop_last_floors() -> None:
     e = run_plan(810, Plan(epochs=3, batch_size=8, drop_last=True))
-    assert (e.steps_per_epoch, e.total_steps) == (101, 303)
+    assert (e.schedule.steps_per_epoch, e.schedule.total_steps) == (101, 303)
 
 
 def test_effective_batch_multiplies_batch_accumulation_and_gpus() -> None:
     e = run_plan(1000, Plan(epochs=2, batch_size=4, grad_accum=8, gpus=2))
     # 4 x 8 x 2 = 64; 1000 / 64 = 15.625 -> 16 steps per epoch, 32 in total
-    assert (e.effective_batch_size, e.steps_per_epoch, e.total_steps) == (64, 16, 32)
-    assert (e.full_batches, e.last_batch) == (15, 40)
+    assert (e.schedule.effective_batch_size, e.schedule.steps_per_epoch, e.schedule.total_steps) == (64, 16, 32)
+    assert (e.schedule.full_batches, e.schedule.last_batch) == (15, 40)
 
 
 def test_exact_division_has_no_partial_batch() -> None:
     e = run_plan(800, Plan(epochs=1, batch_size=8))
-    assert (e.steps_per_epoch, e.last_batch) == (100, 0)
+    assert (e.schedule.steps_per_epoch, e.schedule.last_batch) == (100, 0)
 
 
 def test_warmup_ratio_rounds_up_exactly() -> None:
     # 0.07 x 100 is 7 exactly (binary floats make it 7.000000000000001, which rounds up to 8)
     assert 100 * 0.07 == 7.000000000000001
     e = run_plan(100, Plan(epochs=1, batch_size=1, warmup_ratio=Fraction("0.07")))
-    assert e.warmup_steps == 7
+    assert e.schedule.warmup_steps == 7
     e = run_plan(31, Plan(epochs=1, batch_size=1, warmup_ratio=Fraction("0.1")))
-    assert e.warmup_steps == 4  # ceil(3.1)
+    assert e.schedule.warmup_steps == 4  # ceil(3.1)
 
 
 def test_tokens_processed_and_cost() -> None:
     e = run_plan(100, Plan(epochs=4, batch_size=10), tokens=250_000)
-    assert e.tokens_processed == 1_000_000
-    assert e.cost_usd == pytest.approx(5.0)
-    assert run_plan(100, Plan(epochs=4), price=None).cost_usd is None
+    assert e.schedule.tokens_processed == 1_000_000
+    assert e.cost.cost_usd == pytest.approx(5.0)
+    assert run_plan(100, Plan(epochs=4), price=None).cost.cost_usd is None
 
 
 @pytest.mark.parametrize(("records", "epochs"), [(1, 25), (5, 20), (33, 3), (34, 3), (8333, 3), (8334, 2), (30000, 1)])
@@ -118,6 +118,25 @@ def test_estimate_json_contract_keys() -> None:
                 "steps_per_epoch", "total_steps", "warmup_steps", "epochs", "tokens_processed", "cost_usd", "warnings"}
     assert required <= set(e)
     assert all(set(w) == {"code", "message", "severity"} for w in e["warnings"])
+
+
+def test_every_figure_of_the_estimate_is_a_json_key_once() -> None:
+    """The Estimate holds its figures in groups; `-o json` names each once, flat (Estimate.to_dict):
+    a figure added to a group is added to the JSON too. Not in it: the findings (its `warnings`) and
+    the words of a trainer's own steps per epoch (in the text's row)."""
+    import dataclasses
+
+    from ftlint.plan.estimate import JSON_KEYS, Estimate
+
+    hints = {f.name: f.type for f in dataclasses.fields(Estimate)}
+    groups = {"data", "counts", "run", "schedule", "cost"}
+    assert groups <= set(hints)
+    from ftlint.plan import groups as kinds
+
+    held = [f"{g}.{f.name}" for g in sorted(groups) for f in dataclasses.fields(getattr(kinds, hints[g]))]
+    held += [name for name in hints if name not in groups]
+    assert sorted(JSON_KEYS) == sorted(set(JSON_KEYS)) == sorted(set(held) - {"findings", "schedule.per_epoch_rule"})
+    assert len(dataclasses.fields(Estimate)) <= 25  # issue 36: no flat bag of figures again
 
 
 def test_estimate_counts_only_readable_records_and_says_so(tmp_path: Path) -> None:

@@ -203,7 +203,9 @@ def test_estimate_is_frozen() -> None:
     e = estimate(DatasetFigures(lines=1, invalid_lines=0, messages=2, records=1, tokens_capped=10), PlanOptions(epochs=1),
                  DatasetInfo((), "m", "o200k_base", None), price=None)
     with pytest.raises(dataclasses.FrozenInstanceError):
-        e.epochs = 2  # type: ignore[misc]
+        e.schedule = e.schedule  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):  # and each of its groups
+        e.schedule.epochs = 2  # type: ignore[misc]
 
 
 def formats_table() -> str:

@@ -110,12 +110,12 @@ def test_merged_estimates_equal_one_run_and_are_recomputed_not_summed() -> None:
     assert dataclasses.asdict(merged) == dataclasses.asdict(whole)
     # independently: steps from the merged records, not the shards' steps summed
     per_shard = [ftlint.estimate(p, **options) for p in SHARDS]
-    records = sum(e.records for e in per_shard)
-    assert whole.records == records == 41 + 52 + 10 + 12 + 3  # valid lines of each shard (fixtures/shards)
-    assert whole.steps_per_epoch == -(-records // 4) == 30
-    assert sum(e.steps_per_epoch for e in per_shard) == 11 + 13 + 3 + 3 + 1 != 30  # summing the shards' would be wrong
-    assert whole.total_steps == 30 * 3 and whole.warmup_steps == 9
-    assert whole.tokens == sum(e.tokens for e in per_shard)
+    records = sum(e.data.records for e in per_shard)
+    assert whole.data.records == records == 41 + 52 + 10 + 12 + 3  # valid lines of each shard (fixtures/shards)
+    assert whole.schedule.steps_per_epoch == -(-records // 4) == 30
+    assert sum(e.schedule.steps_per_epoch for e in per_shard) == 11 + 13 + 3 + 3 + 1 != 30  # summing the shards' would be wrong
+    assert whole.schedule.total_steps == 30 * 3 and whole.schedule.warmup_steps == 9
+    assert whole.counts.tokens == sum(e.counts.tokens for e in per_shard)
 
 
 def test_token_quantiles_of_merged_shards_are_the_records_own() -> None:
@@ -123,7 +123,7 @@ def test_token_quantiles_of_merged_shards_are_the_records_own() -> None:
     merged = ftlint.merge(parts)
     tokens = sorted(merged.analysis.record_tokens())
     n = len(tokens)
-    stats = ftlint.estimate(merged, epochs=1).token_stats
+    stats = ftlint.estimate(merged, epochs=1).counts.token_stats
     assert stats["min"] == tokens[0] and stats["max"] == tokens[-1]
     assert stats["p50"] == tokens[int(0.5 * (n - 1) + 0.5)] and stats["p90"] == tokens[int(0.9 * (n - 1) + 0.5)]
     # the trainer reads the files, and cuts them at its max length as they are read

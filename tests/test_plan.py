@@ -44,14 +44,14 @@ def test_hf_steps_with_devices_and_accumulation() -> None:
     # 1000 records, batch 4: 250 batches; 2 devices: 125 each; accumulate 8: ceil(125/8) = 16
     assert hf(1000, 4, 2, 8).steps_per_epoch == 16
     e = plan_for(1000, Plan(epochs=3, batch_size=4, gpus=2, grad_accum=8, warmup_ratio=Fraction("0.1")), trainer="hf")
-    assert (e.steps_per_epoch, e.total_steps, e.warmup_steps, e.effective_batch_size) == (16, 48, 5, 64)  # ceil(4.8) = 5
+    assert (e.schedule.steps_per_epoch, e.schedule.total_steps, e.schedule.warmup_steps, e.schedule.effective_batch_size) == (16, 48, 5, 64)  # ceil(4.8) = 5
 
 
 def test_hf_drop_last_differs_from_plain_floor() -> None:
     # 100 records, batch 8, drop_last: 12 batches; accumulate 5: ceil(12/5) = 3 updates,
     # where floor(100 / 40) would say 2
     assert hf(100, 8, 1, 5, drop_last=True).steps_per_epoch == 3
-    assert plan_for(100, Plan(epochs=1, batch_size=8, grad_accum=5, drop_last=True)).steps_per_epoch == 2
+    assert plan_for(100, Plan(epochs=1, batch_size=8, grad_accum=5, drop_last=True)).schedule.steps_per_epoch == 2
     # transformers <= 4.51 planned floor(12 / 5) = 2 steps an epoch (max_steps = 2 for one epoch),
     # but its loop steps on the partial window too: 3 steps in a whole epoch, so the run stops
     # after 2 of them, two thirds through its only epoch
@@ -76,7 +76,7 @@ def test_hf_drop_last_without_a_full_batch_trains_nothing() -> None:
     assert (s.steps_per_epoch, s.total_steps, s.sequences_processed) == (0, 0, 0)
     assert "refuses to start" in s.refusal
     e = plan_for(5, Plan(epochs=3, batch_size=8, drop_last=True), trainer="hf")
-    assert e.total_steps == 0 and e.tokens_processed == 0 and "FT511" in codes(e)
+    assert e.schedule.total_steps == 0 and e.schedule.tokens_processed == 0 and "FT511" in codes(e)
     assert "0 steps" in hf(5, 8, 1, 1, drop_last=True, max_steps=10).refusal
     # 4.51 with grad accum >= 2 asks the empty loader for batches: accelerate before 1.9 then fails
     # (the recorded 4.51.3 + accelerate 1.6.0 runs raised UnboundLocalError in 264 such cases)
@@ -91,7 +91,7 @@ def test_hf_sequences_fed_count_dropped_and_repeated_records() -> None:
     # epoch's first records (accelerate's even_batches): 7 x 2 x 8 = 112 fed an epoch
     assert hf(103, 8, 2, 1, epochs=2).sequences_processed == 224
     e = plan_for(103, Plan(epochs=2, batch_size=8, gpus=2), tokens=10_300, trainer="hf")
-    assert e.tokens_processed == 22_400  # 224 sequences x 100 tokens on average
+    assert e.schedule.tokens_processed == 22_400  # 224 sequences x 100 tokens on average
 
 
 def test_hf_legacy_leaves_batches_unused_when_records_mod_accumulation_is_small() -> None:
@@ -110,8 +110,8 @@ def test_hf_legacy_leaves_batches_unused_when_records_mod_accumulation_is_small(
 def test_hf_warmup_rounds_in_floating_point_like_transformers() -> None:
     assert 100 * 0.07 == 7.000000000000001
     assert HuggingFace().warmup(100, Fraction("0.07"), None) == 8  # what transformers computes
-    assert plan_for(100, Plan(epochs=1, batch_size=1, warmup_ratio=Fraction("0.07"))).warmup_steps == 7  # exact, hosted
-    assert plan_for(100, Plan(epochs=1, batch_size=1, warmup_ratio=Fraction("0.07")), trainer="hf").warmup_steps == 8
+    assert plan_for(100, Plan(epochs=1, batch_size=1, warmup_ratio=Fraction("0.07"))).schedule.warmup_steps == 7  # exact, hosted
+    assert plan_for(100, Plan(epochs=1, batch_size=1, warmup_ratio=Fraction("0.07")), trainer="hf").schedule.warmup_steps == 8
     assert HuggingFace().warmup(100, Fraction("0.07"), 5) == 5  # warmup_steps wins
 
 
@@ -121,12 +121,12 @@ def test_max_steps_overrides_epochs() -> None:
     # 1,000 fed an epoch; the 8 steps of the third epoch take 8 x 8 batches x 2 devices x 4 = 512
     # records: 2,512 sequences fed, 2,512 tokens at 1 token each on average
     e = plan_for(1000, Plan(epochs=9, max_steps=40, batch_size=4, gpus=2, grad_accum=8), trainer="hf")
-    assert (e.total_steps, e.epochs, e.epochs_covered, e.sequences_processed, e.tokens_processed) == (40, 3, 2.5, 2512, 2512)
-    assert e.cost_usd is None  # a self-hosted run is not priced per token unless --price is given
+    assert (e.schedule.total_steps, e.schedule.epochs, e.schedule.epochs_covered, e.schedule.sequences_processed, e.schedule.tokens_processed) == (40, 3, 2.5, 2512, 2512)
+    assert e.cost.cost_usd is None  # a self-hosted run is not priced per token unless --price is given
     priced = plan_for(1000, Plan(epochs=9, max_steps=40, batch_size=64), trainer="hosted")
     # hosted: 16 steps an epoch (15 of 64 and one of 40); 40 steps = 2 epochs + 8 steps of 64 = 2,512
-    assert (priced.sequences_processed, priced.tokens_processed) == (2512, 2512)
-    assert priced.cost_usd == pytest.approx(2512 * 5 / 1e6)
+    assert (priced.schedule.sequences_processed, priced.schedule.tokens_processed) == (2512, 2512)
+    assert priced.cost.cost_usd == pytest.approx(2512 * 5 / 1e6)
 
 
 def test_packing_best_fit_decreasing() -> None:
@@ -158,9 +158,9 @@ def test_packing_drives_steps() -> None:
     # 400s: 2 into that row, then 5 to a fresh row (18 -> 4 rows). 20 + 20 + 7 + 4 = 51 rows.
     lengths = [1500, 600, 500, 400, 3000] * 20
     e = plan_for(100, Plan(packing=True, max_seq_len=2048, epochs=1, batch_size=4), tokens=sum(lengths), lengths=lengths, trainer="hf")
-    assert e.packing.rows == 51 and e.sequences == 51
-    assert e.steps_per_epoch == 13  # ceil(51 / 4)
-    assert e.tokens == 5048 * 20 and "FT509" in codes(e)
+    assert e.packing.rows == 51 and e.schedule.sequences == 51
+    assert e.schedule.steps_per_epoch == 13  # ceil(51 / 4)
+    assert e.counts.tokens == 5048 * 20 and "FT509" in codes(e)
 
 
 def test_the_estimate_holds_out_and_packs_through_the_trainers_one_seam() -> None:
@@ -174,24 +174,25 @@ def test_the_estimate_holds_out_and_packs_through_the_trainers_one_seam() -> Non
     info = DatasetInfo(("train.jsonl",), "m", "o200k_base", None, trainer=named("llama-factory"), trainer_keys=(("val_size", 0.2),))
     ordered = [RecordRow(100, 0, 50, 0, 2, 1, False, 0)] * 10
     e = estimate(data, Plan(packing=True, max_seq_len=256, epochs=1, batch_size=1), info, price=None, ordered=ordered)
-    assert (e.records, e.tokens, e.trainable_tokens, e.messages, e.targets, e.tokens_in_file) == (8, 800, 400, 16, 8, 800)
+    assert (e.data.records, e.counts.tokens, e.counts.trainable_tokens, e.data.messages, e.data.targets, e.counts.tokens_in_file) == \
+           (8, 800, 400, 16, 8, 800)
     v = e.validation
     assert v is not None and (v.paths, v.lines, v.records, v.tokens) == (["train.jsonl"], 2, 2, 200) and "val_size 0.2" in v.billing_note
-    assert e.packing is not None and (e.packing.rows, e.sequences, e.steps_per_epoch) == (4, 4, 4)
+    assert e.packing is not None and (e.packing.rows, e.schedule.sequences, e.schedule.steps_per_epoch) == (4, 4, 4)
 
 
 def test_budget_buys_whole_epochs() -> None:
     # 1000 tokens per epoch at $5 per 1M = $0.005 an epoch: $0.012 buys 2 epochs
     e = plan_for(100, Plan(epochs=3, batch_size=10, budget_usd=0.012))
-    assert e.budget.max_epochs == 2 and e.budget.max_steps == 20
+    assert e.cost.budget.max_epochs == 2 and e.cost.budget.max_steps == 20
     assert "FT510" in codes(e)
-    assert plan_for(100, Plan(epochs=3, batch_size=10, budget_tokens=5000)).budget.max_epochs == 5
+    assert plan_for(100, Plan(epochs=3, batch_size=10, budget_tokens=5000)).cost.budget.max_epochs == 5
 
 
 def test_self_hosted_time_and_cost() -> None:
     # 1,200,000 tokens x 3 epochs = 3.6M tokens at 1000 tokens/s = 1 hour; 2 GPUs at $3 = $6
     e = plan_for(1000, Plan(epochs=3, batch_size=10, gpus=2, tokens_per_second=1000, gpu_hour_usd=3), tokens=1_200_000)
-    assert e.self_hosted.wall_hours == 1.0 and e.self_hosted.compute_cost_usd == 6.0
+    assert e.cost.self_hosted.wall_hours == 1.0 and e.cost.self_hosted.compute_cost_usd == 6.0
 
 
 def test_learning_rate_scaling() -> None:

@@ -144,7 +144,7 @@ def test_a_ray_dataset_of_records_is_checked_at_each_rows_file_and_row(cluster: 
     assert [(d.path, d.line, d.code, d.message) for d in shown] == [(d.path, d.line, d.code, d.message) for d in local.findings]
     assert [f.records for f in on.files] == [f.records for f in local.files] == [30, 31, 5]
     e = on_ray.estimate(ray.data.read_json(paths), epochs=2, batch_size=8)
-    assert (e.records, e.tokens, e.total_steps) == (lambda x: (x.records, x.tokens, x.total_steps))(ftlint.estimate(paths, epochs=2, batch_size=8))
+    assert (e.data.records, e.counts.tokens, e.schedule.total_steps) == (lambda x: (x.data.records, x.counts.tokens, x.schedule.total_steps))(ftlint.estimate(paths, epochs=2, batch_size=8))
     parquet = tmp_path / "shard.parquet"
     import polars as pl
 

@@ -235,7 +235,7 @@ def test_run_in_ftlint_toml_and_the_api(tmp_path: Path) -> None:
 
     config = RUNS / "axolotl" / "instruct-lora-8b.yml"
     e = ftlint.estimate(DRONE, run=config, epochs=1)
-    assert (e.epochs, e.sources["epochs"], e.batch_size) == (1, "epochs=1", 2)
+    assert (e.schedule.epochs, e.sources["epochs"], e.schedule.batch_size) == (1, "epochs=1", 2)
     (tmp_path / "instruct.yml").write_text(config.read_text())
     (tmp_path / "ftlint.toml").write_text('run = "instruct.yml"\n')
     e = json.loads(run("--config", str(tmp_path / "ftlint.toml"), "estimate", rel(DRONE), "-o", "json").stdout)

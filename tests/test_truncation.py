@@ -69,8 +69,8 @@ def test_trl_keep_start_cuts_the_trainable_tokens_of_a_held_out_file() -> None:
     records = lines(HELD_OUT)
     tokens = [3 + compact(r["tools"]) + sum(3 + n(m["role"]) + said(m) for m in r["messages"]) for r in records]
     e = ftlint.estimate(str(HELD_OUT), trainer="trl", max_seq_len=512)
-    assert e.trainable_tokens_in_file == sum(tokens) == 14_877  # what main reported as trainable
-    assert e.trainable_tokens == e.tokens == sum(min(t, 512) for t in tokens) == 20 * 512
+    assert e.counts.trainable_tokens_in_file == sum(tokens) == 14_877  # what main reported as trainable
+    assert e.counts.trainable_tokens == e.counts.tokens == sum(min(t, 512) for t in tokens) == 20 * 512
     assert e.truncation is not None and e.truncation.source == "--max-seq-len"
     assert (e.truncation.records, e.truncation.tokens, e.truncation.trainable_cut) == (
         sum(t > 512 for t in tokens), sum(t - 512 for t in tokens if t > 512), sum(tokens) - 20 * 512)
@@ -87,7 +87,7 @@ def test_trl_cuts_at_its_own_default_without_a_flag() -> None:
     e = ftlint.estimate(str(TOY), trainer="trl")
     assert e.truncation is not None and e.truncation.max_seq_len == 1024  # trl/trainer/sft_config.py max_length
     assert e.truncation.source.startswith("trl's default (trl/trainer/sft_config.py")
-    assert e.trainable_tokens == sum(min(t, 1024) for t in tokens) and e.trainable_tokens_in_file == sum(tokens)
+    assert e.counts.trainable_tokens == sum(min(t, 1024) for t in tokens) and e.counts.trainable_tokens_in_file == sum(tokens)
     out = run("check", str(TOY.relative_to(FIXTURES.parent)), "--trainer", "trl").stdout
     (cut,) = warnings(out, "FT236")
     assert cut.endswith(f":5:1: FT236 {tokens[4] - 1024:,} of {tokens[4]:,} trained tokens fall past trl's default max "
@@ -113,9 +113,9 @@ def test_openai_trains_the_kept_prefix_of_a_record_over_the_limit() -> None:
         trained = [sum(t for _, t in p) for p in pairs]
         kept = [keep_start(p, limit) for p in pairs]
         e = ftlint.estimate(str(path), context=limit)
-        assert e.trainer == "openai" and e.trainable_tokens_in_file == sum(trained)
-        assert e.trainable_tokens == sum(kept) < sum(trained)
-        assert e.tokens == sum(min(s, limit) for s in sizes)
+        assert e.run.trainer == "openai" and e.counts.trainable_tokens_in_file == sum(trained)
+        assert e.counts.trainable_tokens == sum(kept) < sum(trained)
+        assert e.counts.tokens == sum(min(s, limit) for s in sizes)
         assert e.truncation is not None and e.truncation.source == "the limit of --context"
         assert e.truncation.records_emptied == sum(1 for k, t in zip(kept, trained, strict=True) if t and not k)
     assert 0 < e.truncation.records_emptied < e.truncation.records  # the held-out file: some answers wholly past the cut
@@ -133,10 +133,10 @@ def test_axolotl_drops_a_sample_past_sequence_len() -> None:
     kept = [(t, k) for t, k in figures if 2 <= t <= 512]  # axolotl's default sequence_len, 512
     e = ftlint.estimate(str(GLAIVE), trainer="axolotl")
     assert e.truncation is not None and (e.truncation.max_seq_len, e.truncation.rule) == (512, "drop")
-    assert e.records == len(kept) < len(records) and e.truncation.records_dropped == len(records) - len(kept)
-    assert e.tokens == sum(t for t, _ in kept) and e.trainable_tokens == sum(k for _, k in kept)
-    assert e.tokens_in_file == sum(t for t, _ in figures) and e.trainable_tokens_in_file == sum(k for _, k in figures)
-    assert e.total_steps == math.ceil(len(kept) * 1 / 1)  # axolotl: ceil(records x num_epochs / batch), both 1
+    assert e.data.records == len(kept) < len(records) and e.truncation.records_dropped == len(records) - len(kept)
+    assert e.counts.tokens == sum(t for t, _ in kept) and e.counts.trainable_tokens == sum(k for _, k in kept)
+    assert e.counts.tokens_in_file == sum(t for t, _ in figures) and e.counts.trainable_tokens_in_file == sum(k for _, k in figures)
+    assert e.schedule.total_steps == math.ceil(len(kept) * 1 / 1)  # axolotl: ceil(records x num_epochs / batch), both 1
     out = run("check", str(GLAIVE.relative_to(FIXTURES.parent)), "--trainer", "axolotl").stdout
     assert len(warnings(out, "FT240")) == len(records) - len(kept)
     (summary,) = warnings(out, "FT237")
@@ -185,7 +185,7 @@ def test_llama_factory_cuts_each_turn_in_proportion() -> None:
         cut_records += sum(u + t for u, t in pairs) > cutoff
     e = ftlint.estimate(str(GLAIVE), trainer="llama-factory", max_seq_len=cutoff)
     assert e.truncation is not None and e.truncation.rule == "proportional" and e.truncation.records == cut_records
-    assert (e.tokens, e.trainable_tokens, e.trainable_tokens_in_file) == (tokens, trained, file_trained)
+    assert (e.counts.tokens, e.counts.trainable_tokens, e.counts.trainable_tokens_in_file) == (tokens, trained, file_trained)
     assert 0 < trained < file_trained
 
 
@@ -196,5 +196,5 @@ def test_a_provider_that_rejects_a_record_past_its_limit_refuses_the_line() -> N
     (rejected,) = warnings(out.stdout, "FT303")
     assert out.exit_code == 1 and rejected.startswith(f"{path}:6:1: FT303 example has 105 tokens, over the 40-token limit")
     e = ftlint.estimate(str(FIXTURES / "formats" / "bedrock-nova" / "good.jsonl"), model="nova-micro", context=40)
-    assert (e.lines, e.invalid_lines, e.records) == (7, 1, 6)
+    assert (e.data.lines, e.data.invalid_lines, e.data.records) == (7, 1, 6)
     assert "FT301" in run("check", path, "--context", "40").stdout  # no trainer named: a provider's truncation

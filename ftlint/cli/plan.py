@@ -93,8 +93,9 @@ def estimate(paths: tuple[str, ...], output_file: str | None, output_format: str
             if plots and output_format == "text":
                 from ..plots import length_histogram, schedule_plot
 
-                out.write("\n" + length_histogram(result.data.train.lengths, e.context_limit) + "\n"
-                          + schedule_plot(e.total_steps, e.warmup_steps, e.steps_per_epoch, schedule) + "\n")
+                s = e.schedule
+                out.write("\n" + length_histogram(result.data.train.lengths, e.counts.context_limit) + "\n"
+                          + schedule_plot(s.total_steps, s.warmup_steps, s.steps_per_epoch, schedule) + "\n")
     except OutputRefused as exc:
         raise UsageFailure(str(exc)) from None
     exit_with(failing(e.findings, fail_on))

@@ -34,56 +34,20 @@ from ..trainers.profile import HOSTED_STEPS
 from ..trainers.steps import Hosted, Schedule
 from .exactness import counts_exact
 from .figures import DatasetFigures, PackingFigures, ValidationFigures
+from .groups import (
+    BudgetFigures,
+    CostFigures,
+    DataFigures,
+    RunFigures,
+    ScaledRates,
+    ScheduleFigures,
+    SelfHostedFigures,
+    TokenCounts,
+    TruncationFigures,
+)
 from .prepared import applied, drawn
 from .sources import sources_of, trainer_default
 from .warmup import warmup_of
-
-
-@dataclass(frozen=True, slots=True)
-class TruncationFigures:
-    """What the trainer does past its max length (ftlint/trainers/cut.py), from the records the
-    judge cut: those it cuts and what it cuts off them, those it drops, and what still trains."""
-
-    max_seq_len: int
-    records: int  # records cut
-    tokens: int  # tokens cut off them
-    rule: str = "truncate"  # the name of the trainer's Cut (its past_max; ftlint/trainers CUTS)
-    source: str = ""  # where the max length comes from: --max-seq-len, the trainer's default, the model's limit
-    trainable_cut: int = 0  # trained tokens cut off
-    records_emptied: int = 0  # records left with no trained token
-    records_dropped: int = 0  # records left out (a trainer's drop): in no figure of the estimate
-    tokens_dropped: int = 0
-    trainable_dropped: int = 0
-    trainable_tokens: int = 0  # what the run trains: the estimate's trainable_tokens
-    trainable_tokens_in_file: int = 0  # before the cut and the drop
-
-
-@dataclass(frozen=True, slots=True)
-class BudgetFigures:
-    usd: float | None
-    tokens: int | None
-    max_epochs: int | None  # None: no price to turn dollars into epochs
-    max_steps: int | None
-    fits: bool | None = None
-    note: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class SelfHostedFigures:
-    tokens_per_second: float
-    wall_hours: float
-    gpus: int
-    gpu_hour_usd: float | None
-    compute_cost_usd: float | None
-
-
-@dataclass(frozen=True, slots=True)
-class ScaledRates:
-    learning_rate: float
-    reference_batch_size: int
-    effective_batch_size: int
-    linear: float
-    sqrt: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,82 +80,58 @@ class DatasetInfo:
     model_file: str = ""
 
 
+# `-o json`'s keys, flat, in the order it has always printed them (JSON keys are added, never moved): each
+# as the path to its figure in the Estimate, GROUP.KEY, or KEY of the Estimate itself
+JSON_KEYS = (
+    "data.lines", "data.invalid_lines", "data.records", "data.messages", "data.targets", "counts.tokens",
+    "counts.tokens_in_file", "counts.trainable_tokens", "counts.context_limit", "counts.records_over_limit",
+    "counts.token_stats", "run.model", "counts.encoding", "schedule.epochs", "schedule.epochs_source", "schedule.batch_size",
+    "schedule.batch_size_source", "schedule.grad_accum", "schedule.gpus", "schedule.effective_batch_size", "schedule.drop_last",
+    "schedule.full_batches", "schedule.last_batch", "schedule.steps_per_epoch", "schedule.total_steps", "schedule.warmup_ratio",
+    "schedule.warmup_steps", "schedule.tokens_processed", "schedule.tokens_processed_rule", "cost.price_per_1m",
+    "cost.price_source", "cost.cost_usd", "validation", "data.format", "data.format_reason", "data.record_rule",
+    "schedule.sequences", "schedule.sequences_processed", "run.trainer", "run.trainer_rule", "schedule.max_steps",
+    "schedule.epochs_covered", "packing", "truncation", "cost.budget", "cost.self_hosted", "learning_rate", "refusal",
+    "run.provider", "run.model_assumed", "counts.tokenizer", "counts.tokens_exact", "counts.tokens_note", "cost.price_unit",
+    "cost.price_note", "run.trainer_title", "run.trainer_source", "run.trainer_steps", "schedule.warmup_steps_given",
+    "schedule.warmup_rule", "cost.bill", "run.rows_rule", "sources", "run.run_config", "run.run_notes",
+    "counts.trainable_tokens_in_file", "run.renderer", "data.rows_per_file", "ranges", "run.prepared",
+)
+
+
 @dataclass(frozen=True)
 class Estimate:
-    lines: int
-    invalid_lines: int
-    records: int
-    messages: int
-    targets: int
-    tokens: int  # per epoch, as trained: each record counted at most at the context limit
-    tokens_in_file: int  # without the cap
-    trainable_tokens: int
-    context_limit: int | None
-    records_over_limit: int
-    token_stats: dict[str, float]
-    model: str
-    encoding: str
-    epochs: int
-    epochs_source: str
-    batch_size: int
-    batch_size_source: str
-    grad_accum: int
-    gpus: int
-    effective_batch_size: int
-    drop_last: bool
-    full_batches: int
-    last_batch: int  # records in the partial last batch of an epoch; 0 if none
-    steps_per_epoch: int
-    total_steps: int
-    warmup_ratio: float | None
-    warmup_steps: int
-    tokens_processed: int
-    tokens_processed_rule: str
-    price_per_1m: float | None
-    price_source: str | None
-    cost_usd: float | None
-    validation: ValidationFigures | None
-    format: str
-    format_reason: str
-    record_rule: str
-    sequences: int  # what the trainer batches: records, or packed rows
-    sequences_processed: int  # sequences fed over the run (repeats in, dropped out)
-    trainer: str  # the profile's name ("" when none was named or implied)
-    trainer_rule: str
-    max_steps: int | None
-    epochs_covered: float | None  # passes over the data that total_steps makes
-    packing: PackingFigures | None
-    truncation: TruncationFigures | None
-    budget: BudgetFigures | None
-    self_hosted: SelfHostedFigures | None  # wall time and compute cost
-    learning_rate: ScaledRates | None  # scaled rates for a changed batch
-    refusal: str | None  # why the trainer would not start, or trains nothing
-    provider: str = ""
-    model_assumed: bool = False  # no --model: the format's provider's default model, or none
-    tokenizer: str = ""  # the tokenizer family the counts use
-    tokens_exact: bool = True  # False: the model's tokenizer is not available; counted with o200k_base
-    tokens_note: str = ""  # what the counts are, when they are not exact
-    price_unit: str = ""  # the catalog price's unit: usd_per_1m_tokens, usd_per_training_hour
-    price_note: str = ""  # why there is no cost, and what to pass
-    findings: tuple[Diagnostic, ...] = ()  # advice and gates, with the registry's severities
-    trainer_title: str = ""
-    trainer_source: str = ""  # why the run has this trainer
-    trainer_steps: str = "hosted"  # its step arithmetic, as its profile names it (ftlint/trainers/profile.py)
-    warmup_steps_given: bool = False  # --warmup-steps (not the trainer's rule)
-    warmup_rule: str = ""  # how the warmup steps were found (plan/warmup.py)
-    bill: Bill | None = None  # what the provider will bill (cost_usd is its cost)
-    rows_rule: str = ""  # how the rows a trainer batches were counted (Trainer.rows)
+    """The run's figures, by concern (plan/groups.py), and the plan rules' findings."""
+
+    data: DataFigures
+    counts: TokenCounts
+    run: RunFigures
+    schedule: ScheduleFigures
+    cost: CostFigures
+    validation: ValidationFigures | None = None
+    packing: PackingFigures | None = None
+    truncation: TruncationFigures | None = None
+    learning_rate: ScaledRates | None = None  # scaled rates for a changed batch
+    refusal: str | None = None  # why the trainer would not start, or trains nothing
     # where each plan figure's value came from: a flag, the run config, the trainer's default or ftlint's rule
     sources: dict[str, str] = dataclasses.field(default_factory=dict)
-    run_config: str = ""
-    run_notes: tuple[str, ...] = ()
-    trainable_tokens_in_file: int = 0  # the targets' tokens before the trainer's cut and drop (trainable_tokens: after)
-    renderer: str = ""  # the trainer's own renderer that made the records, with its source ("": the model's template)
-    rows_per_file: int | None = None  # only the first rows of each file were read, as the trainer reads them
-    # figures the trainer draws at random (a shuffled held-out share, a random packing order): (lowest, highest), an estimate
+    # figures the trainer draws at random (a shuffled held-out share, a random packing order): (lowest, highest), an
+    # estimate; by their names in `-o json`
     ranges: dict[str, tuple[int, int]] = dataclasses.field(default_factory=dict)
-    prepared: str = ""  # what the trainer makes of the records before it batches them, in words (Trainer.prepare)
-    per_epoch_rule: str = ""  # how steps per epoch were found, when a trainer's preparation chose the step arithmetic
+    findings: tuple[Diagnostic, ...] = ()  # advice and gates, with the registry's severities
+
+    # the figures docs/api.md reads by name, as on the Estimate before it had groups
+    @property
+    def tokens(self) -> int:
+        return self.counts.tokens
+
+    @property
+    def token_stats(self) -> dict[str, float]:
+        return self.counts.token_stats
+
+    @property
+    def total_steps(self) -> int:
+        return self.schedule.total_steps
 
     @property
     def warnings(self) -> list[dict[str, str]]:
@@ -199,14 +139,23 @@ class Estimate:
         return [{"code": d.code, "message": d.message, "severity": d.severity} for d in self.findings]
 
     def _repr_html_(self) -> str:  # a notebook's table of the figures, and the findings
-        from ..notebook import ESTIMATE_FIGURES, figures_table, findings_table
+        from ..notebook import figures_table, findings_table
 
-        findings = [("", 0, d.code, d.severity, d.message) for d in self.findings]
-        return figures_table("ftlint estimate", self, ESTIMATE_FIGURES) + findings_table(findings)
+        d, c, s = self.data, self.counts, self.schedule
+        figures = {"model": self.run.model, "format": d.format, "lines": d.lines, "records": d.records, "tokens": c.tokens,
+                   "trainable tokens": c.trainable_tokens, "epochs": s.epochs, "effective batch size": s.effective_batch_size,
+                   "steps per epoch": s.steps_per_epoch, "total steps": s.total_steps, "tokens processed": s.tokens_processed,
+                   "cost usd": self.cost.cost_usd}
+        findings = [("", 0, f.code, f.severity, f.message) for f in self.findings]
+        return figures_table("ftlint estimate", figures) + findings_table(findings)
 
     def to_dict(self) -> dict[str, object]:
-        data = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name not in ("findings", "per_epoch_rule")}
-        out = {k: (dataclasses.asdict(v) if dataclasses.is_dataclass(v) and not isinstance(v, type) else v) for k, v in data.items()}
+        """The figures flat, as `-o json` prints them: a group of its own (a bill, a budget) as an object."""
+        out: dict[str, object] = {}
+        for path in JSON_KEYS:
+            group, _, key = path.rpartition(".")
+            value = getattr(getattr(self, group) if group else self, key)
+            out[key] = dataclasses.asdict(value) if dataclasses.is_dataclass(value) and not isinstance(value, type) else value
         out["warnings"] = self.warnings
         return out
 
@@ -270,35 +219,41 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
     counts_note = trainer.counts_note(dict(info.trainer_keys), info.format) if trainer and info.template != "openai" else ""
     price_value, cost = billed.rate, billed.cost_usd
     exactness = counts_exact(model, info.encoding, info.template, info.format)
-    e = Estimate(
-        lines=data.lines, invalid_lines=data.invalid_lines, records=records, messages=data.messages, targets=data.targets,
+    counts = TokenCounts(
         tokens=tokens_per_epoch, tokens_in_file=data.tokens_in_file, trainable_tokens=data.trainable_tokens,
-        context_limit=info.context_limit, records_over_limit=data.records_over_limit, token_stats=data.token_stats,
-        model=info.model, encoding=info.encoding, epochs=epochs, epochs_source=epochs_source, batch_size=batch,
-        batch_size_source=batch_source, grad_accum=plan.grad_accum, gpus=plan.gpus, effective_batch_size=s.effective_batch,
-        drop_last=plan.drop_last, full_batches=s.full_batches, last_batch=s.last_batch, steps_per_epoch=s.steps_per_epoch,
-        total_steps=s.total_steps, warmup_ratio=float(plan.warmup_ratio) if plan.warmup_ratio is not None else None,
-        warmup_steps=warmup, tokens_processed=tokens_processed, tokens_processed_rule=processed_rule,
-        price_per_1m=price_value, price_source=charged.note if charged is not None else None,
-        cost_usd=cost, validation=_validation(info.validation, trainer, plan.n_evals or 0), format=info.format,
-        format_reason=info.format_reason, record_rule=info.record_rule, sequences=sequences,
-        sequences_processed=s.sequences_processed, trainer=profile.name if profile else "", trainer_rule=s.rule, max_steps=max_steps,
-        epochs_covered=covered, packing=packing, truncation=truncation, budget=None, self_hosted=None,
-        learning_rate=None, refusal=(prepared.refusal if prepared else None) or s.refusal, provider=model.provider if model else "",
-        model_assumed=model.assumed if model else False, tokenizer=info.encoding,
-        tokens_exact=exactness[0] and not counts_note, tokens_note=exactness[1] or counts_note,
-        price_unit=price.unit if price is not None else "", price_note=price_note,
-        trainer_title=trainer.title_for(info.preference) if trainer else "", trainer_source=info.trainer_source,
-        trainer_steps=profile.steps if profile else HOSTED_STEPS, warmup_steps_given=plan.warmup_steps is not None, warmup_rule=warmup_rule,
-        bill=billed if profile is None or profile.hosted or charged is not None else None, rows_rule=rows_rule,
+        trainable_tokens_in_file=data.trainable_tokens_in_file, context_limit=info.context_limit,
+        records_over_limit=data.records_over_limit, token_stats=data.token_stats, encoding=info.encoding,
+        tokenizer=info.encoding, tokens_exact=exactness[0] and not counts_note, tokens_note=exactness[1] or counts_note)
+    schedule = ScheduleFigures(
+        epochs=epochs, epochs_source=epochs_source, batch_size=batch, batch_size_source=batch_source, grad_accum=plan.grad_accum,
+        gpus=plan.gpus, effective_batch_size=s.effective_batch, drop_last=plan.drop_last, full_batches=s.full_batches,
+        last_batch=s.last_batch, sequences=sequences, sequences_processed=s.sequences_processed, steps_per_epoch=s.steps_per_epoch,
+        total_steps=s.total_steps, max_steps=max_steps, epochs_covered=covered,
+        warmup_ratio=float(plan.warmup_ratio) if plan.warmup_ratio is not None else None, warmup_steps=warmup,
+        tokens_processed=tokens_processed, tokens_processed_rule=processed_rule, warmup_steps_given=plan.warmup_steps is not None,
+        warmup_rule=warmup_rule, per_epoch_rule=per_epoch_rule)
+    bill = billed if profile is None or profile.hosted or charged is not None else None
+    return Estimate(
+        data=DataFigures(lines=data.lines, invalid_lines=data.invalid_lines, records=records, messages=data.messages,
+                         targets=data.targets, format=info.format, format_reason=info.format_reason,
+                         record_rule=info.record_rule, rows_per_file=info.rows_per_file),
+        counts=counts,
+        run=RunFigures(model=info.model, provider=model.provider if model else "", model_assumed=model.assumed if model else False,
+                       trainer=profile.name if profile else "", trainer_title=trainer.title_for(info.preference) if trainer else "",
+                       trainer_source=info.trainer_source, trainer_rule=s.rule,
+                       trainer_steps=profile.steps if profile else HOSTED_STEPS, rows_rule=rows_rule,
+                       renderer=_renderer(trainer, info), prepared=prepared.rule if prepared else "",
+                       run_config=info.run_config, run_notes=info.run_notes),
+        schedule=schedule,
+        cost=CostFigures(price_per_1m=price_value, price_source=charged.note if charged is not None else None, cost_usd=cost,
+                         price_unit=price.unit if price is not None else "", price_note=price_note, bill=bill,
+                         budget=_budget(counts, schedule, bill, plan, price_value), self_hosted=_self_hosted(schedule, plan)),
+        validation=_validation(info.validation, trainer, plan.n_evals or 0), packing=packing, truncation=truncation,
+        learning_rate=_scaled_rates(schedule, plan), refusal=(prepared.refusal if prepared else None) or s.refusal,
         sources={**sources_of(plan, profile, epochs_source, batch_source, info.max_length_source),
                  **({"max_steps": steps_source} if max_steps else {}), **dict(prepared.sources if prepared else ())},
-        run_config=info.run_config, run_notes=info.run_notes, trainable_tokens_in_file=data.trainable_tokens_in_file,
-        renderer=_renderer(trainer, info), rows_per_file=info.rows_per_file, ranges=ranges,
-        prepared=prepared.rule if prepared else "", per_epoch_rule=per_epoch_rule,
+        ranges=ranges,
     )
-    return dataclasses.replace(e, budget=_budget(e, plan, price_value), self_hosted=_self_hosted(e, plan),
-                               learning_rate=_scaled_rates(e, plan))
 
 
 def _renderer(trainer: Trainer | None, info: DatasetInfo) -> str:
@@ -370,44 +325,45 @@ def _tokens_processed(tokens_per_epoch: int, s: Schedule, epochs: int) -> tuple[
                     "a sequence on average, a shuffled run's expected tokens")
 
 
-def _budget(e: Estimate, plan: PlanOptions, price: float | None) -> BudgetFigures | None:
+def _budget(counts: TokenCounts, schedule: ScheduleFigures, bill: Bill | None, plan: PlanOptions,
+            price: float | None) -> BudgetFigures | None:
     """The most whole epochs (and their steps) a budget in dollars or tokens buys."""
     if plan.budget_usd is None and plan.budget_tokens is None:
         return None
+    tokens = counts.tokens
     limits = []
-    if plan.budget_tokens is not None and e.tokens:
-        limits.append(plan.budget_tokens // e.tokens)
+    if plan.budget_tokens is not None and tokens:
+        limits.append(plan.budget_tokens // tokens)
     if plan.budget_usd is not None:
-        billed = e.bill.training_tokens if e.bill is not None else e.tokens  # an epoch as billed (padded rows, where so billed)
+        billed = bill.training_tokens if bill is not None else tokens  # an epoch as billed (padded rows, where so billed)
         per_epoch_usd = billed * price / 1_000_000 if price is not None else None
         if per_epoch_usd is None and plan.tokens_per_second and plan.gpu_hour_usd:
-            per_epoch_usd = e.tokens / plan.tokens_per_second / 3600 * plan.gpus * plan.gpu_hour_usd
+            per_epoch_usd = tokens / plan.tokens_per_second / 3600 * plan.gpus * plan.gpu_hour_usd
         if per_epoch_usd:
             limits.append(math.floor(Fraction(str(plan.budget_usd)) / Fraction(str(per_epoch_usd))))
     if not limits:
         return BudgetFigures(plan.budget_usd, plan.budget_tokens, None, None,
                              note="no price per token (give --price, or --tokens-per-second with --gpu-hour-usd)")
     max_epochs = min(limits)
-    fits = e.epochs_covered is not None and e.epochs_covered <= max_epochs
-    return BudgetFigures(plan.budget_usd, plan.budget_tokens, max_epochs, max_epochs * e.steps_per_epoch, fits)
+    fits = schedule.epochs_covered is not None and schedule.epochs_covered <= max_epochs
+    return BudgetFigures(plan.budget_usd, plan.budget_tokens, max_epochs, max_epochs * schedule.steps_per_epoch, fits)
 
 
-def _self_hosted(e: Estimate, plan: PlanOptions) -> SelfHostedFigures | None:
+def _self_hosted(schedule: ScheduleFigures, plan: PlanOptions) -> SelfHostedFigures | None:
     if not plan.tokens_per_second:
         return None
-    hours = e.tokens_processed / plan.tokens_per_second / 3600
+    hours = schedule.tokens_processed / plan.tokens_per_second / 3600
     cost = hours * plan.gpus * plan.gpu_hour_usd if plan.gpu_hour_usd is not None else None
     return SelfHostedFigures(plan.tokens_per_second, round(hours, 4), plan.gpus, plan.gpu_hour_usd,
                              round(cost, 4) if cost is not None else None)
 
 
-def _scaled_rates(e: Estimate, plan: PlanOptions) -> ScaledRates | None:
+def _scaled_rates(schedule: ScheduleFigures, plan: PlanOptions) -> ScaledRates | None:
     if plan.learning_rate is None or plan.reference_batch_size is None:
         return None
-    ratio = e.effective_batch_size / plan.reference_batch_size
-    return ScaledRates(plan.learning_rate, plan.reference_batch_size, e.effective_batch_size,
+    ratio = schedule.effective_batch_size / plan.reference_batch_size
+    return ScaledRates(plan.learning_rate, plan.reference_batch_size, schedule.effective_batch_size,
                        plan.learning_rate * ratio, plan.learning_rate * math.sqrt(ratio))
 
 
-__all__ = ["BudgetFigures", "DatasetInfo", "Estimate", "PackingFigures", "ScaledRates", "SelfHostedFigures",
-           "TruncationFigures", "estimate"]
+__all__ = ["JSON_KEYS", "DatasetInfo", "Estimate", "estimate"]

@@ -42,15 +42,16 @@ class Study:
 
 
 def production_cost(e: Estimate) -> float | None:
-    if e.cost_usd is not None:
-        return e.cost_usd
-    if e.self_hosted and e.self_hosted.compute_cost_usd is not None:
-        return e.self_hosted.compute_cost_usd
+    cost = e.cost
+    if cost.cost_usd is not None:
+        return cost.cost_usd
+    if cost.self_hosted and cost.self_hosted.compute_cost_usd is not None:
+        return cost.self_hosted.compute_cost_usd
     return None
 
 
 def study(e: Estimate, trials: int, short_fraction: float, finalists: int) -> Study:
-    steps, tokens, cost = e.total_steps, e.tokens_processed, production_cost(e)
+    steps, tokens, cost = e.schedule.total_steps, e.schedule.tokens_processed, production_cost(e)
     short_steps = max(1, math.ceil(steps * short_fraction)) if steps else 0
     share = short_steps / steps if steps else 0.0
     short_tokens = round(tokens * share)

@@ -72,16 +72,16 @@ def cost_chart(e: Estimate, cost: str) -> list[str]:
     """The cost billed by the end of each epoch, the steps it takes to get there on the axis:
     only when the bill is tokens x epochs (no minimum charge, every epoch run whole). `cost`: the
     total as the table prints it."""
-    b = e.bill
-    whole = e.total_steps == e.steps_per_epoch * e.epochs and not e.max_steps
-    if e.cost_usd is None or b is None or b.minimum_applied or not whole or e.epochs < 1:
+    b, s, total = e.cost.bill, e.schedule, e.cost.cost_usd
+    whole = s.total_steps == s.steps_per_epoch * s.epochs and not s.max_steps
+    if total is None or b is None or b.minimum_applied or not whole or s.epochs < 1:
         return []
-    shown = epochs_shown(e.epochs)
-    labels = [f"epoch {k} (step {k * e.steps_per_epoch:,})" for k in shown]
-    values = [round(e.cost_usd * k / e.epochs, 4) for k in shown]
+    shown = epochs_shown(s.epochs)
+    labels = [f"epoch {k} (step {k * s.steps_per_epoch:,})" for k in shown]
+    values = [round(total * k / s.epochs, 4) for k in shown]
     if not values[-1]:  # under half a hundredth of a cent: bars of 0 say nothing
         return []
-    title = f"cost by epoch: {cost} for {e.total_steps:,} steps"
+    title = f"cost by epoch: {cost} for {s.total_steps:,} steps"
     return ["```mermaid", "xychart-beta", f'  title "{mermaid_text(title)}"',
             "  x-axis [" + ", ".join(f'"{mermaid_text(label)}"' for label in labels) + "]",
             y_axis("USD", values[-1]), "  bar [" + ", ".join(f"{v:g}" for v in values) + "]", "```"]

@@ -16,7 +16,8 @@ from .shared import github_annotation, sarif_document
 
 if TYPE_CHECKING:
     from ..app import EstimateRun
-    from ..plan.estimate import BudgetFigures, Estimate
+    from ..plan.estimate import Estimate
+    from ..plan.groups import BudgetFigures
     from ..trainers.steps import Steps
 
 Row = tuple[str, str, str]  # a figure's label, its value, how it was found
@@ -45,9 +46,9 @@ def render_text(run: EstimateRun) -> str:
     e = run.estimate
     dataset, plan = _dataset_rows(e), [*_model_rows(e), *_step_rows(e), *_cost_rows(e)]
     widths = max(len(label) for label, _, _ in dataset + plan), max(len(value) for _, value, _ in dataset + plan)
-    model = "no model of the catalog" if e.model.startswith("(") else e.model
+    model = "no model of the catalog" if e.run.model.startswith("(") else e.run.model
     lines = [f"dataset: {named(run.paths, path_text)}", *_block(dataset, widths), "",
-             f"plan: {model} ({e.encoding}{'' if e.tokens_exact else ', an estimate'})", *_block(plan, widths)]
+             f"plan: {model} ({e.counts.encoding}{'' if e.counts.tokens_exact else ', an estimate'})", *_block(plan, widths)]
     lines += run_block(e)
     lines += findings_block("errors", [d for d in e.findings if d.severity == ERROR])
     lines += findings_block("warnings", [d for d in e.findings if d.severity != ERROR])
@@ -63,7 +64,7 @@ def _block(rows: list[Row], widths: tuple[int, int]) -> list[str]:
 def run_block(e: Estimate) -> list[str]:
     """With --run: where each plan figure came from, then what the run config says that the
     figures do not model (each once)."""
-    if not e.run_config:
+    if not e.run.run_config:
         return []
     names = {"epochs": "epochs", "batch_size": "batch size", "grad_accum": "grad accum", "gpus": "GPUs",
              "max_seq_len": "max length", "packing": "packing", "warmup": "warmup", "learning_rate": "learning rate",
@@ -71,8 +72,8 @@ def run_block(e: Estimate) -> list[str]:
              "model_name": "model", "context": "context", "validation": "validation"}
     rows = [(names.get(k, k), v) for k, v in e.sources.items() if k in names]
     width = max(len(label) for label, _ in rows)
-    lines = ["", f"run: {path_text(e.run_config)}", *(f"  {label:<{width}}  {terminal_safe(how)}" for label, how in rows)]
-    return lines + [f"  note: {terminal_safe(n)}" for n in e.run_notes]
+    lines = ["", f"run: {path_text(e.run.run_config)}", *(f"  {label:<{width}}  {terminal_safe(how)}" for label, how in rows)]
+    return lines + [f"  note: {terminal_safe(n)}" for n in e.run.run_notes]
 
 
 def findings_block(title: str, findings: Iterable[Diagnostic]) -> list[str]:
@@ -82,31 +83,32 @@ def findings_block(title: str, findings: Iterable[Diagnostic]) -> list[str]:
 
 
 def _dataset_rows(e: Estimate) -> list[Row]:
-    valid = e.lines - e.invalid_lines
-    why = e.record_rule if e.records == valid else f"{_n(e.records)} records from {_n(valid)} lines: {e.record_rule}"
-    if e.context_limit:
-        limit = f"{_n(e.context_limit)}-token limit"
-        over = f", {_n(e.records_over_limit)} over the {limit} counted at it" if e.records_over_limit else f", none over the {limit}"
+    d, c = e.data, e.counts
+    valid = d.lines - d.invalid_lines
+    why = d.record_rule if d.records == valid else f"{_n(d.records)} records from {_n(valid)} lines: {d.record_rule}"
+    if c.context_limit:
+        limit = f"{_n(c.context_limit)}-token limit"
+        over = f", {_n(c.records_over_limit)} over the {limit} counted at it" if c.records_over_limit else f", none over the {limit}"
     else:
         over = "; no per-example limit known (name the model, or give --context)"
-    exactness = f"; {e.tokens_note}" if e.tokens_note else ""
-    first = f"at most the first {_n(e.rows_per_file)} rows of each file, as the trainer reads them" if e.rows_per_file else ""
-    errors = f"{_n(e.invalid_lines)} with errors, not counted" if e.invalid_lines else ""
-    rows = [("lines", _n(e.lines), "; ".join(t for t in (first, errors) if t)),
-            ("format", e.format, terminal_safe(e.format_reason)),
-            *([("renderer", "trainer's", terminal_safe(e.renderer))] if e.renderer else []),
-            ("records", _n(e.records), why),
-            ("messages", _n(e.messages), ""),
-            ("targets", _n(e.targets), "spans that carry the loss (assistant turns without weight 0, completions, outputs)"),
-            ("tokens per epoch", _n(e.tokens), _ranged(e, "tokens", f"formatting overhead included{over}{exactness}")),
-            ("trainable tokens", _n(e.trainable_tokens), _ranged(e, "trainable_tokens", trainable_how(e)))]
-    if e.prepared:
-        rows.append(("trainer's data", "", terminal_safe(e.prepared)))
+    exactness = f"; {c.tokens_note}" if c.tokens_note else ""
+    first = f"at most the first {_n(d.rows_per_file)} rows of each file, as the trainer reads them" if d.rows_per_file else ""
+    errors = f"{_n(d.invalid_lines)} with errors, not counted" if d.invalid_lines else ""
+    rows = [("lines", _n(d.lines), "; ".join(t for t in (first, errors) if t)),
+            ("format", d.format, terminal_safe(d.format_reason)),
+            *([("renderer", "trainer's", terminal_safe(e.run.renderer))] if e.run.renderer else []),
+            ("records", _n(d.records), why),
+            ("messages", _n(d.messages), ""),
+            ("targets", _n(d.targets), "spans that carry the loss (assistant turns without weight 0, completions, outputs)"),
+            ("tokens per epoch", _n(c.tokens), _ranged(e, "tokens", f"formatting overhead included{over}{exactness}")),
+            ("trainable tokens", _n(c.trainable_tokens), _ranged(e, "trainable_tokens", trainable_how(e)))]
+    if e.run.prepared:
+        rows.append(("trainer's data", "", terminal_safe(e.run.prepared)))
     cut = max_length_row(e)
     if cut is not None:
         rows.append((cut[0], cut[1], _ranged(e, "truncation.records", cut[2])))
-    if e.token_stats:
-        s = e.token_stats
+    if c.token_stats:
+        s = c.token_stats
         rows.append(("tokens per record", f"min {_n(int(s['min']))}",
                      f"median {_n(int(s['p50']))}, p90 {_n(int(s['p90']))}, max {_n(int(s['max']))}, mean {s['mean']:,}"))
     if e.validation:
@@ -120,13 +122,14 @@ def _dataset_rows(e: Estimate) -> list[Row]:
 def _model_rows(e: Estimate) -> list[Row]:
     """The model, when none was named; the trainer, and why it is the run's."""
     rows: list[Row] = []
-    if e.model_assumed and e.model.startswith("("):
-        rows.append(("model", "none", f"no --model, and {e.provider or 'this format'} has no default open for training: name yours "
-                     f"with --model (`ftlint models --provider {e.provider or 'NAME'}`)"))
-    elif e.model_assumed:
-        rows.append(("model", "assumed", f"{e.model}: the default of {e.provider} for {e.format}; name yours with --model"))
-    if e.trainer:
-        rows.append(("trainer", e.trainer, f"{e.trainer_title}: {e.trainer_source}; {e.trainer_rule}"))
+    r = e.run
+    if r.model_assumed and r.model.startswith("("):
+        rows.append(("model", "none", f"no --model, and {r.provider or 'this format'} has no default open for training: name yours "
+                     f"with --model (`ftlint models --provider {r.provider or 'NAME'}`)"))
+    elif r.model_assumed:
+        rows.append(("model", "assumed", f"{r.model}: the default of {r.provider} for {e.data.format}; name yours with --model"))
+    if r.trainer:
+        rows.append(("trainer", r.trainer, f"{r.trainer_title}: {r.trainer_source}; {r.trainer_rule}"))
     else:
         rows.append(("trainer", "none", "no --trainer, and no model or format implies one: a provider's plain job arithmetic "
                                         "(`ftlint trainers` lists them)"))
@@ -135,20 +138,21 @@ def _model_rows(e: Estimate) -> list[Row]:
 
 def _step_rows(e: Estimate) -> list[Row]:
     """Epochs, batches and the steps they make."""
-    gpus = f"{e.gpus} GPU{'s' if e.gpus != 1 else ''}"
-    rows: list[Row] = [("epochs", _n(e.epochs), e.epochs_source),
-                       ("batch size", _n(e.batch_size), f"per device; {e.batch_size_source}"),
-                       ("effective batch", _n(e.effective_batch_size), f"= {e.batch_size} batch x {e.grad_accum} grad-accum x {gpus}")]
-    if e.rows_rule:
-        rows.append(("rows", _n(e.sequences), e.rows_rule))
+    s = e.schedule
+    gpus = f"{s.gpus} GPU{'s' if s.gpus != 1 else ''}"
+    rows: list[Row] = [("epochs", _n(s.epochs), s.epochs_source),
+                       ("batch size", _n(s.batch_size), f"per device; {s.batch_size_source}"),
+                       ("effective batch", _n(s.effective_batch_size), f"= {s.batch_size} batch x {s.grad_accum} grad-accum x {gpus}")]
+    if e.run.rows_rule:
+        rows.append(("rows", _n(s.sequences), e.run.rows_rule))
     if e.packing:
         p = e.packing
-        rows.append(("packed rows", _n(p.rows), _ranged(e, "packing.rows", f"{_n(e.records)} records packed into rows of "
+        rows.append(("packed rows", _n(p.rows), _ranged(e, "packing.rows", f"{_n(e.data.records)} records packed into rows of "
                                                         f"{_n(p.max_seq_len)} tokens (perfect packing: {_n(p.lower_bound_rows)}); "
                                                         f"{p.algorithm}")))
-    rows += [("steps per epoch", _n(e.steps_per_epoch), _ranged(e, "steps_per_epoch", _steps_per_epoch_how(e))),
-             ("total steps", _n(e.total_steps), _ranged(e, "total_steps", _total_steps_how(e))),
-             ("warmup steps", _n(e.warmup_steps), _ranged(e, "warmup_steps", e.warmup_rule))]
+    rows += [("steps per epoch", _n(s.steps_per_epoch), _ranged(e, "steps_per_epoch", _steps_per_epoch_how(e))),
+             ("total steps", _n(s.total_steps), _ranged(e, "total_steps", _total_steps_how(e))),
+             ("warmup steps", _n(s.warmup_steps), _ranged(e, "warmup_steps", s.warmup_rule))]
     return rows
 
 
@@ -166,56 +170,59 @@ def _steps(e: Estimate) -> Steps:
     from ..trainers import TRAINERS
     from ..trainers.steps import Hosted
 
-    return TRAINERS[e.trainer].steps() if e.trainer in TRAINERS else Hosted()
+    return TRAINERS[e.run.trainer].steps() if e.run.trainer in TRAINERS else Hosted()
 
 
 def _steps_per_epoch_how(e: Estimate) -> str:
-    unit = "rows" if e.packing or e.rows_rule else "records"
-    how = e.per_epoch_rule or _steps(e).per_epoch_words(e.sequences, unit, e.batch_size, e.gpus, e.grad_accum, e.drop_last)
-    if e.last_batch:
-        tail = "dropped each epoch (--drop-last)" if e.drop_last else "a partial last batch"
-        how += f": {_n(e.full_batches)} full batch{'es' if e.full_batches != 1 else ''} and one of {e.last_batch} ({tail})"
+    s = e.schedule
+    unit = "rows" if e.packing or e.run.rows_rule else "records"
+    how = s.per_epoch_rule or _steps(e).per_epoch_words(s.sequences, unit, s.batch_size, s.gpus, s.grad_accum, s.drop_last)
+    if s.last_batch:
+        tail = "dropped each epoch (--drop-last)" if s.drop_last else "a partial last batch"
+        how += f": {_n(s.full_batches)} full batch{'es' if s.full_batches != 1 else ''} and one of {s.last_batch} ({tail})"
     return how
 
 
 def _total_steps_how(e: Estimate) -> str:
+    s = e.schedule
     if e.refusal:
         return e.refusal
-    if e.max_steps:
-        return f"{e.sources.get('max_steps', '--max-steps')}: {e.epochs_covered:g} passes over the data"
-    if e.total_steps != e.steps_per_epoch * e.epochs:
-        return f"{e.epochs_covered:g} passes of {_n(e.steps_per_epoch)} steps: the trainer's planned steps end the run"
-    return f"= {_n(e.steps_per_epoch)} x {e.epochs} epochs"
+    if s.max_steps:
+        return f"{e.sources.get('max_steps', '--max-steps')}: {s.epochs_covered:g} passes over the data"
+    if s.total_steps != s.steps_per_epoch * s.epochs:
+        return f"{s.epochs_covered:g} passes of {_n(s.steps_per_epoch)} steps: the trainer's planned steps end the run"
+    return f"= {_n(s.steps_per_epoch)} x {s.epochs} epochs"
 
 
 def _cost_rows(e: Estimate) -> list[Row]:
     """Tokens processed and what they cost: a provider's price, or a self-hosted run's hours; a budget; scaled rates."""
-    rows: list[Row] = [("tokens processed", _n(e.tokens_processed), e.tokens_processed_rule), *_bill_rows(e)]
-    if e.self_hosted:
-        h = e.self_hosted
-        hours = f"{_n(e.tokens_processed)} tokens / {h.tokens_per_second:,.15g} tokens/s / 3,600 s/h"
+    s, cost = e.schedule, e.cost
+    rows: list[Row] = [("tokens processed", _n(s.tokens_processed), s.tokens_processed_rule), *_bill_rows(e)]
+    if cost.self_hosted:
+        h = cost.self_hosted
+        hours = f"{_n(s.tokens_processed)} tokens / {h.tokens_per_second:,.15g} tokens/s / 3,600 s/h"
         rows.append(("wall time", f"{h.wall_hours:,.2f} h", f"= {hours}"))
         if h.compute_cost_usd is not None and h.gpu_hour_usd is not None:
-            rows.append(("compute cost", _money(h.compute_cost_usd), f"= {hours} x {e.gpus} GPU x ${h.gpu_hour_usd:g}/h"))
-    if e.budget:
-        rows.append(_budget_row(e.budget))
+            rows.append(("compute cost", _money(h.compute_cost_usd), f"= {hours} x {s.gpus} GPU x ${h.gpu_hour_usd:g}/h"))
+    if cost.budget:
+        rows.append(_budget_row(cost.budget))
     if e.learning_rate:
         lr = e.learning_rate
-        rows.append(("learning rate", f"{lr.learning_rate:g}", f"tuned at batch {lr.reference_batch_size}; at {e.effective_batch_size}: "
+        rows.append(("learning rate", f"{lr.learning_rate:g}", f"tuned at batch {lr.reference_batch_size}; at {s.effective_batch_size}: "
                      f"{lr.linear:.3g} linear, {lr.sqrt:.3g} square-root scaled"))
     return rows
 
 
 def _bill_rows(e: Estimate) -> list[Row]:
     """The tokens the provider bills, when they differ from those processed, and the cost it bills."""
-    b = e.bill
+    b = e.cost.bill
     if b is None or b.rate is None or b.cost_usd is None or b.charge_usd is None:
-        return [("cost", "n/a", e.price_note)]
+        return [("cost", "n/a", e.cost.price_note)]
     rows: list[Row] = []
-    if b.evals or b.tokens != e.tokens_processed:
-        per_epoch = "" if b.training_tokens == e.tokens else f"; training {_n(b.training_tokens)} {b.training_rule}"
+    if b.evals or b.tokens != e.schedule.tokens_processed:
+        per_epoch = "" if b.training_tokens == e.counts.tokens else f"; training {_n(b.training_tokens)} {b.training_rule}"
         rows.append(("billed tokens", _n(b.tokens), f"{b.tokens_rule}{per_epoch}"))
-    rate = f"${b.rate:g} / 1M tokens ({f'{b.rate_note}; ' if b.rate_note else ''}{e.price_source})"
+    rate = f"${b.rate:g} / 1M tokens ({f'{b.rate_note}; ' if b.rate_note else ''}{e.cost.price_source})"
     if b.minimum_applied and b.minimum_usd is not None:
         rows.append(("cost", _money(b.cost_usd), f"the minimum charge: {_n(b.tokens)} x {rate} is only {_money(b.charge_usd)}"))
     else:
@@ -265,21 +272,22 @@ def render_markdown(run: EstimateRun) -> str:
     """A pull-request comment: what the data holds and what the run costs."""
     e, paths = run.estimate, run.paths
     failing = any(d.severity == ERROR for d in e.findings)
-    cost = _money(e.cost_usd) if e.cost_usd is not None else "n/a (no price)"
+    d, c, s, total = e.data, e.counts, e.schedule, e.cost.cost_usd
+    cost = _money(total) if total is not None else "n/a (no price)"
     rows = [
-        ("lines", _n(e.lines)), ("records", _n(e.records)), ("messages", _n(e.messages)), ("targets", _n(e.targets)),
-        ("tokens per epoch", _md_ranged(e, "tokens", e.tokens)), ("trainable tokens", _md_ranged(e, "trainable_tokens", e.trainable_tokens)),
-        ("epochs", f"{e.epochs}"), ("effective batch", _n(e.effective_batch_size)),
-        ("steps per epoch", _md_ranged(e, "steps_per_epoch", e.steps_per_epoch)),
-        ("total steps", _md_ranged(e, "total_steps", e.total_steps)),
-        ("tokens processed", _n(e.tokens_processed)), *_md_bill(e), ("cost", cost if e.cost_usd is not None else f"n/a: {md_text(e.price_note)}"),
+        ("lines", _n(d.lines)), ("records", _n(d.records)), ("messages", _n(d.messages)), ("targets", _n(d.targets)),
+        ("tokens per epoch", _md_ranged(e, "tokens", c.tokens)), ("trainable tokens", _md_ranged(e, "trainable_tokens", c.trainable_tokens)),
+        ("epochs", f"{s.epochs}"), ("effective batch", _n(s.effective_batch_size)),
+        ("steps per epoch", _md_ranged(e, "steps_per_epoch", s.steps_per_epoch)),
+        ("total steps", _md_ranged(e, "total_steps", s.total_steps)),
+        ("tokens processed", _n(s.tokens_processed)), *_md_bill(e), ("cost", cost if total is not None else f"n/a: {md_text(e.cost.price_note)}"),
     ]
-    lines = [f"### ftlint estimate {'❌' if failing else '✅'} {md_code(e.model)}: {cost} for {_n(e.tokens_processed)} tokens",
+    lines = [f"### ftlint estimate {'❌' if failing else '✅'} {md_code(e.run.model)}: {cost} for {_n(s.tokens_processed)} tokens",
              "", f"Dataset: {named(paths, lambda p: md_code(shown_path(p)))}", ""]
-    lines += [f"> {label} {value}: {md_text(why)}" for label, value, why in _model_rows(e) if label == "model"] + [""] * e.model_assumed
+    lines += [f"> {label} {value}: {md_text(why)}" for label, value, why in _model_rows(e) if label == "model"] + [""] * e.run.model_assumed
     lines += ["| figure | value |", "|---|---:|"]
     lines += [f"| {label} | {value} |" for label, value in rows]
-    charts = [length_chart(run.data.train.lengths, e.context_limit), cost_chart(e, cost)]
+    charts = [length_chart(run.data.train.lengths, c.context_limit), cost_chart(e, cost)]
     lines += [line for chart in charts if chart for line in ("", *chart)]
     if e.findings:
         lines += ["", "| code | severity | finding |", "|---|---|---|"]
@@ -297,11 +305,11 @@ def _md_ranged(e: Estimate, name: str, value: int) -> str:
 
 def _md_bill(e: Estimate) -> list[tuple[str, str]]:
     """The billed tokens where they differ from those processed, the rate with its source, and the minimum charge."""
-    b = e.bill
+    b = e.cost.bill
     if b is None or b.rate is None:
         return []
-    rows = [("billed tokens", _n(b.tokens))] if b.tokens != e.tokens_processed else []
-    rows.append(("price", md_text(f"${b.rate:g} / 1M tokens ({e.price_source})")))
+    rows = [("billed tokens", _n(b.tokens))] if b.tokens != e.schedule.tokens_processed else []
+    rows.append(("price", md_text(f"${b.rate:g} / 1M tokens ({e.cost.price_source})")))
     if b.minimum_applied and b.minimum_usd is not None:
         rows.append(("minimum charge", f"{_money(b.minimum_usd)} (applies)"))
     return rows

@@ -13,14 +13,14 @@ if TYPE_CHECKING:
 def trainable_how(e: Estimate) -> str:
     """How the trainable tokens are found, with the uncut figure beside them when the cut takes any."""
     t = e.truncation
-    lost = e.trainable_tokens_in_file - e.trainable_tokens
+    lost = e.counts.trainable_tokens_in_file - e.counts.trainable_tokens
     if t is None or not lost:
         return "in the targets"
     parts = [f"{t.trainable_cut:,} past the max length"] if t.trainable_cut else []
     parts += [f"{t.trainable_dropped:,} in dropped records"] if t.trainable_dropped else []
     held = lost - t.trainable_cut - t.trainable_dropped  # records the trainer holds out or leaves out (Trainer.prepare)
     parts += [f"{held:,} in records it holds out or leaves out"] if held > 0 else []
-    return f"in the targets, as the run trains them: {e.trainable_tokens_in_file:,} in the file, {' and '.join(parts)}"
+    return f"in the targets, as the run trains them: {e.counts.trainable_tokens_in_file:,} in the file, {' and '.join(parts)}"
 
 
 def max_length_row(e: Estimate) -> tuple[str, str, str] | None:

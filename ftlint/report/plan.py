@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 def render_text(run: StudyRun) -> str:
     e, s = run.production.estimate, run.study
-    lines = [f"tuning study for {', '.join(path_text(p) for p in run.production.paths)} on {e.model}",
+    lines = [f"tuning study for {', '.join(path_text(p) for p in run.production.paths)} on {e.run.model}",
              f"  production run   {s.production_steps:,} steps, {s.production_tokens:,} tokens, {usd(s.production_cost_usd)}"]
     for r in s.rounds:
         lines.append(f"  {r.name:<8} {r.runs:>3} run(s) x {r.steps_per_run:,} steps = {r.steps:,} steps, "

@@ -12,7 +12,8 @@ from ..diagnostics import ERROR, WARNING, Hit
 from . import check, register
 
 if TYPE_CHECKING:
-    from ..plan.estimate import Estimate, TruncationFigures
+    from ..plan.estimate import Estimate
+    from ..plan.groups import TruncationFigures
     from .context import PlanContext
 
 register("FT501", "lines-with-errors", WARNING, """
@@ -132,43 +133,45 @@ def past_max_words(tr: TruncationFigures) -> str:
 @check("plan", "FT501", "FT502", "FT503", "FT504", "FT505", "FT506", "FT507", "FT508", "FT509", "FT510", "FT511")
 def advice(e: Estimate, ctx: PlanContext) -> Iterator[Hit]:
     t = ctx.plan.thresholds
+    d, s = e.data, e.schedule
 
     def warn(code: str, message: str) -> Hit:
         return Hit(message, code=code)
 
     if e.refusal:
         yield warn("FT511", e.refusal)
-    elif e.lines and not e.records:
-        rejected = f"all {e.lines:,} line(s) have errors or hold no record" if e.invalid_lines else "no line holds a training record"
+    elif d.lines and not d.records:
+        rejected = f"all {d.lines:,} line(s) have errors or hold no record" if d.invalid_lines else "no line holds a training record"
         yield warn("FT511", f"{rejected}: the provider would refuse the file, and the run would train nothing (run ftlint check)")
-    elif e.targets and not e.trainable_tokens:  # targets there are (RFT prompts have none), but no token of them trains
-        yield warn("FT511", f"no token of the {e.targets:,} target(s) trains under the trainer's loss (trainable tokens 0): "
+    elif d.targets and not e.counts.trainable_tokens:  # targets there are (RFT prompts have none), but no token of them trains
+        yield warn("FT511", f"no token of the {d.targets:,} target(s) trains under the trainer's loss (trainable tokens 0): "
                             "the run would train nothing")
-    if e.invalid_lines:
-        yield warn("FT501", f"{e.invalid_lines} line(s) have errors and are not counted; the provider would reject the file (run ftlint check)")
-    if ctx.min_examples and e.records < ctx.min_examples:
-        yield warn("FT502", f"{e.records} records; the provider needs at least {ctx.min_examples}")
-    if e.records and e.total_steps and e.total_steps < t.min_total_steps:
-        yield warn("FT503", f"only {e.total_steps} optimizer steps in total: too few for a learning-rate schedule (aim for {t.min_total_steps}+; lower the batch size or add data)")
-    small = e.records < t.small_dataset and e.epochs > t.max_epochs_small
-    if e.records and (small or e.epochs > t.max_epochs):
-        yield warn("FT504", f"{e.epochs} epochs over {e.records} records: the model memorises these answers rather than learning the task; add data rather than epochs")
-    elif e.records and e.epochs > (usual := _usual_epochs(e.format, t.max_usual_epochs)):
-        kind = "preference (DPO) runs" if _preference(e.format) else "supervised runs"
-        yield warn("FT506", f"{e.epochs} epochs: {kind} rarely gain past {usual:g}; check validation loss per epoch")
-    if e.total_steps and e.warmup_steps > t.max_warmup_share * e.total_steps:
-        share = e.warmup_steps / e.total_steps
-        yield warn("FT505", f"warmup is {e.warmup_steps} of {e.total_steps} steps ({share:.0%}); give it as --warmup-ratio (e.g. 0.05) instead")
-    if e.learning_rate and e.effective_batch_size != e.learning_rate.reference_batch_size:
+    if d.invalid_lines:
+        yield warn("FT501", f"{d.invalid_lines} line(s) have errors and are not counted; the provider would reject the file (run ftlint check)")
+    if ctx.min_examples and d.records < ctx.min_examples:
+        yield warn("FT502", f"{d.records} records; the provider needs at least {ctx.min_examples}")
+    if d.records and s.total_steps and s.total_steps < t.min_total_steps:
+        yield warn("FT503", f"only {s.total_steps} optimizer steps in total: too few for a learning-rate schedule (aim for {t.min_total_steps}+; lower the batch size or add data)")
+    small = d.records < t.small_dataset and s.epochs > t.max_epochs_small
+    if d.records and (small or s.epochs > t.max_epochs):
+        yield warn("FT504", f"{s.epochs} epochs over {d.records} records: the model memorises these answers rather than learning the task; add data rather than epochs")
+    elif d.records and s.epochs > (usual := _usual_epochs(d.format, t.max_usual_epochs)):
+        kind = "preference (DPO) runs" if _preference(d.format) else "supervised runs"
+        yield warn("FT506", f"{s.epochs} epochs: {kind} rarely gain past {usual:g}; check validation loss per epoch")
+    if s.total_steps and s.warmup_steps > t.max_warmup_share * s.total_steps:
+        share = s.warmup_steps / s.total_steps
+        yield warn("FT505", f"warmup is {s.warmup_steps} of {s.total_steps} steps ({share:.0%}); give it as --warmup-ratio (e.g. 0.05) instead")
+    if e.learning_rate and s.effective_batch_size != e.learning_rate.reference_batch_size:
         lr = e.learning_rate
-        yield warn("FT507", f"effective batch {e.effective_batch_size} differs from the reference {lr.reference_batch_size} the learning rate {lr.learning_rate:g} was set for: "
+        yield warn("FT507", f"effective batch {s.effective_batch_size} differs from the reference {lr.reference_batch_size} the learning rate {lr.learning_rate:g} was set for: "
                             f"scale it to {lr.linear:.3g} (linear) or {lr.sqrt:.3g} (square root) if you did not already")
-    if e.records >= t.large_dataset and (e.epochs_covered or e.epochs) > 1:
-        yield warn("FT508", f"{e.records:,} records: one epoch is usually plenty at this size; more passes mostly add cost")
+    if d.records >= t.large_dataset and (s.epochs_covered or s.epochs) > 1:
+        yield warn("FT508", f"{d.records:,} records: one epoch is usually plenty at this size; more passes mostly add cost")
     if e.packing and e.packing.truncated_records:
         p = e.packing
         yield warn("FT509", f"{p.truncated_records:,} record(s) longer than --max-seq-len {p.max_seq_len:,}: {p.truncated_tokens:,} tokens cut off by packing")
-    elif e.truncation and (e.truncation.records or e.truncation.records_dropped) and not e.records_over_limit:
+    elif e.truncation and (e.truncation.records or e.truncation.records_dropped) and not e.counts.records_over_limit:
         yield warn("FT509", past_max_words(e.truncation))  # past a provider's limit alone: FT301 says it
-    if e.budget and e.budget.max_epochs is not None and e.budget.max_steps is not None and not e.budget.fits:
-        yield warn("FT510", f"the plan ({e.epochs_covered:g} epochs) is over the budget, which buys at most {e.budget.max_epochs} epoch(s), {e.budget.max_steps:,} steps")
+    b = e.cost.budget
+    if b and b.max_epochs is not None and b.max_steps is not None and not b.fits:
+        yield warn("FT510", f"the plan ({s.epochs_covered:g} epochs) is over the budget, which buys at most {b.max_epochs} epoch(s), {b.max_steps:,} steps")

@@ -40,19 +40,20 @@ register("FT703", "min-records", ERROR, """
 def gates(e: Estimate, ctx: PlanContext) -> Iterator[Hit]:
     g = ctx.plan.gates
     guess = _unknown(e, ctx)
+    cost, processed, records = e.cost.cost_usd, e.schedule.tokens_processed, e.data.records
     if g.max_cost_usd is not None:
         if guess:
             yield Hit(f"--max-cost {g.max_cost_usd:g} cannot be checked: {guess}", code="FT701")
-        elif e.cost_usd is None:
-            yield Hit(f"--max-cost {g.max_cost_usd:g} cannot be checked: no price for {e.model} (give --price)", code="FT701")
-        elif e.cost_usd > g.max_cost_usd:
-            yield Hit(f"the run costs ${e.cost_usd:,.2f}, over the --max-cost of ${g.max_cost_usd:,.2f}", code="FT701")
+        elif cost is None:
+            yield Hit(f"--max-cost {g.max_cost_usd:g} cannot be checked: no price for {e.run.model} (give --price)", code="FT701")
+        elif cost > g.max_cost_usd:
+            yield Hit(f"the run costs ${cost:,.2f}, over the --max-cost of ${g.max_cost_usd:,.2f}", code="FT701")
     if g.max_tokens is not None and guess:
         yield Hit(f"--max-tokens {g.max_tokens:,} cannot be checked: {guess}", code="FT702")
-    elif g.max_tokens is not None and e.tokens_processed > g.max_tokens:
-        yield Hit(f"{e.tokens_processed:,} tokens processed, over the --max-tokens of {g.max_tokens:,}", code="FT702")
-    if g.min_records is not None and e.records < g.min_records:
-        yield Hit(f"{e.records:,} training records, under the --min-records of {g.min_records:,}", code="FT703")
+    elif g.max_tokens is not None and processed > g.max_tokens:
+        yield Hit(f"{processed:,} tokens processed, over the --max-tokens of {g.max_tokens:,}", code="FT702")
+    if g.min_records is not None and records < g.min_records:
+        yield Hit(f"{records:,} training records, under the --min-records of {g.min_records:,}", code="FT703")
 
 
 def _unknown(e: Estimate, ctx: PlanContext) -> str:
@@ -61,7 +62,7 @@ def _unknown(e: Estimate, ctx: PlanContext) -> str:
     from ..models import UNKNOWN
 
     model = ctx.model
-    if model is None or model.tokenizer != UNKNOWN or e.tokenizer != model.encoding:
+    if model is None or model.tokenizer != UNKNOWN or e.counts.tokenizer != model.encoding:
         return ""
-    return (f"{model.name} is not a model ftlint knows, so its {e.tokens_processed:,} tokens are an estimate (o200k_base); give "
+    return (f"{model.name} is not a model ftlint knows, so its {e.schedule.tokens_processed:,} tokens are an estimate (o200k_base); give "
             "the model's folder (--tokenizer DIR --chat-template DIR) or --model NAME of `ftlint models`")

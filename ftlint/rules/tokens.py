@@ -128,8 +128,9 @@ def _in_bytes(pattern: re.Pattern[str]) -> re.Pattern[bytes]:
 
 @check("plan", "FT301")
 def over_limit_in_plan(e: Estimate, ctx: PlanContext) -> Iterator[Hit]:
-    if e.records_over_limit and e.context_limit:
-        yield Hit(f"{e.records_over_limit} record(s) exceed the {e.context_limit:,}-token limit; "
+    c = e.counts
+    if c.records_over_limit and c.context_limit:
+        yield Hit(f"{c.records_over_limit} record(s) exceed the {c.context_limit:,}-token limit; "
                   "each is counted at the limit and truncated in training")
 
 
