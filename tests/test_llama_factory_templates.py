@@ -19,11 +19,11 @@ import pytest
 from conftest import FIXTURES
 from ftlint.chat import CHAT_TEMPLATES, count_rendered
 from ftlint.tokens import TokenCounter
-from ftlint.trainers.base import Vocab
 from ftlint.trainers.llama_factory.encode import multiturn, oneturn
 from ftlint.trainers.llama_factory.render import Options, supervised
 from ftlint.trainers.llama_factory.templates import TEMPLATES
 from ftlint.trainers.llama_factory.tools import Invalid
+from ftlint.trainers.rendering import Vocab
 
 RECORDED = json.loads((FIXTURES / "llama_factory" / "templates.json").read_text(encoding="utf-8"))
 LABELS = sorted(RECORDED["templates"])

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 
 from ..options import Loss, TemplateBudget
 from ..tokens import TokenCounter, added_tokens, library_of
-from ..trainers.base import Renderer, Sample, Vocab
 from ..trainers.cut import pairs_of_mask
+from ..trainers.rendering import Renderer, Sample, Vocab
 from . import CHAT_TEMPLATES, FAMILY_TEMPLATE_DEFAULTS, MISTRAL_COMMON, ChatTemplate, count_rendered, template_text
 from .mask import Masked, Tokenizer, char_spans, common_prefix, responses_mask, span_mask
 from .mistral_common import Piece, pieces
@@ -95,7 +95,7 @@ class Tally:
     def sample(self, record: dict, formatting: str) -> Sample:
         """A record (in the format's canonical shape) as the trainer's own renderer makes it, cut at
         the run's max length: each text it tokenizes counted with the model's tokenizer and the
-        added tokens the trainer gives it. Unrendered (ftlint/trainers/base.py) if it cannot."""
+        added tokens the trainer gives it. Unrendered (ftlint/trainers/rendering.py) if it cannot."""
         assert self.renderer is not None
         splitter = self.spec.splitter_with(self.renderer.added)
         count = self.counter.count

@@ -12,7 +12,7 @@ from ..tokens import TokenCounter
 if TYPE_CHECKING:
     from ..chat.mask import Masked
     from ..chat.tally import Tally
-    from ..trainers.base import Part
+    from ..trainers.rendering import Part
 
 
 @dataclass(slots=True)

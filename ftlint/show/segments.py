@@ -20,7 +20,7 @@ from .view import Pairs, Record, Segment, runs
 if TYPE_CHECKING:
     from ..engine.pipeline import Worker
     from ..formats import Format, LineFigures, RecordFigures
-    from ..trainers.base import Part
+    from ..trainers.rendering import Part
 
 # a template's rendering without a mask of the trainer's own: the estimate lays each target's tokens
 # (what it says) at the end of its turn's rendering (formats/chat.py ChatFormat._rendered_layout)

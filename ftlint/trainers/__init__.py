@@ -16,10 +16,11 @@ and no trainer named: no profile, and a provider's plain job arithmetic is assum
 from __future__ import annotations
 
 from . import axolotl, llama_factory, mistral_finetune, together, trl, unsloth
-from .base import Plan, Rows, Trainer, Unrendered
+from .base import Plan, Rows, Trainer
 from .cut import KEEP_START, Cut
 from .hosted import azure, bedrock, fireworks, openai, vertex
 from .profile import Fact, Profile
+from .rendering import Unrendered
 
 TRAINERS: dict[str, Trainer] = {t.name: t for t in (
     trl.TRAINER, unsloth.TRAINER, axolotl.TRAINER, llama_factory.TRAINER, mistral_finetune.TRAINER,

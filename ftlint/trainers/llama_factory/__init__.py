@@ -14,8 +14,9 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from ...mapping import Mapping
-    from ..base import RecordRow, Renderer, Split
+    from ..base import RecordRow, Split
     from ..configs.base import Keys, RunConfig
+    from ..rendering import Renderer
 
 class LlamaFactory(Trainer):
     cut = PROPORTIONAL_CUT

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..base import Vocab
+from ..rendering import Vocab
 from .templates import Special, Template
 from .tools import call_text, tool_text
 

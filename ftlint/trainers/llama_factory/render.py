@@ -25,7 +25,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from ..base import Part, Sample, Unrendered, Vocab
+from ..rendering import Part, Sample, Unrendered, Vocab
 from .cut import infer_seqlen
 from .encode import Aligned, Piece, align_alpaca, align_sharegpt, multiturn, oneturn
 from .templates import EOS, Template
