@@ -70,10 +70,9 @@ class TRL(Trainer):
         return self.title
 
     def _pack(self, records: Sequence[RecordRow], max_seq_len: int, keys: Keyed[str, object]) -> Packing:
-        """Each record's own tokens: its packers cut them themselves."""
-        from .packing import pack
+        from .packing import packed
 
-        return pack((r.tokens for r in records if not r.dropped), max_seq_len, str(keys.get("packing_strategy") or "bfd"))
+        return packed(records, max_seq_len, keys)
 
 
 TRAINER = TRL("trl", __name__)

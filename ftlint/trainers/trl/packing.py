@@ -15,9 +15,10 @@ Pure functions.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Mapping as Keyed
 
-from ..base import Packing
+from ..base import Packing, RecordRow
 
 RULES = {
     "bfd": "TRL SFTTrainer packing_strategy='bfd': best-fit decreasing per 1,000-record map batch, overflow truncated",
@@ -27,6 +28,12 @@ RULES = {
 }
 PACKING_RULE = RULES["bfd"]
 MAP_BATCH = 1000
+
+
+def packed(records: Sequence[RecordRow], max_seq_len: int, keys: Keyed[str, object]) -> Packing:
+    """The records it keeps, each by its own tokens (the packers cut them themselves), packed by the
+    config's packing_strategy: SFTTrainer's, and unsloth's (sft_prepare_dataset calls the same pack_dataset)."""
+    return pack((r.tokens for r in records if not r.dropped), max_seq_len, str(keys.get("packing_strategy") or "bfd"))
 
 
 def pack(lengths: Iterable[int], max_seq_len: int, strategy: str = "bfd") -> Packing:

@@ -42,9 +42,9 @@ class Unsloth(Trainer):
 
     def _pack(self, records: Sequence[RecordRow], max_seq_len: int, keys: Keyed[str, object]) -> Packing:
         """TRL's pack_dataset, which sft_prepare_dataset calls with SFTConfig.packing_strategy."""
-        from ..trl.packing import pack
+        from ..trl.packing import packed
 
-        return pack((r.tokens for r in records if not r.dropped), max_seq_len, str(keys.get("packing_strategy") or "bfd"))
+        return packed(records, max_seq_len, keys)
 
 
 TRAINER = Unsloth("unsloth", __name__)
