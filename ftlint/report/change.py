@@ -9,7 +9,8 @@ from __future__ import annotations
 import orjson
 
 from ..change import DatasetDiff, Part
-from .check import concise, json_finding
+from .check import concise
+from .diff import json_tail
 from .escape import json_safe, md_code, md_fence, md_text, path_text, shown_path, terminal_safe
 from .estimate import usd
 from .renderer import Renderer
@@ -93,10 +94,7 @@ def render_json(r: DatasetDiff) -> str:
         "changed": [json_safe(shown_path(p)) for p in r.changed_files],
         "training": _part(r.training),
         "validation": {**_part(r.validation), "records_in_training": {"base": r.leaks[0], "head": r.leaks[1]}},
-        "new_findings": [json_finding(d) for d in r.new_findings],
-        "fixed_findings": r.fixed_findings,
-        "estimate": r.estimates,
-        "notes": [json_safe(n) for n in r.notes],
+        **json_tail(r),
     }
     return orjson.dumps(data, option=orjson.OPT_INDENT_2).decode() + "\n"
 

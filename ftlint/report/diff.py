@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import orjson
 
 from ..diff import DiffResult
 from .check import concise, json_finding
 from .escape import json_safe, md_code, md_fence, md_text, path_text, shown_path, terminal_safe
 from .renderer import Renderer
+
+if TYPE_CHECKING:
+    from ..change import DatasetDiff
 
 
 def _delta(a: float | int | None, b: float | int | None, money: bool = False) -> str:
@@ -45,12 +50,16 @@ def render_json(r: DiffResult) -> str:
     data = {
         "base": json_safe(shown_path(r.base)), "head": json_safe(shown_path(r.head)),
         "records": {"base": r.records_base, "head": r.records_head, "added": r.added, "removed": r.removed, "changed": r.changed},
-        "new_findings": [json_finding(d) for d in r.new_findings],
-        "fixed_findings": r.fixed_findings,
-        "estimate": r.estimates,
-        "notes": [json_safe(n) for n in r.notes],
+        **json_tail(r),
     }
     return orjson.dumps(data, option=orjson.OPT_INDENT_2).decode() + "\n"
+
+
+def json_tail(r: DiffResult | DatasetDiff) -> dict[str, object]:
+    """What a diff's JSON ends with, of a file or of a dataset: the findings new and fixed, the
+    estimates either side, the notes."""
+    return {"new_findings": [json_finding(d) for d in r.new_findings], "fixed_findings": r.fixed_findings,
+            "estimate": r.estimates, "notes": [json_safe(n) for n in r.notes]}
 
 
 def render_markdown(r: DiffResult) -> str:
