@@ -37,10 +37,11 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .app import Data, analyse_data, analyse_files, counted, estimate_data
+from .app import Data, analyse_data, counted, estimate_data
 from .checked import OptionError, codes
 from .diagnostics import ERROR, WARNING, Diagnostic
 from .engine import Analysis, FileSummary
+from .engine.phases import judged
 from .errors import UsageError
 from .options import Gates, PlanOptions, ReadLimits, RunOptions, TemplateBudget, Thresholds
 from .plan.estimate import Estimate
@@ -192,7 +193,7 @@ def summarise(paths: Paths, *, keep_order: bool = False, on_finding: Emit | None
         if on_finding is not None:
             on_finding(d)
 
-    analysis = analyse_files(run.paths, settings, emit, dataclasses.replace(run, dataset_rules=False), None)
+    analysis = counted(lambda: judged(run.paths, settings, emit, run, None))  # the dataset rules: check(summary)'s
     _readable(analysis)
     return Summary(run, analysis, found)
 
