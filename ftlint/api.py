@@ -39,7 +39,7 @@ from typing import Any
 
 from .app import Data, analyse_data, counted, estimate_data
 from .checked import OptionError, codes
-from .diagnostics import ERROR, WARNING, Diagnostic
+from .diagnostics import ERROR, WARNING, Diagnostic, fails
 from .engine import Analysis, FileSummary
 from .engine.phases import judged
 from .errors import UsageError
@@ -241,7 +241,7 @@ class CheckResult:
 
     def failing(self, fail_on: str = ERROR) -> bool:
         """Whether `ftlint check --fail-on FAIL_ON` would exit 1 (or 2, for a path it cannot read)."""
-        return bool(self.io_errors) or self.errors > 0 or (fail_on == WARNING and self.warnings > 0)
+        return bool(self.io_errors) or fails((d.severity for d in self.findings), fail_on)
 
     @property
     def records(self) -> int:

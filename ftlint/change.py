@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from . import repository as git
-from .diagnostics import ERROR, Diagnostic
+from .diagnostics import Diagnostic, fails
 from .errors import UsageError
 from .repository import DatasetFiles, RepositoryError
 from .trust import Refused, workspace_file
@@ -161,7 +161,7 @@ class DatasetDiff:
 
     @property
     def failing(self) -> bool:
-        return any(d.severity == ERROR for d in self.new_findings)
+        return fails(d.severity for d in self.new_findings)
 
 
 @dataclass
