@@ -23,6 +23,7 @@ from ..rules import checks
 from ..rules.context import FileContext, FileSummary
 from ..scope import Shown
 from .judge import Settings, dataset_findings
+from .pipeline import analyse
 from .places import placed_all
 from .result import Analysis, view_of
 from .verdict import Verdict
@@ -90,6 +91,7 @@ class Phases:
             self.emit(d)
 
     def training(self, done: Analysis | None) -> Phased:
+        """The training files, then what is said of them as a whole: the minimum, the model, the trainer."""
         run, options = self.run, self.run.options
         train = self.files(options.paths, run.settings, done)
         fmt = first_format(train)
@@ -131,8 +133,6 @@ def judged(paths: tuple[str, ...], settings: Settings, emit: Emit, run: RunOptio
         from . import ray as on_ray
 
         return on_ray.analyse(paths, settings, emit, jobs=run.jobs, progress=progress)
-    from .pipeline import analyse
-
     return analyse(paths, settings, emit, jobs=run.jobs, progress=progress)
 
 
