@@ -192,7 +192,7 @@ def run(inputs: Inputs, files: Sequence[str], refused: Sequence[tuple[str, str]]
     dataset against the base, the estimate of the dataset after the change), then the gates. The
     step fails as `check` and the gates do (exit 1), and with exit 2 when a file is refused or
     ftlint cannot judge (its error output quoted in the summary)."""
-    from .diagnostics import ERROR
+    from .diagnostics import fails
     from .report.change import DATASET_DIFF_RENDERERS
     from .report.estimate import ESTIMATE_RENDERERS
 
@@ -222,8 +222,7 @@ def run(inputs: Inputs, files: Sequence[str], refused: Sequence[tuple[str, str]]
     training = bool(change is not None and change.data.train.files) or judged.failure
     judged_gates, failing = gates(inputs, figures, bool(training))
     summary += judged_gates
-    estimate_failing = estimate is not None and any(d.severity == ERROR or (inputs.fail_on == "warning" and d.severity == "warning")
-                                                    for d in estimate.estimate.findings)
+    estimate_failing = estimate is not None and fails((d.severity for d in estimate.estimate.findings), inputs.fail_on)
     codes = [1 if judged.failing or estimate_failing or failing else 0, 2 if refused or judged.failure else 0]
     return Outcome(summary, _outputs(judged.errors + len(refused), _warnings(judged.annotations), figures, len(files)),
                    2 if 2 in codes else max(codes))

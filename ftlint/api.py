@@ -37,10 +37,11 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .app import Data, analyse_data, analyse_files, counted, estimate_data
+from .app import Data, analyse_data, counted, estimate_data
 from .checked import OptionError, codes
-from .diagnostics import ERROR, WARNING, Diagnostic
+from .diagnostics import ERROR, WARNING, Diagnostic, fails
 from .engine import Analysis, FileSummary
+from .engine.phases import judged
 from .errors import UsageError
 from .options import Gates, PlanOptions, ReadLimits, RunOptions, TemplateBudget, Thresholds
 from .plan.estimate import Estimate
@@ -192,7 +193,7 @@ def summarise(paths: Paths, *, keep_order: bool = False, on_finding: Emit | None
         if on_finding is not None:
             on_finding(d)
 
-    analysis = analyse_files(run.paths, settings, emit, dataclasses.replace(run, dataset_rules=False), None)
+    analysis = counted(lambda: judged(run.paths, settings, emit, run, None))  # the dataset rules: check(summary)'s
     _readable(analysis)
     return Summary(run, analysis, found)
 
@@ -240,7 +241,7 @@ class CheckResult:
 
     def failing(self, fail_on: str = ERROR) -> bool:
         """Whether `ftlint check --fail-on FAIL_ON` would exit 1 (or 2, for a path it cannot read)."""
-        return bool(self.io_errors) or self.errors > 0 or (fail_on == WARNING and self.warnings > 0)
+        return bool(self.io_errors) or fails((d.severity for d in self.findings), fail_on)
 
     @property
     def records(self) -> int:

@@ -12,19 +12,18 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from .diagnostics import Diagnostic
-from .engine import Analysis, Settings, analyse, dataset_findings, view_of
-from .engine.places import placed_all
+from .engine import Analysis, Settings
+from .engine.phases import first_format, run_phases
 from .engine.verdict import Verdict
 from .errors import UsageError
-from .formats import Format, get_format, rule_of, trained_as
+from .formats import Format, rule_of, trained_as
 from .models import Model, Sourced, default_model, user_value
 from .options import ConvertOptions, PlanOptions, RunOptions, StudyOptions
 from .redact import redact
-from .resolve import Run, findings_of, resolve_run
-from .scope import Shown, dataset_minimum
+from .resolve import Run, resolve_run
 from .trainers import Trainer, chosen
 
 if TYPE_CHECKING:
@@ -36,6 +35,7 @@ if TYPE_CHECKING:
     from .trainers.base import RecordRow
 
 Emit = Callable[[Diagnostic], None]
+T = TypeVar("T")
 
 
 @dataclass
@@ -63,8 +63,7 @@ class Data:
     @property
     def format(self) -> Format:
         """The training data's format (the first file's; `estimate` says when files differ)."""
-        fmt = get_format(self.train.files[0].format) if self.train.files else get_format("openai-chat")
-        return trained_as(fmt, self.settings.trains_targets, self.settings.loss.assistant_only)
+        return trained_as(first_format(self.train), self.settings.trains_targets, self.settings.loss.assistant_only)
 
     @property
     def limit(self) -> int | None:
@@ -73,108 +72,38 @@ class Data:
 
 def analyse_data(run: Run, emit: Emit, progress: Progress | None = None, train: Analysis | None = None,
                  validation: Analysis | None = None) -> Data:
-    """Judge the training paths, then the validation file, then the leakage between them.
-    Findings reach `emit` in that order, each set in file and line order. `train` (and
-    `validation`): the files already analysed (merged shards, the Python API, a change's parts),
-    their line and file findings already reported; the dataset-wide findings and everything
-    after are made here, from them. With `changed` (--dataset), only the changed files' findings
-    reach `emit` (ftlint/scope.py)."""
+    """Judge the training paths, then the validation file, then the leakage between them: every
+    phase run by the engine (engine/phases.py), its findings reaching `emit` in that order, each
+    set in file and line order. `train` (and `validation`): the files already analysed (merged
+    shards, the Python API, a change's parts), their line and file findings already reported;
+    the dataset-wide findings and everything after are made from them. With `changed`
+    (--dataset), only the changed files' findings reach `emit` (ftlint/scope.py)."""
     options = run.options
     if options.validation is not None and options.validation in options.paths:
         raise UsageError(f"--validation {options.validation} is also a training path")
     if not options.paths and not options.validation_files:
         raise UsageError("no training file to read")
-    shown = Shown.of(run)
-    emit = shown.emit(emit) if shown else emit
-    train = analyse_files(options.paths, run.settings, emit, options, progress, train, shown)
-    fmt = get_format(train.files[0].format) if train.files else get_format("openai-chat")
-    if options.dataset:  # the provider's minimum, of the training set as a whole
-        _report(dataset_minimum(train, fmt, run, shown), train, emit)
+    phased = counted(lambda: run_phases(run, emit, progress, train, validation))
+    fmt = first_format(phased.train)
     model = run.model or default_model(fmt.name, run.today)
-    if run.model is not None:  # a named model past (or near) its last training date is a finding of check too
-        from .origin import model_findings
-
-        _report(model_findings(model, run.today, options, fmt, train.paths[0] if train.paths else ""), train, emit)
     trainer, why = run.trainer, run.trainer_source
-    # the run config's keys its version ignores or ftlint does not apply; a trainer named (or implied by the
-    # model named): the files must be of formats it takes
-    refused = findings_of(options) + (trainer_findings(trainer, train, options) if trainer is not None else [])
-    _report(refused, train, emit)
     if trainer is None:  # none named: the one the file's format's provider implies, if any
         trainer, why = chosen(None, model.provider)
         why = f"implied by {fmt.name}, {model.provider}'s format" if trainer is not None else ""
-    leaks = 0
-    held_out = options.validation_files
-    if held_out:
-        validation = analyse_files(held_out, dataclasses.replace(run.settings, training=False), emit, options, progress,
-                                   validation, shown)
-        views = (view_of(train), view_of(validation))
-        made, found = dataset_findings(views, "split", options.selection, _formats(train) + _formats(validation),
-                                       run.settings.trainer, shown.changed if shown else None)
-        _report(placed_all(found, (train, validation)), validation, emit)
-        leaks = made["FT404"]
-    else:
-        validation = None
-    return Data(run, model, train, validation, leaks, run.today.isoformat(), trainer, why, refused)
+    return Data(run, model, phased.train, phased.validation, phased.leaks, run.today.isoformat(), trainer, why,
+                phased.refused)
 
 
-def analyse_files(paths: tuple[str, ...], settings: Settings, emit: Emit, run: RunOptions,
-                  progress: Progress | None, done: Analysis | None = None, shown: Shown | None = None) -> Analysis:
-    """Some files judged where the run says (this machine, or Ray), then their dataset-wide
-    findings (duplicates) when the run makes them. `done`: the files already analysed; `shown`:
-    the files whose findings are shown (--dataset)."""
-    result = done if done is not None else judged(paths, settings, emit, run, progress)
-    if run.dataset_rules:
-        found = dataset_findings((view_of(result),), "dataset", run.selection, _formats(result), settings.trainer,
-                                 shown.changed if shown else None)[1]
-        _report(placed_all(found, (result,)), result, emit)
-    return result
-
-
-def judged(paths: tuple[str, ...], settings: Settings, emit: Emit, run: RunOptions, progress: Progress | None) -> Analysis:
-    """Some files' lines and files judged where the run says (this machine, or Ray): no dataset rule yet."""
-    if run.engine == "ray":
-        from .engine import ray as on_ray
-
-        try:
-            return counted(lambda: on_ray.analyse(paths, settings, emit, jobs=run.jobs, progress=progress))
-        except on_ray.RayUnavailable as exc:
-            raise UsageError(str(exc)) from None
-    return counted(lambda: analyse(paths, settings, emit, jobs=run.jobs, progress=progress))
-
-
-def counted(work: Callable[[], Analysis]) -> Analysis:
+def counted(work: Callable[[], T]) -> T:
     """`work`, with a tokenizer that fails on a text (a panic of tiktoken's, in this process or a
-    worker's) as a usage error: one line, exit 2."""
+    worker's), or a Ray that cannot be had, as a usage error: one line, exit 2."""
+    from .engine.ray import RayUnavailable
     from .tokens import TokenizerError
 
     try:
         return work()
-    except TokenizerError as exc:
+    except (TokenizerError, RayUnavailable) as exc:
         raise UsageError(str(exc)) from None
-
-
-def trainer_findings(trainer: Trainer, train: Analysis, run: RunOptions) -> list[Diagnostic]:
-    """The trainer rules' findings on each file (FT110: a format the trainer does not take)."""
-    from .rules import checks
-
-    out = []
-    for summary in train.files:
-        fmt = get_format(summary.format)
-        verdict = Verdict(fmt, run.selection.for_path(summary.path), trainer.name)
-        out += verdict.findings(summary.path, [(hit.code or c.codes[0], hit) for c in checks("trainer")
-                                               for hit in c.func(trainer.profile, fmt, redact(summary.path))])
-    return out
-
-
-def _formats(result: Analysis) -> list[Format]:
-    return [get_format(f.format) for f in result.files]
-
-
-def _report(found: list[Diagnostic], result: Analysis, emit: Emit) -> None:
-    for d in found:
-        result.counts[d.severity] = result.counts.get(d.severity, 0) + 1
-        emit(d)
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,8 @@ read as it stands after the change, and judged as one:
 
 - a record's findings (and a file's) are shown on the changed files only: the others are read
   for their figures and fingerprints, never reported on (`Shown`);
-- the provider's minimum (FT401) is the training set's, all its files together (`dataset_minimum`);
+- the provider's minimum (FT401) is the training set's, all its files together (engine/phases.py
+  `minimum_findings`, on the file `Shown.first` names);
 - duplicates and leakage are found across every file; one between a changed and an unchanged file
   is said on the changed file's record, whichever came first (engine/judge.py `dataset_findings`);
   one between unchanged files was there before the change and is not said;
@@ -29,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from . import repository as git
-from .diagnostics import ERROR, Diagnostic
+from .diagnostics import Diagnostic, fails
 from .errors import UsageError
 from .repository import DatasetFiles, RepositoryError
 from .trust import Refused, workspace_file
@@ -160,7 +161,7 @@ class DatasetDiff:
 
     @property
     def failing(self) -> bool:
-        return any(d.severity == ERROR for d in self.new_findings)
+        return fails(d.severity for d in self.new_findings)
 
 
 @dataclass
@@ -231,12 +232,13 @@ class _Sides:
         self.parts: dict[str, Analysis] = {}
 
     def _judged(self, key: str, paths: list[str], run: Run, emit: Emit) -> Analysis:
-        from .app import judged
+        from .app import counted
+        from .engine.phases import judged
 
         settings = run.settings if key.endswith("t") else dataclasses.replace(run.settings, training=False)
         if key.startswith("same"):  # the diff pairs the changed files' records by prompt, never these
             settings = dataclasses.replace(settings, prompt_fingerprints=False)
-        self.parts[key] = judged(tuple(paths), settings, emit, run.options, self.progress)
+        self.parts[key] = counted(lambda: judged(tuple(paths), settings, emit, run.options, self.progress))
         return self.parts[key]
 
     def head(self, emit: Emit) -> Data:

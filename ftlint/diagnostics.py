@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal, overload
 
@@ -16,6 +16,12 @@ ERROR = "error"
 WARNING = "warning"
 OFF = "off"  # a format's provider does not mind: the finding is not made
 SEVERITIES = (ERROR, WARNING, OFF)
+
+
+def fails(severities: Iterable[str], fail_on: str = ERROR) -> bool:
+    """--fail-on's rule, the one every exit code follows (the commands', the Action's, the API's
+    `failing()`): an error fails, and a warning under --fail-on warning."""
+    return any(s == ERROR or (fail_on == WARNING and s == WARNING) for s in severities)
 
 
 @dataclass(frozen=True, slots=True, order=True)

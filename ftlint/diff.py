@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .app import Data, analyse_data, estimate_data
-from .diagnostics import ERROR, Diagnostic
+from .diagnostics import Diagnostic, fails
 from .engine import Analysis
 from .models import default_model
 from .options import PlanOptions, RunOptions
@@ -138,7 +138,7 @@ class DiffResult:
 
     @property
     def failing(self) -> bool:
-        return any(d.severity == ERROR for d in self.new_findings)
+        return fails(d.severity for d in self.new_findings)
 
 
 def run_diff(base: str, head: str, run: RunOptions, plan: PlanOptions, rev: str | None = None) -> DiffResult:

@@ -8,7 +8,6 @@ never says `:0:0:` with no file."""
 from __future__ import annotations
 
 import dataclasses
-import datetime as dt
 import os
 from typing import TYPE_CHECKING
 
@@ -16,9 +15,7 @@ from .diagnostics import Diagnostic
 from .redact import redact
 
 if TYPE_CHECKING:
-    from .formats import Format
     from .models import Model
-    from .options import RunOptions
 
 
 def model_codes() -> frozenset[str]:
@@ -40,18 +37,6 @@ def located(d: Diagnostic, model: Model, source: str, file: str) -> Diagnostic:
     message ending with what chose it."""
     return dataclasses.replace(d, path=redact(_shown(file)) if file else "", line=0, col=0,
                                message=redact(f"{d.message} ({chosen_by(model, source)})"))
-
-
-def model_findings(model: Model, today: dt.date, run: RunOptions, fmt: Format, path: str) -> list[Diagnostic]:
-    """The model rules' findings (its lifecycle), with the registry's severities (or the format's),
-    for the codes the selection lets through on `path` (the data's first file), located where the
-    model was chosen."""
-    from .engine.verdict import Verdict
-    from .rules import checks
-
-    verdict = Verdict(fmt, lambda code: run.selection.allows(code, path or None))
-    found = verdict.findings("", [(hit.code or c.codes[0], hit) for c in checks("model") for hit in c.func(model, today)])
-    return [located(d, model, run.model_source, run.model_file) for d in found]
 
 
 def _shown(file: str) -> str:

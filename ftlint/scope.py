@@ -1,6 +1,6 @@
 """Which findings a run shows (--dataset, ftlint/change.py): the changed files' only. The dataset's
 other files are read for their figures and fingerprints, never reported on; and the provider's
-minimum (FT401) is the dataset's training set's, said on the change."""
+minimum (FT401) is the dataset's training set's, said on the change (engine/phases.py)."""
 
 from __future__ import annotations
 
@@ -9,13 +9,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .diagnostics import Diagnostic, Hit
+from .diagnostics import Diagnostic
 from .redact import redact
 
 if TYPE_CHECKING:
-    from .engine import Analysis
-    from .formats import Format
-    from .resolve import Run
+    from .options import RunOptions
 
 Emit = Callable[[Diagnostic], None]
 
@@ -49,11 +47,10 @@ class Shown:
     hidden: frozenset[str]  # the others', masked as a finding's path is
 
     @classmethod
-    def of(cls, run: Run) -> Shown | None:
-        options = run.options
+    def of(cls, options: RunOptions) -> Shown | None:
         if options.changed is None:
             return None
-        labels = dict(run.settings.labels)
+        labels = dict(options.labels)
 
         def name(path: str) -> str:
             return labels.get(path) or path
@@ -68,23 +65,8 @@ class Shown:
     def emit(self, emit: Emit) -> Emit:
         return _Shown(emit, self.hidden)
 
-
-def dataset_minimum(train: Analysis, fmt: Format, run: Run, shown: Shown | None) -> list[Diagnostic]:
-    """FT401 of the training set as a whole, on the first changed training file (the change that
-    leaves the dataset short), else the first changed file, else (every file shown) the first one."""
-    from .engine.verdict import Verdict
-    from .rules import checks
-    from .rules.context import FileContext, FileSummary
-
-    whole = FileSummary(path="", format=fmt.name)
-    for summary in train.files:
-        whole.add(summary)
-    names = [f.path for f in train.files]
-    if shown is None:
-        place = names[0] if names else ""
-    else:  # a change that only removes files has none to put it on
-        place = ([p for p in names if shown.changed(p)] or sorted(shown.names) or [""])[0]
-    verdict = Verdict(fmt, run.settings.selection.for_path(place), run.settings.trainer)
-    ctx = FileContext(fmt, True, dataset_files=len(names))
-    hits = [("FT401", hit) for c in checks("file") if "FT401" in c.codes for hit in c.func(whole, ctx)]
-    return verdict.findings(place, [(code, Hit(hit.message)) for code, hit in hits])
+    def first(self, names: list[str]) -> str:
+        """Where a finding of the training set as a whole is said: on the first changed file of
+        `names` (the change that leaves the dataset short), else the first changed file; "" when
+        a change only removes files, which has none to put it on."""
+        return ([p for p in names if self.changed(p)] or sorted(self.names) or [""])[0]

@@ -58,6 +58,22 @@ def test_warnings_fail_only_with_fail_on_warning() -> None:
     assert run("check", path, "--ignore", "FT401", "--fail-on", "warning").exit_code == 1
 
 
+def test_the_api_fails_where_the_cli_exits_1() -> None:
+    """One rule for --fail-on (diagnostics.fails): CheckResult.failing() is the CLI's exit code, on
+    an error, on warnings alone (a duplicate made by the dataset phase) and on a clean file."""
+    import ftlint
+
+    cases = [("fixtures/bad/ft402_duplicate_record.jsonl", ()), ("fixtures/bad/ft402_duplicate_record.jsonl", ("FT401",)),
+             ("fixtures/good/openai_chat_basic.jsonl", ("FT401",))]
+    seen = set()
+    for path, ignore in cases:
+        for fail_on in ("error", "warning"):
+            code = run("check", path, *(f"--ignore={c}" for c in ignore), "--fail-on", fail_on).exit_code
+            assert ftlint.check(path, ignore=ignore).failing(fail_on) == (code == 1), (path, ignore, fail_on)
+            seen.add(code)
+    assert seen == {0, 1}
+
+
 def test_many_files_one_summary() -> None:
     r = run("check", "fixtures/good/openai_chat_basic.jsonl", "fixtures/good/openai_chat_tools.jsonl")
     assert "checked 2 files (openai-chat), 24 lines: 24 valid" in r.stdout

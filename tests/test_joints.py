@@ -192,6 +192,30 @@ def test_a_training_file_below_the_minimum_fails_a_validation_file_may_be_smalle
     assert run("check", str(train), "--validation", str(val)).exit_code == 0
 
 
+def test_every_phase_reports_in_order_and_counts_once_on_the_files_it_is_about(tmp_path: Path) -> None:
+    """One run through every phase of the engine (engine/phases.py): a broken line (records), a
+    duplicate (dataset), a retired model named (model), a format the trainer does not take
+    (trainer), a validation record also in the training data (splits). Their findings reach the
+    reporter in that order, and each is counted once, on the analysis of the files it is about."""
+    from collections import Counter
+
+    from ftlint.api import run_options
+    from ftlint.app import analyse_data
+    from ftlint.resolve import resolve_run
+
+    shared = {"conversations": [{"from": "human", "value": "c?"}, {"from": "gpt", "value": "d."}]}
+    twice = {"conversations": [{"from": "human", "value": "a?"}, {"from": "gpt", "value": "b."}]}
+    train = write(tmp_path / "train.jsonl", [twice, twice, shared, "{"])
+    valid = write(tmp_path / "valid.jsonl", [shared])
+    found: list = []
+    options = run_options([str(train)], validation=str(valid), model="gpt-4.1-nano-2025-04-14", trainer="together")
+    data = analyse_data(resolve_run(options), found.append)
+    assert [d.code for d in found] == ["FT012", "FT402", "FT512", "FT110", "FT404"]
+    assert data.validation is not None and data.leaks == 1
+    assert data.train.counts == Counter(d.severity for d in found[:4]) == {"error": 3, "warning": 1}
+    assert data.validation.counts == {"error": 0, "warning": 1}  # FT404, a warning, on the validation file
+
+
 def test_estimate_is_frozen() -> None:
     import dataclasses
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
-from ..diagnostics import ERROR, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, WARNING
+from ..diagnostics import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, fails
 from ..errors import UsageError
 from ..selection import Selection
 from .config import Config
@@ -85,12 +85,6 @@ def say_io_errors(messages: list[str]) -> None:
 
     for message in messages:
         click.echo(f"ftlint: error: {path_text(message)}", err=True)
-
-
-def fails(severities: Iterable[str], fail_on: str) -> bool:
-    """--fail-on's rule, the one every command's exit code follows: an error fails, and a warning
-    under --fail-on warning."""
-    return any(s == ERROR or (fail_on == WARNING and s == WARNING) for s in severities)
 
 
 def failing(findings: Iterable[Diagnostic], fail_on: str) -> bool:

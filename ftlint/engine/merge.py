@@ -114,15 +114,13 @@ class Merger:
             result.ordered = array("q")
 
     def report(self, d: Diagnostic) -> None:
-        counts = self.result.counts
-        counts[d.severity] = counts.get(d.severity, 0) + 1
+        self.result.count(d.severity)
         self.emit(d)
 
     def report_run(self, d: Diagnostic, last: int) -> None:
         """`d` and the same finding on each line after it up to `last`: as one call where `emit`
         takes runs (a reporter's `run`), else one finding at a time."""
-        counts = self.result.counts
-        counts[d.severity] = counts.get(d.severity, 0) + last - d.line + 1
+        self.result.count(d.severity, last - d.line + 1)
         run = getattr(self.emit, "run", None)
         if run is not None:
             run(d, last)

@@ -87,6 +87,11 @@ class Analysis:
     def paths(self) -> list[str]:
         return [f.path for f in self.files]
 
+    def count(self, severity: str, n: int = 1) -> None:
+        """`n` findings made at `severity`: the one place a run's findings are counted (the merge's
+        and every later phase's: engine/merge.py, engine/phases.py)."""
+        self.counts[severity] = self.counts.get(severity, 0) + n
+
     def _sum(self, name: str) -> int:
         return sum(getattr(f, name) for f in self.files)
 

@@ -18,7 +18,6 @@ from ..errors import UsageError
 from ..models import Model, today_from
 from ..options import Loss, RunOptions
 from ..trainers.base import Reading
-from .run_config import findings_of
 from .settings import (
     end_of_text,
     loss_for,
@@ -98,7 +97,7 @@ def resolve_run(options: RunOptions) -> Run:
         encoding=encoding, model_name=model.name if model else "", template=template,
         model_limit=int(model.context.value) if model and model.context else None, context=options.context,
         today=today.isoformat(), format_name=mapping.formatting if mapping else options.format_name, limits=options.limits,
-        selection=options.selection, training=not options.dataset,  # a dataset's minimum is its training set's (app.py)
+        selection=options.selection, training=not options.dataset,  # a dataset's minimum is its training set's (engine/phases.py)
         content_fingerprints=options.dataset_rules or options.prompt_fingerprints or bool(options.validation_files),
         prompt_fingerprints=options.prompt_fingerprints, labels=options.labels,
         loss=loss_for(options, trainer, mapping), bound_tokens=options.bound_tokens,
@@ -111,4 +110,4 @@ def resolve_run(options: RunOptions) -> Run:
     return Run(options, model, trainer, why, settings, today)
 
 
-__all__ = ["Run", "findings_of", "resolve_run"]
+__all__ = ["Run", "resolve_run"]

@@ -8,7 +8,6 @@ from __future__ import annotations
 import dataclasses
 
 from ..checked import OptionError
-from ..diagnostics import Diagnostic
 from ..errors import UsageError
 from ..options import PlanOptions, RunOptions
 from ..redact import redact
@@ -119,14 +118,3 @@ def _from_here(resolved: str) -> str:
 
     here = os.getcwd()
     return os.path.relpath(resolved, here) if resolved.startswith(here.rstrip(os.sep) + os.sep) else resolved
-
-
-def findings_of(run: RunOptions) -> list[Diagnostic]:
-    """The run config's own findings (FT514, FT515: ftlint/rules/runs.py), on the config."""
-    from ..diagnostics import Hit
-    from ..engine.verdict import Verdict
-
-    if run.run is None:
-        return []
-    verdict = Verdict(None, run.selection.for_path(run.run))
-    return verdict.findings(run.run, [(code, Hit(message)) for code, message in run.run_findings])

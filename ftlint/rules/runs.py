@@ -1,7 +1,7 @@
 """What the run config itself says that changes the run (`--run FILE`): a key the run's trainer
 version ignores or rejects (FT514), a key ftlint cannot apply (FT515). The trainer's run-config
-reader finds them (ftlint/trainers/<name>/config.py); the use cases report them on the config
-(ftlint/app.py), in check and estimate alike."""
+reader finds them (ftlint/trainers/<name>/config.py); the engine reports them on the config
+(ftlint/engine/phases.py), in check and estimate alike."""
 
 from __future__ import annotations
 
