@@ -84,9 +84,14 @@ def record(trainer: str, case: dict[str, Any], checked: set[tuple[str, str]]) ->
            "data": case["data"], "model": model, "keys": case["keys"], "figures": got["figures"],
            "trainer_settings": got.get("trainer_settings", {}), "per_record": got["per_record"],
            "notes": case.get("notes", []) + got["notes"]}
+    if "refusal" in got:  # the trainer stopped before it trained: its error, and no figures
+        out["refusal"] = got["refusal"]
     with open(folder / f"{case['case']}.recorded.json", "w", encoding="utf-8") as fh:
         json.dump(out, fh, indent=1, ensure_ascii=False)
         fh.write("\n")
+    if got["figures"] is None:
+        print(f"{case['case']}: refused: {got['refusal']['error']}: {got['refusal']['message']} ({got['refusal']['raised_in']})")
+        return
     f = got["figures"]
     print(f"{case['case']}: " + ", ".join(f"{k} {v}" for k, v in f.items()))
 

@@ -159,6 +159,11 @@ def _added_tokens(file: str, config: dict) -> list[tuple[str, object]]:
     more = _token_list(file, "special_tokens.additional_special_tokens", special.get("additional_special_tokens"))
     if added or more:
         out.append(("special_tokens", (*added, *more)))
+    from .config import saves_embeddings
+
+    unsaved = tuple((name, special[name]) for name in SPECIAL_TOKENS if name != "pad_token" and special.get(name))
+    if unsaved and not saves_embeddings(config):  # load_tokenizer's check of each one, with the tokenizer (chat/axolotl.py)
+        out.append(("unsaved_special_tokens", unsaved))
     words = _token_list(file, "tokens", config.get("tokens"))  # plain added tokens: words of the vocabulary
     if words:
         out.append(("tokens", words))
