@@ -9,7 +9,8 @@ For each case: the tiny model folder of the model the config names is built (onc
 environment, tools/trainer_oracle/tiny_model.py) and its tokenizer checked against ftlint's ranks
 on every string of the case's data; then the trainer's runner (run_<trainer>.py) runs the case in
 a process of its own, in the config's folder, and fixtures/trainer_runs/<trainer>/<case>.recorded.json
-is written. A case whose `env` names another environment (the same trainer on another
+is written. A case marked `refuses: true` is one the trainer stops before it trains: its
+recording holds the trainer's error and where it was raised (`refusal`), and no figures. A case whose `env` names another environment (the same trainer on another
 transformers) is recorded from that environment (`<envs>/<env>/bin/python record.py trl`) or by
 name.
 """
