@@ -236,6 +236,8 @@ def tokenizer_refusal(settings: Settings, config: str) -> None:
     """A run its trainer stops as it loads the model's tokenizer (its loss mask's refusal: axolotl's
     load_tokenizer), a UsageError raised before any file is read; `config`: the file that says it.
     The tokenizer is loaded here only when the mask has something to ask of it."""
+    if not settings.loss.mask:  # no trainer's own mask: a plain check never loads the chat package (the hook's case)
+        return
     import dataclasses
     import datetime as dt
 
