@@ -225,9 +225,11 @@ def main(job_path: str, out_path: str) -> None:
     said: list[str] = []
     workers = cfg.get("preprocessing_num_workers")
     if isinstance(workers, int) and workers > 1:
+        packed = cfg.get("packing") or cfg.get("neat_packing") or (stage == "pt" and "packing" not in cfg)  # pt packs by default
+        packs = ", packing each shard on its own" if packed else ""
         said.append(f"preprocessing_num_workers {workers}, as written: datasets' map ran the processors in up to {workers} "
-                    "processes, one contiguous shard each (fewer when a split has fewer rows), packing each shard on its "
-                    "own; the per-record figures were noted in the process that encoded the record")
+                    f"processes, one contiguous shard each (fewer when a split has fewer rows){packs}; the per-record "
+                    "figures were noted in the process that encoded the record")
     padded = None
     if stage == "pt" and "packing" not in cfg:
         packing = True  # LLaMA-Factory packs pretraining text unless told not to (hparams/parser.py)
