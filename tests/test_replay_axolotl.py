@@ -21,11 +21,14 @@ from typing import Any
 import pytest
 import yaml
 
-from conftest import run_process
+from conftest import Result, run_process
 
 RUNS = Path(__file__).parent.parent / "fixtures" / "trainer_runs"
 FOLDER = RUNS / "axolotl"
-CASES = sorted(p.name.removesuffix(".recorded.json") for p in FOLDER.glob("*.recorded.json"))
+RECORDED = sorted(p.name.removesuffix(".recorded.json") for p in FOLDER.glob("*.recorded.json"))
+# the cases axolotl refuses (the recording holds its error, no figures), and those it trained
+REFUSED = [c for c in RECORDED if json.loads((FOLDER / f"{c}.recorded.json").read_text(encoding="utf-8")).get("refusal")]
+CASES = [c for c in RECORDED if c not in REFUSED]
 # a recorded figure, and where ftlint's JSON says it (ranges: the name ftlint's `ranges` gives it)
 FIGURES = {"records_in": ("lines",), "records_kept": ("records",), "validation_rows": ("validation", "records"),
            "tokens": ("tokens",), "trained_tokens": ("trainable_tokens",), "packed_rows": ("packing", "rows"),
@@ -232,3 +235,46 @@ def test_a_token_key_of_the_wrong_type_is_one_line_naming_it(key: str, value: ob
     out = run_process("estimate", "--run", str(_case(tmp_path, "a16_chatml", **{key: value})))
     assert out.exit_code == 2 and out.stdout == ""
     assert said in out.stderr and len(out.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("case", REFUSED)
+def test_each_config_axolotl_refuses_ftlint_refuses_naming_the_same_check(case: str) -> None:
+    """axolotl stopped before training (its error recorded, raised in its own code): ftlint prints no figures
+    (exit 2, one line) and names the function of axolotl's that raised it."""
+    said = recorded(case)["refusal"]
+    out = run_process("estimate", "--run", str(FOLDER / f"{case}.yml"), "-o", "json")
+    assert out.exit_code == 2 and out.stdout == "", out.stdout
+    assert len(out.stderr.strip().splitlines()) == 1 and said["raised_in"] in out.stderr, (said, out.stderr)
+
+
+def test_a_refused_special_token_is_one_the_tokenizer_spells_in_more_than_two_tokens(tmp_path: Path) -> None:
+    """load_tokenizer (loaders/tokenizer.py) refuses, on an adapter run without the embedding layers in
+    lora_modules_to_save, a special token other than pad_token whose text the model's tokenizer encodes in
+    more than two tokens: a21's </s> (three of Qwen's: </, s, >; recorded refused) is; a token Qwen's
+    tokenizer has (<|endoftext|>, one) or one of two tokens (<s>: <, s>) is not, nor </s> as pad_token,
+    nor </s> on a run that saves embed_tokens and lm_head (a19, recorded trained) or trains no adapter."""
+    def exit_code(**keys: object) -> int:
+        return run_process("estimate", "--run", str(_case(tmp_path, "a21_special_tokens_no_modules_to_save", **keys))).exit_code
+
+    assert exit_code() == 2
+    assert exit_code(special_tokens={"eos_token": "<|endoftext|>"}) != 2
+    assert exit_code(special_tokens={"bos_token": "<s>"}) != 2
+    assert exit_code(special_tokens={"pad_token": "</s>"}) != 2
+    assert exit_code(special_tokens={"unk_token": "</s>"}) == 2
+    assert exit_code(lora_modules_to_save=["embed_tokens", "lm_head"]) != 2
+    assert exit_code(lora_modules_to_save=["embed_tokens"]) == 2
+    assert exit_code(adapter=None) != 2
+    assert exit_code(adapter="qlora") == 2
+
+
+def test_tokens_on_an_adapter_run_need_the_embedding_layers_saved(tmp_path: Path) -> None:
+    """check_model_config (loaders/utils.py) refuses `tokens` on an adapter run whose lora_modules_to_save
+    does not list embed_tokens and lm_head, whatever the tokens (a22, recorded refused; a20, which lists
+    them, recorded trained)."""
+    def out(**keys: object) -> Result:
+        return run_process("estimate", "--run", str(_case(tmp_path, "a22_tokens_no_modules_to_save", **keys)))
+
+    refused = out(special_tokens=None)
+    assert refused.exit_code == 2 and "tokens" in refused.stderr and "check_model_config" in refused.stderr
+    assert out(special_tokens=None, lora_modules_to_save=["lm_head", "embed_tokens"]).exit_code != 2
+    assert out(special_tokens=None, adapter=None).exit_code != 2

@@ -6,11 +6,11 @@ trained tokens, packed rows, dropped and cut records, steps per epoch, total ste
 epochs, effective batch. Then record by record: each record's tokens, trained tokens and cut, as
 ftlint judged it, against the trainer's own (its processors' output for that record).
 
-The recorder runs LLaMA-Factory's preprocessing in one process (it drops
-preprocessing_num_workers, docs/oracles.md); with workers, datasets' map packs each contiguous
-shard on its own, which changes the packed rows. The packing cases are compared as they were
-recorded (the config without preprocessing_num_workers), and as written against LLaMA-Factory's
-own rows for them, measured by running its get_dataset on each config as written."""
+The recorder runs each config as written, preprocessing_num_workers included: datasets' map runs
+the processors in that many processes, one contiguous shard each, and LLaMA-Factory packs each
+shard on its own (docs/oracles.md). In one process the packing cases pack otherwise: ONE_PROCESS
+holds what the real LLaMA-Factory did with them without the key (their recordings before the
+recorder kept it), which ftlint must give for those configs without it."""
 
 from __future__ import annotations
 
@@ -20,26 +20,28 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 from conftest import FIXTURES, run
 
 CASES = FIXTURES / "trainer_runs" / "llama-factory"
 NAMES = sorted(p.name.removesuffix(".recorded.json") for p in CASES.glob("*.recorded.json"))
-SHARDED = ("packed_rows", "steps_per_epoch", "total_steps", "warmup_steps")  # what preprocessing_num_workers changes, packing
-# LLaMA-Factory ff6d4d1's own train rows for the packing configs as written (preprocessing_num_workers 16):
-# loader.get_dataset on each config, in its environment (tools/trainer_oracle/setup_envs.sh)
-AS_WRITTEN = {"l03_packing": 59, "l16_qwen3_lora_pretrain": 1, "l17_packing_val_size": 30}
+# LLaMA-Factory ff6d4d1's figures for the packing configs without preprocessing_num_workers (one process),
+# recorded by tools/trainer_oracle/record.py when it dropped the key (fixtures/trainer_runs at 27669fa)
+ONE_PROCESS = {
+    "l03_packing": {"records_in": 151, "records_kept": 151, "validation_rows": 0, "tokens": 13365, "trained_tokens": 10727,
+                    "packed_rows": 54, "dropped_long": 0, "truncated_long": 19, "steps_per_epoch": 7, "total_steps": 21,
+                    "warmup_steps": 3, "epochs": 3, "effective_batch": 8},
+    "l16_qwen3_lora_pretrain": {"records_in": 12, "records_kept": 11, "validation_rows": 0, "tokens": 6144, "trained_tokens": 6144,
+                                "packed_rows": 3, "dropped_long": 0, "truncated_long": 1, "steps_per_epoch": 1, "total_steps": 3,
+                                "warmup_steps": 1, "epochs": 3, "effective_batch": 8},
+    "l17_packing_val_size": {"records_in": 151, "records_kept": 120, "validation_rows": 31, "tokens": 11114, "trained_tokens": 9073,
+                             "packed_rows": 23, "dropped_long": 0, "truncated_long": 0, "steps_per_epoch": 3, "total_steps": 9,
+                             "warmup_steps": 1, "epochs": 3, "effective_batch": 8},
+}
 
 
 def recorded(name: str) -> dict[str, Any]:
     return json.loads((CASES / f"{name}.recorded.json").read_text(encoding="utf-8"))
-
-
-def sharded(name: str) -> bool:
-    """A packing case whose config has preprocessing_num_workers (the recorder ran without it)."""
-    figures = recorded(name)["figures"]
-    return figures["packed_rows"] is not None and "preprocessing_num_workers" in yaml.safe_load((CASES / f"{name}.yaml").read_text())
 
 
 def figures_of(report: dict[str, Any]) -> dict[str, Any]:
@@ -68,8 +70,8 @@ def estimate(config: Path) -> dict[str, Any]:
     return json.loads(r.stdout)
 
 
-def as_recorded(name: str, tmp_path: Path) -> Path:
-    """The case's config as the recorder ran it: without preprocessing_num_workers, beside its data."""
+def one_process(name: str, tmp_path: Path) -> Path:
+    """The case's config without preprocessing_num_workers, beside its data."""
     shutil.copytree(CASES / "data", tmp_path / "data")
     text = (CASES / f"{name}.yaml").read_text(encoding="utf-8")
     kept = [line for line in text.splitlines() if not line.startswith("preprocessing_num_workers:")]
@@ -83,27 +85,25 @@ def test_every_llama_factory_case_is_replayed() -> None:
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_ftlint_prints_the_figures_llama_factory_ran_with(name: str, tmp_path: Path) -> None:
+def test_ftlint_prints_the_figures_llama_factory_ran_with(name: str) -> None:
     want = recorded(name)["figures"]
-    config = as_recorded(name, tmp_path) if sharded(name) else CASES / f"{name}.yaml"
-    report = estimate(config)
+    report = estimate(CASES / f"{name}.yaml")
     got = figures_of(report)
     assert {k: got[k] for k in want} == want
     assert report["tokens_exact"] is True, report["tokens_note"]
 
 
-@pytest.mark.parametrize("name", [n for n in NAMES if sharded(n)])
-def test_packing_as_written_packs_each_map_shard_on_its_own(name: str) -> None:
-    """preprocessing_num_workers 16: datasets' map splits the rows into 16 contiguous shards (as
-    many as there are rows, if fewer), and LLaMA-Factory packs each batch of each on its own."""
-    want = recorded(name)["figures"]
-    report = estimate(CASES / f"{name}.yaml")
-    got = figures_of(report)
-    assert got["packed_rows"] == AS_WRITTEN[name]
-    # pretraining's blocks also decide which records are in a row, and which are cut
-    unchanged = [k for k in want if k not in (*SHARDED, "records_kept", "tokens", "trained_tokens", "truncated_long")]
-    assert {k: got[k] for k in unchanged} == {k: want[k] for k in unchanged}
-    assert "preprocessing_num_workers 16" in report["packing"]["algorithm"]
+@pytest.mark.parametrize("name", sorted(ONE_PROCESS))
+def test_packing_packs_each_map_shard_on_its_own(name: str, tmp_path: Path) -> None:
+    """preprocessing_num_workers 16 (the recordings): datasets' map splits the rows into 16 contiguous
+    shards (as many as there are rows, if fewer), and LLaMA-Factory packs each batch of each on its own;
+    without it (one process), each batch of the whole (ONE_PROCESS)."""
+    written = estimate(CASES / f"{name}.yaml")
+    assert "preprocessing_num_workers 16" in written["packing"]["algorithm"]
+    assert recorded(name)["trainer_settings"]["processes_noting_records"] > 1  # the recording was made with workers
+    alone = figures_of(estimate(one_process(name, tmp_path)))
+    assert alone == ONE_PROCESS[name]
+    assert figures_of(written)["packed_rows"] != alone["packed_rows"]
 
 
 def per_record(config: Path) -> list[tuple[int, int, int]]:

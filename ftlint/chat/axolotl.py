@@ -18,7 +18,7 @@ Every index is taken from the partial renderings and applied to the whole one, a
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol
 
@@ -50,6 +50,7 @@ DUMMY = "[[dummy_message]]"  # find_turn's stand-in content
 EOS_REACH = 3  # "Allow for some template padding": an end-of-turn token within 3 tokens of the span's end
 DEFAULT_ROLES = {"human": "user", "user": "user", "assistant": "assistant", "gpt": "assistant", "system": "system", "tool": "tool"}
 EOS_CHOICES = ("all", "turn", "last", "none")
+SPELLED_NEW = 2  # load_tokenizer refuses a special token the tokenizer encodes in more tokens than this
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +71,8 @@ class TurnLoss:
     bos_token: str | None = None
     special_tokens: tuple[str, ...] = ()  # the tokens load_tokenizer adds: special_tokens' (control tokens) ...
     tokens: tuple[str, ...] = ()  # ... and the config's tokens (plain words of the vocabulary)
+    # special_tokens' (name, token) but pad_token's, of an adapter run that does not save the embedding layers
+    unsaved_special_tokens: tuple[tuple[str, str], ...] = ()
 
     @property
     def eot(self) -> str:
@@ -81,6 +84,7 @@ class TurnLoss:
         given = dict(keys)
         kwargs, eot, field = given.get("chat_template_kwargs"), given.get("train_on_eot"), given.get("message_field_training")
         length, eos, bos = given.get("sequence_len"), given.get("eos_token"), given.get("bos_token")
+        unsaved = given.get("unsaved_special_tokens")
         return cls(
             roles_to_train=_strings(given.get("roles_to_train", ("assistant",))),
             train_on_eos=str(given.get("train_on_eos", "turn")),
@@ -95,6 +99,7 @@ class TurnLoss:
             bos_token=bos if isinstance(bos, str) else None,
             special_tokens=_strings(given.get("special_tokens")),
             tokens=_strings(given.get("tokens")),
+            unsaved_special_tokens=tuple((str(n), str(t)) for n, t in unsaved) if isinstance(unsaved, tuple) else (),
         )
 
 
@@ -123,6 +128,24 @@ class AxolotlMasker:
         if not new and not loss.eos_token and not loss.bos_token:
             return own
         return replace(own, specials=own.specials + new, eos=loss.eos_token or own.eos, bos=loss.bos_token or own.bos)
+
+    @property
+    def asks_tokenizer(self) -> bool:
+        """Whether `refusal` has a token to count."""
+        return bool(self.loss.unsaved_special_tokens)
+
+    def refusal(self, count: Callable[[str], int]) -> str | None:
+        """Why axolotl stops as it loads the tokenizer (loaders/tokenizer.py load_tokenizer): an adapter run
+        that does not save the embedding layers sets a special token (not pad_token) that the model's
+        tokenizer spells with more than two tokens (`count`: the model's tokenizer, its own added tokens
+        whole); a token the tokenizer has is one token and passes."""
+        for name, token in self.loss.unsaved_special_tokens:
+            n = count(token)
+            if n > SPELLED_NEW:
+                return (f"special_tokens.{name} {token!r} is new to the model's tokenizer ({n} of its tokens): axolotl "
+                        "stops on an adapter run unless lora_modules_to_save lists the embedding layers (embed_tokens "
+                        "and lm_head) (src/axolotl/loaders/tokenizer.py load_tokenizer)")
+        return None
 
     def __call__(self, tally: Tally, messages: Sequence[dict], tools: object = None) -> Masked:
         loss = self.loss

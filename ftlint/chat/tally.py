@@ -207,6 +207,10 @@ class Tally:
         self.seen.append(text)
         return self._count(text)
 
+    def count(self, text: str) -> int:
+        """Tokens of a text as the tokenizer encodes it whole, each of its added tokens one."""
+        return self._count(text)
+
     def _count(self, text: str) -> int:
         if self._whole is not None:
             return self._whole(text)

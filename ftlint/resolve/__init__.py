@@ -28,6 +28,7 @@ from .settings import (
     template_file,
     template_for,
     tokenizer_for,
+    tokenizer_refusal,
     trainer_of,
 )
 
@@ -107,6 +108,7 @@ def resolve_run(options: RunOptions) -> Run:
         trains_targets=trainer is not None and trainer.profile.loss.value == TARGETS, reading=reading,
         trainer_keys=options.trainer_keys, rows_per_file=options.rows_per_file,
     )
+    tokenizer_refusal(settings, options.run or options.mapping or "the run")
     return Run(options, model, trainer, why, settings, today)
 
 

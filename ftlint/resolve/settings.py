@@ -14,6 +14,7 @@ from ..options import Loss, RunOptions
 
 if TYPE_CHECKING:
     from ..chat.source import TemplateFile
+    from ..engine import Settings
     from ..mapping import Mapping
     from ..trainers import Trainer
     from ..trainers.versions import Versions
@@ -229,3 +230,28 @@ def resolve_model(name: str | None, source: str = "") -> Model | None:
         return resolve(name, lenient=bool(source))
     except UnknownModel as exc:
         raise UsageError(str(exc)) from None
+
+
+def tokenizer_refusal(settings: Settings, config: str) -> None:
+    """A run its trainer stops as it loads the model's tokenizer (its loss mask's refusal: axolotl's
+    load_tokenizer), a UsageError raised before any file is read; `config`: the file that says it.
+    The tokenizer is loaded here only when the mask has something to ask of it."""
+    if not settings.loss.mask:  # no trainer's own mask: a plain check never loads the chat package (the hook's case)
+        return
+    import dataclasses
+    import datetime as dt
+
+    from ..chat.tally import Tally, masker_for
+    from ..tokens import TokenCounter
+
+    masker = masker_for(settings.loss)
+    if masker is None or not masker.asks_tokenizer:
+        return
+    counter = TokenCounter(settings.encoding, settings.limits.max_file_bytes)
+    count = counter.count
+    if settings.template != "openai":  # the model's own added tokens, each one token (the mask's own tokens left out)
+        count = Tally(settings.template, counter, dt.date.fromisoformat(settings.today), dataclasses.replace(settings.loss, mask=""),
+                      settings.template_budget, settings.template_file).count
+    why = masker.refusal(count)
+    if why is not None:
+        raise UsageError(f"{config}: {why}")

@@ -4,8 +4,14 @@ what the trainer did (<case>.recorded.json). Runs in ftlint's own environment; n
 
     python tools/trainer_oracle/compare.py [--trainer NAME] [--case NAME] [--json OUT]
 
-Prints one line per case and figure that differs, then a table per case and the totals:
-"N of M cases agree on every figure, K of L figures agree".
+Prints a table, one line a case, and the totals per trainer and overall: how many figures agree
+(ftlint's figure is the trainer's), how many are only in ftlint's stated range, how many differ;
+then the cases the trainer refuses (its recording holds its error, no figures), which ftlint
+agrees with when it refuses them too (exit 2), naming the trainer's function that raised.
+A figure the trainer draws at random (axolotl's held-out records without `seed`, its packing
+sampler's orders) has a range in ftlint's JSON (`ranges`) besides its point: a recorded figure
+inside it counts apart, "in ftlint's stated range", never as agreeing, and each range is listed
+with its width, a wide one (reaching 0, or wider than half of ftlint's figure) said to be so.
 """
 from __future__ import annotations
 
@@ -26,6 +32,11 @@ RECORDED_TEMPLATES = {"Qwen/Qwen2.5-0.5B": "ftlint/chat/templates/qwen2.5.jinja"
 FIGURES = ("records_in", "records_kept", "validation_rows", "tokens", "trained_tokens", "packed_rows",
            "dropped_long", "truncated_long", "steps_per_epoch", "total_steps", "warmup_steps", "epochs",
            "effective_batch")
+# a recorded figure, and the name ftlint's JSON `ranges` gives the range it states for it
+RANGES = {"tokens": "tokens", "trained_tokens": "trainable_tokens", "packed_rows": "packing.rows",
+          "truncated_long": "truncation.records", "steps_per_epoch": "steps_per_epoch", "total_steps": "total_steps",
+          "warmup_steps": "warmup_steps", "epochs": "epochs"}
+WIDE = 0.5  # a range wider than this share of ftlint's figure says little, and the output says so
 
 
 def ftlint_figures(report: dict[str, Any]) -> dict[str, Any]:
@@ -51,8 +62,34 @@ def ftlint_figures(report: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def run_ftlint(trainer: str, case: dict[str, Any], transformers: str | None = None) -> tuple[dict[str, Any] | None, str]:
-    """ftlint's figures for `case`; `transformers`: the release the trainer ran under (its recording's),
+def ftlint_ranges(report: dict[str, Any]) -> dict[str, tuple[int, int]]:
+    """The ranges ftlint states for the figures it cannot know exactly, named as the recordings name them."""
+    stated = report.get("ranges") or {}
+    return {f: (stated[k][0], stated[k][1]) for f, k in RANGES.items() if k in stated}
+
+
+def verdict(want: Any, got: Any, stated: tuple[int, int] | None) -> str:
+    """"agree" (ftlint's figure is the trainer's), "range" (not ftlint's figure, but inside the range
+    ftlint states for it), else "differ"."""
+    if same(want, got):
+        return "agree"
+    if stated is not None and isinstance(want, (int, float)) and stated[0] <= want <= stated[1]:
+        return "range"
+    return "differ"
+
+
+def width(point: Any, stated: tuple[int, int]) -> str:
+    """The range's width against ftlint's figure, and whether it is too wide to say much."""
+    low, high = stated
+    share = (high - low) / point if isinstance(point, (int, float)) and point > 0 else float("inf")
+    wide = low <= 0 < high or share > WIDE
+    said = f"width {high - low:,} = {share:.0%} of ftlint's {point:,}" if share != float("inf") else f"width {high - low:,}"
+    return said + ("; WIDE: it says little about the figure" if wide else "")
+
+
+def run_ftlint(trainer: str, case: dict[str, Any],
+               transformers: str | None = None) -> tuple[dict[str, Any] | None, dict[str, tuple[int, int]], str]:
+    """ftlint's figures and stated ranges for `case`; `transformers`: the release the trainer ran under (its recording's),
     which ftlint would read beside an installed trainer and is told here, as tests/test_replay_trl.py
     does, with the template of the recorder's base model (RECORDED_TEMPLATES)."""
     folder = RUNS / FOLDER[trainer]
@@ -71,8 +108,9 @@ def run_ftlint(trainer: str, case: dict[str, Any], transformers: str | None = No
             cmd += ["--chat-template", RECORDED_TEMPLATES[model]]
     done = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
     if done.returncode not in (0, 1) or not done.stdout.strip():
-        return None, (done.stderr.strip().splitlines() or [f"exit {done.returncode}"])[-1]
-    return ftlint_figures(json.loads(done.stdout)), ""
+        return None, {}, (done.stderr.strip().splitlines() or [f"exit {done.returncode}"])[-1]
+    report = json.loads(done.stdout)
+    return ftlint_figures(report), ftlint_ranges(report), ""
 
 
 def same(a: Any, b: Any) -> bool:
@@ -103,10 +141,17 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             recording = json.loads(recorded.read_text(encoding="utf-8"))
             want = recording["figures"]
-            got, error = run_ftlint(trainer, case, (recording.get("versions") or {}).get("transformers"))
-            figs = {f: {"trainer": want.get(f), "ftlint": None if got is None else got[f]} for f in FIGURES}
+            got, stated, error = run_ftlint(trainer, case, (recording.get("versions") or {}).get("transformers"))
+            if recording.get("refusal"):  # the trainer stopped before training: ftlint agrees when it refuses too
+                rows.append({"trainer": trainer, "case": case["case"], "error": error, "refusal": recording["refusal"],
+                             "agree": got is None and recording["refusal"]["raised_in"] in error})
+                continue
+            figs: dict[str, dict[str, Any]] = {}
             for f in FIGURES:
-                figs[f]["agree"] = got is not None and same(want.get(f), got[f])
+                value = None if got is None else got[f]
+                figs[f] = {"trainer": want.get(f), "ftlint": value, "range": stated.get(f),
+                           "verdict": "differ" if got is None else verdict(want.get(f), value, stated.get(f))}
+                figs[f]["agree"] = figs[f]["verdict"] == "agree"
             rows.append({"trainer": trainer, "case": case["case"], "error": error, "figures": figs})
     print_table(rows)
     if args.json:
@@ -114,26 +159,71 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+SHORT = {"records_in": "in", "records_kept": "kept", "validation_rows": "val", "tokens": "tokens",
+         "trained_tokens": "trained", "packed_rows": "packed", "dropped_long": "drop", "truncated_long": "cut",
+         "steps_per_epoch": "st/ep", "total_steps": "steps", "warmup_steps": "warm", "epochs": "ep",
+         "effective_batch": "eff"}
+
+
+def cell(c: dict[str, Any]) -> str:
+    if c["verdict"] == "agree":
+        return str(c["trainer"])
+    if c["verdict"] == "range":
+        return f"{c['trainer']}∈range"
+    return f"{c['ftlint']}≠{c['trainer']}"
+
+
 def print_table(rows: list[dict[str, Any]]) -> None:
-    short = {"records_in": "in", "records_kept": "kept", "validation_rows": "val", "tokens": "tokens",
-             "trained_tokens": "trained", "packed_rows": "packed", "dropped_long": "drop", "truncated_long": "cut",
-             "steps_per_epoch": "st/ep", "total_steps": "steps", "warmup_steps": "warm", "epochs": "ep",
-             "effective_batch": "eff"}
-    print("case".ljust(34) + " ".join(short[f].rjust(15) for f in FIGURES))
-    agree_cases = agree_figs = total_figs = 0
+    refusals = [r for r in rows if "refusal" in r]
+    rows = [r for r in rows if "refusal" not in r]
+    print("case".ljust(34) + " ".join(SHORT[f].rjust(15) for f in FIGURES))
     for r in rows:
-        cells = []
-        for f in FIGURES:
-            c = r["figures"][f]
-            cells.append((str(c["trainer"]) if c["agree"] else f"{c['ftlint']}≠{c['trainer']}").rjust(15))
-        n_ok = sum(1 for f in FIGURES if r["figures"][f]["agree"])
-        agree_figs += n_ok
-        total_figs += len(FIGURES)
-        agree_cases += n_ok == len(FIGURES)
         name = f"{r['trainer'][:3]}/{r['case']}"[:33].ljust(34)
-        print(name + " ".join(cells) + (f"  ftlint: {r['error']}" if r["error"] else ""))
-    print("(a cell: the trainer's figure where ftlint agrees, else ftlint≠trainer)")
-    print(f"{agree_cases} of {len(rows)} cases agree on every figure, {agree_figs} of {total_figs} figures agree")
+        print(name + " ".join(cell(r["figures"][f]).rjust(15) for f in FIGURES)
+              + (f"  ftlint: {r['error']}" if r["error"] else ""))
+    print("(a cell: the trainer's figure where ftlint's is the same; N∈range: the trainer's N is not ftlint's figure "
+          "but inside the range ftlint states for it; else ftlint≠trainer)")
+    stated = [(r, f) for r in rows for f in FIGURES if r["figures"][f]["range"] is not None
+              and r["figures"][f]["verdict"] != "agree"]
+    if stated:
+        print("\nThe ranges ftlint states (a figure drawn at random), where the trainer's is not ftlint's figure:")
+    for r, f in stated:
+        c = r["figures"][f]
+        low, high = c["range"]
+        where = "inside" if c["verdict"] == "range" else "OUTSIDE"
+        print(f"  {r['trainer'][:3]}/{r['case']} {f}: the trainer's {c['trainer']:,} {where} ftlint's range {low:,}-{high:,} "
+              f"({width(c['ftlint'], c['range'])})")
+    if refusals:
+        print("\nThe cases the trainer refuses (it stops before training; ftlint agrees when it refuses too, exit 2, "
+              "naming the trainer's function that raised):")
+    for r in refusals:
+        said = r["refusal"]
+        print(f"  {r['trainer'][:3]}/{r['case']}: {said['error']} in {said['raised_in']}: {said['message']}\n"
+              f"    ftlint: {'refuses: ' if r['agree'] else 'DOES NOT REFUSE IT SO: '}{r['error'] or 'no error'}")
+    print()
+    for trainer in dict.fromkeys(r["trainer"] for r in rows):
+        print(f"{trainer}: " + summary([r for r in rows if r["trainer"] == trainer]))
+    print("all: " + summary(rows))
+    print(f"by figure, of {len(rows)} cases (agree, + in ftlint's stated range): " + ", ".join(
+        f"{f} {sum(r['figures'][f]['verdict'] == 'agree' for r in rows)}"
+        + (f"+{n}" if (n := sum(r['figures'][f]['verdict'] == 'range' for r in rows)) else "") for f in FIGURES))
+    if refusals:
+        print(f"refusals: ftlint refuses {sum(r['agree'] for r in refusals)} of the {len(refusals)} cases the trainer refuses")
+
+
+def summary(rows: list[dict[str, Any]]) -> str:
+    """"N of M cases agree on every figure (...), K of L figures agree, R in ftlint's stated range, D differ"."""
+    counts = {"agree": 0, "range": 0, "differ": 0}
+    whole = ranged = 0
+    for r in rows:
+        verdicts = [r["figures"][f]["verdict"] for f in FIGURES]
+        for v in verdicts:
+            counts[v] += 1
+        whole += all(v == "agree" for v in verdicts)
+        ranged += "differ" not in verdicts and "range" in verdicts
+    return (f"{whole} of {len(rows)} cases agree on every figure ({ranged} more with every other figure in ftlint's "
+            f"stated range), {counts['agree']} of {len(rows) * len(FIGURES)} figures agree, {counts['range']} are in "
+            f"ftlint's stated range, {counts['differ']} differ")
 
 
 if __name__ == "__main__":

@@ -9,7 +9,8 @@ For each case: the tiny model folder of the model the config names is built (onc
 environment, tools/trainer_oracle/tiny_model.py) and its tokenizer checked against ftlint's ranks
 on every string of the case's data; then the trainer's runner (run_<trainer>.py) runs the case in
 a process of its own, in the config's folder, and fixtures/trainer_runs/<trainer>/<case>.recorded.json
-is written. A case whose `env` names another environment (the same trainer on another
+is written. A case marked `refuses: true` is one the trainer stops before it trains: its
+recording holds the trainer's error and where it was raised (`refusal`), and no figures. A case whose `env` names another environment (the same trainer on another
 transformers) is recorded from that environment (`<envs>/<env>/bin/python record.py trl`) or by
 name.
 """
@@ -84,9 +85,14 @@ def record(trainer: str, case: dict[str, Any], checked: set[tuple[str, str]]) ->
            "data": case["data"], "model": model, "keys": case["keys"], "figures": got["figures"],
            "trainer_settings": got.get("trainer_settings", {}), "per_record": got["per_record"],
            "notes": case.get("notes", []) + got["notes"]}
+    if "refusal" in got:  # the trainer stopped before it trained: its error, and no figures
+        out["refusal"] = got["refusal"]
     with open(folder / f"{case['case']}.recorded.json", "w", encoding="utf-8") as fh:
         json.dump(out, fh, indent=1, ensure_ascii=False)
         fh.write("\n")
+    if got["figures"] is None:
+        print(f"{case['case']}: refused: {got['refusal']['error']}: {got['refusal']['message']} ({got['refusal']['raised_in']})")
+        return
     f = got["figures"]
     print(f"{case['case']}: " + ", ".join(f"{k} {v}" for k, v in f.items()))
 

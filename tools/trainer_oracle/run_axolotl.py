@@ -145,6 +145,19 @@ def per_record(cfg: dict[str, Any], train: Any, evals: Any) -> tuple[list[dict[s
     return records, total_in
 
 
+def refusal(exc: BaseException) -> dict[str, str]:
+    """The error axolotl stopped with, and the function of axolotl's own code that raised it (the
+    innermost frame inside the axolotl package)."""
+    import traceback
+
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if "/axolotl/" in f.filename.replace("\\", "/")]
+    where = ""
+    if frames:
+        path = frames[-1].filename.replace("\\", "/")
+        where = "src/axolotl/" + path.rsplit("/axolotl/", 1)[1] + " " + frames[-1].name
+    return {"error": type(exc).__name__, "message": str(exc), "raised_in": where}
+
+
 def main(job_path: str, out_path: str) -> None:
     quiet()
     with open(job_path, encoding="utf-8") as fh:
@@ -178,6 +191,14 @@ def main(job_path: str, out_path: str) -> None:
             raise SystemExit("training finished without the stop")
         except Recorded:
             pass
+        except Exception as exc:  # a case that says the trainer refuses it records the refusal
+            if not job["case"].get("refuses"):
+                raise
+            emit(out_path, {"versions": versions("axolotl"), "refusal": refusal(exc), "figures": None,
+                            "trainer_settings": {}, "per_record": [], "notes": []})
+            return
+    if job["case"].get("refuses"):
+        raise SystemExit("the case says axolotl refuses it, and axolotl reached its first step")
     trainer = Capture.trainer
     train, evals = trainer.train_dataset, trainer.eval_dataset
     records, total_in = per_record(cfg, train, evals)

@@ -9,12 +9,20 @@ column (LLaMA-Factory's preprocessing removes every column before the processor'
 kept, so the processors never see it), and each processor's _encode_data_example is wrapped to
 note, for the record it encodes, its tokens and trained tokens, and (called once more with the
 cutoff lifted) what the cut removed.
+
+`preprocessing_num_workers` stays as written: datasets' map then runs the processors in that many
+forked processes, one contiguous shard each, and a packing processor packs each shard on its own
+(data/loader.py _get_preprocessed_dataset), so the packed rows and the steps depend on it. The
+hooks run wherever the processor runs: after each batch they append their notes to a file of
+their process's own (LOG, a folder the main process reads once the Trainer has stopped).
 """
 from __future__ import annotations
 
 import json
+import os
 import sys
 import tempfile
+from pathlib import Path
 from typing import Any, ClassVar
 
 import yaml
@@ -22,16 +30,40 @@ from common import IGNORE, Capture, Recorded, case_figures, emit, install_stop, 
 
 RUNTIME = {"report_to": "none", "bf16": False, "fp16": False, "dataloader_num_workers": 0,
            "overwrite_cache": True, "plot_loss": False, "save_strategy": "no"}
-DROP = ("preprocessing_num_workers", "deepspeed")  # one process: the hooks see every record
+DROP = ("deepspeed",)
 UNCUT = 10**7
+LOG = "ORACLE_LF_LOG"  # the folder the hooks of every process write their notes to
 
 
 class Hook:
     offset = 0
     queue: ClassVar[list[int]] = []
     phase = "train"
-    log: ClassVar[dict[int, dict[str, Any]]] = {}
+    log: ClassVar[dict[int, dict[str, Any]]] = {}  # this process's notes of the batch being processed
     files: ClassVar[list[tuple[str, int, int]]] = []  # dataset name, first global index, count
+    phase_of: ClassVar[dict[int, str]] = {}  # each record's part (train, validation), told by the main process
+
+
+def flush() -> None:
+    """This process's notes, appended to its own file under LOG (datasets' map may run the
+    processor in worker processes, whose memory the main process never sees)."""
+    if Hook.log:
+        with open(Path(os.environ[LOG]) / f"{os.getpid()}.jsonl", "a", encoding="utf-8") as fh:
+            for note in Hook.log.values():
+                fh.write(json.dumps(note) + "\n")
+        Hook.log.clear()
+
+
+def notes() -> dict[int, dict[str, Any]]:
+    """Every process's notes, by record; a record noted twice is the recorder's fault."""
+    out: dict[int, dict[str, Any]] = {}
+    for path in sorted(Path(os.environ[LOG]).glob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            note = json.loads(line)
+            if note["index"] in out:
+                raise SystemExit(f"record {note['index']} noted twice")
+            out[note["index"]] = note
+    return out
 
 
 def valid(kind: str, prompt: list[Any], response: list[Any]) -> bool:
@@ -61,6 +93,8 @@ def install_hooks() -> None:
 
     def preprocessed(dataset: Any, *a: Any, is_eval: bool = False, **k: Any) -> Any:
         Hook.phase = "validation" if is_eval else "train"
+        if dataset is not None:
+            Hook.phase_of.update(dict.fromkeys(dataset["_oracle_index"], Hook.phase))
         return prep(dataset, *a, is_eval=is_eval, **k)
 
     loader._get_preprocessed_dataset = preprocessed
@@ -84,7 +118,9 @@ def wrap_processor(cls: Any, kind: str, encoder: bool = True) -> None:
             if not valid(kind, examples["_prompt"][i], examples["_response"][i]):
                 Hook.log[idx[i]] = {"index": idx[i], "tokens": 0, "trained": 0, "kept": False, "cut": 0,
                                     "split": "dropped", "reason": "invalid"}  # the processor's own check
-        return pre(self, examples)
+        out = pre(self, examples)
+        flush()
+        return out
 
     def encode(self: Any, *a: Any, **k: Any) -> Any:
         out = enc(self, *a, **k)
@@ -131,6 +167,7 @@ def wrap_pretrain(cls: Any) -> None:
                                "cut": cut, "split": Hook.phase if n - cut > 0 else "dropped"}
             if n - cut == 0:
                 Hook.log[index].update(reason="remainder", tokens=n, trained=n, cut=0)  # past the last whole block
+        flush()
         return out
 
     cls.preprocess_dataset = preprocess
@@ -164,22 +201,35 @@ def main(job_path: str, out_path: str) -> None:
     cfg["model_name_or_path"] = job["model_dir"]
     with tempfile.TemporaryDirectory() as tmp:
         cfg["output_dir"] = tmp + "/out"
+        os.environ[LOG] = tmp + "/notes"
+        os.mkdir(os.environ[LOG])
         try:
             run_exp(args=cfg)
             raise SystemExit("training finished without the stop")
         except Recorded:
             pass
+        noted = notes()
+        processes = len(list(Path(os.environ[LOG]).glob("*.jsonl")))
     trainer = Capture.trainer
     train = trainer.train_dataset
     packing = bool(cfg.get("packing") or cfg.get("neat_packing"))
     stage = cfg.get("stage", "sft")
-    records = [Hook.log[i] for i in sorted(Hook.log)]
+    records = [noted[i] for i in sorted(noted)]
     for r in records:
+        if r["split"] != "dropped":
+            r["split"] = Hook.phase_of[r["index"]]
         r["kept"] = r["split"] == "train"
     kept = [r for r in records if r["kept"]]
     tokens, labels_trained = sequences(train)
     packed_rows = None
-    notes: list[str] = []
+    said: list[str] = []
+    workers = cfg.get("preprocessing_num_workers")
+    if isinstance(workers, int) and workers > 1:
+        packed = cfg.get("packing") or cfg.get("neat_packing") or (stage == "pt" and "packing" not in cfg)  # pt packs by default
+        packs = ", packing each shard on its own" if packed else ""
+        said.append(f"preprocessing_num_workers {workers}, as written: datasets' map ran the processors in up to {workers} "
+                    f"processes, one contiguous shard each (fewer when a split has fewer rows){packs}; the per-record "
+                    "figures were noted in the process that encoded the record")
     padded = None
     if stage == "pt" and "packing" not in cfg:
         packing = True  # LLaMA-Factory packs pretraining text unless told not to (hparams/parser.py)
@@ -188,7 +238,7 @@ def main(job_path: str, out_path: str) -> None:
         padded = tokens
         tokens = sum(r["tokens"] for r in kept)
         if padded != tokens:
-            notes.append(f"packed rows are padded to cutoff_len + 1: {padded} tokens with the padding")
+            said.append(f"packed rows are padded to cutoff_len + 1: {padded} tokens with the padding")
     eval_ds = trainer.eval_dataset
     names = [f"{name}: records {first}-{first + n - 1}" for name, first, n in Hook.files]
     # validation_rows: the held-out records (packed, they are fewer rows: trainer_settings.validation_packed_rows)
@@ -197,11 +247,12 @@ def main(job_path: str, out_path: str) -> None:
     args = trainer.args
     settings = loop_settings()
     settings.update({"stage": stage, "packing": packing, "padded_tokens": padded, "datasets": names,
+                     "processes_noting_records": processes,
                      "validation_packed_rows": len(eval_ds) if packing and eval_ds is not None else None,
                      "warmup_ratio_arg": getattr(args, "warmup_ratio", "no such argument"),
                      "warmup_steps_arg": args.warmup_steps})
     emit(out_path, {"versions": versions("llamafactory"), "figures": figures, "trainer_settings": settings,
-                    "per_record": records, "notes": notes})
+                    "per_record": records, "notes": said})
 
 
 if __name__ == "__main__":

@@ -31,6 +31,10 @@ LEGACY_ATTENTION = {"xformers_attention": "xformers", "sage_attention": "sage", 
 PACKING_ATTENTION = frozenset({"flash_attention_2", "flash_attention_3", "flex_attention", "xformers", "sage",
                                "kernels-community/flash-attn2", "kernels-community/flash-attn3",
                                "kernels-community/sage-attention"})
+# loaders/utils.py get_linear_embedding_layers: the embedding layers an adapter run that adds tokens must save
+# (lora_modules_to_save), by the model's model_type; every other model_type's are the last
+EMBEDDING_LAYERS = {"gpt_neox": ("embed_in", "embed_out"), "falcon": ("word_embeddings", "lm_head"),
+                    "nemotron_h": ("embeddings", "lm_head"), "": ("embed_tokens", "lm_head")}
 # keys that change the records or the steps and that ftlint does not model: refused, not counted as if applied
 NOT_MODELLED = {
     "pretraining_dataset": "streamed pretraining data",
@@ -54,6 +58,7 @@ def read(keys: Keys) -> RunConfig:
             raise RunConfigError(f"{keys.path}: {key}: {what} is not modelled by ftlint, and it changes the records or the "
                                  "steps: its figures would not be the run's")
     model(keys, "base_model", run)
+    _saves_new_tokens(keys)
     seq = keys.setting("sequence_len", "int")
     if seq is not None and int(seq.value) >= 1:  # type: ignore[call-overload]
         run["max_seq_len"] = plan["max_seq_len"] = seq
@@ -86,6 +91,25 @@ def read(keys: Keys) -> RunConfig:
                   plan[k].source == UNSET[k])
     return RunConfig("axolotl", keys.path, "axolotl", run, plan, datasets, tests[0] if tests else None, split,
                      tuple(keys.notes), unset, found)
+
+
+def saves_embeddings(doc: dict) -> bool:
+    """Whether an adapter run keeps the embedding layers trainable (lora_modules_to_save lists both of a
+    model type's: ftlint does not read the model's model_type, so any model type's pair will do), or
+    trains no adapter; what axolotl asks of a run that adds tokens."""
+    if not doc.get("adapter"):
+        return True
+    saved = doc.get("lora_modules_to_save")
+    return isinstance(saved, list) and any(all(layer in saved for layer in pair) for pair in EMBEDDING_LAYERS.values())
+
+
+def _saves_new_tokens(keys: Keys) -> None:
+    """An adapter run that adds `tokens` without saving the embedding layers: axolotl stops as it loads the
+    model's config, before the tokenizer (loaders/utils.py check_model_config, from load_model_config)."""
+    if keys.doc.get("tokens") and not saves_embeddings(keys.doc):
+        raise RunConfigError(f"{keys.path}: tokens with adapter {keys.doc.get('adapter')}: axolotl stops unless "
+                             "lora_modules_to_save lists the embedding layers (embed_tokens and lm_head) "
+                             "(src/axolotl/loaders/utils.py check_model_config)")
 
 
 def _batch(keys: Keys, plan: dict[str, Setting]) -> None:

@@ -9,6 +9,7 @@ from typing import Any
 
 from ...documents import parse_yaml
 from ...mapping import SHAREGPT_TAGS, Mapping, MappingError, document, validate
+from .config import saves_embeddings
 
 
 def mapping_of(file: str, index: str, paths: tuple[str, ...], limit: int) -> Mapping:
@@ -159,6 +160,9 @@ def _added_tokens(file: str, config: dict) -> list[tuple[str, object]]:
     more = _token_list(file, "special_tokens.additional_special_tokens", special.get("additional_special_tokens"))
     if added or more:
         out.append(("special_tokens", (*added, *more)))
+    unsaved = tuple((name, special[name]) for name in SPECIAL_TOKENS if name != "pad_token" and special.get(name))
+    if unsaved and not saves_embeddings(config):  # load_tokenizer's check of each one, with the tokenizer (chat/axolotl.py)
+        out.append(("unsaved_special_tokens", unsaved))
     words = _token_list(file, "tokens", config.get("tokens"))  # plain added tokens: words of the vocabulary
     if words:
         out.append(("tokens", words))
