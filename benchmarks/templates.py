@@ -4,7 +4,7 @@
                                                    ROUNDS times (1,000), unmetered (the sandbox as it was)
                                                    and metered: microseconds per rendering, and the steps
                                                    and characters an honest rendering takes
-    python benchmarks/templates.py bombs           each bomb class of tests/test_untrusted_templates.py:
+    python benchmarks/templates.py bombs           each bomb class of tests/untrusted/test_untrusted_templates.py:
                                                    the peak memory of its check under the cap, and its time
 """
 

@@ -4,7 +4,7 @@ of the dataset it lands in, annotate the changed files, and write the job summar
     python -m ftlint.action        (action.yml runs it; it reads what the runner sets)
 
 Read from the environment: the inputs (INPUT_PATHS, INPUT_MODEL, ... : action.yml maps each
-input it declares to one, and tests/test_action.py holds the two lists equal), GITHUB_BASE_REF
+input it declares to one, and tests/commands/test_action.py holds the two lists equal), GITHUB_BASE_REF
 (the pull request's base branch: the changed files are `git diff --name-only origin/BASE...HEAD`),
 GITHUB_STEP_SUMMARY and GITHUB_OUTPUT (files the runner reads after the step).
 

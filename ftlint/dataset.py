@@ -93,7 +93,7 @@ def duplicate_pairs(view: DatasetView) -> Iterator[Pair]:
     identical to an earlier one, "near" for one that differs from an earlier one only in case or
     white space. The first occurrence is never reported. In file and line order. Few rows are
     searched in Python (a small file's check never imports polars), many in polars: the two
-    give the same pairs (tests/test_dataset.py)."""
+    give the same pairs (tests/records/test_dataset.py)."""
     if view.rows is not None:
         yield from _duplicates_of_rows(view.rows)
     else:

@@ -2,7 +2,7 @@
 GitHub Action judge a change to them.
 
 Which files are data has one definition, DATA_FILES and NOT_DATA; .pre-commit-hooks.yaml's `files`
-and `exclude` repeat it (YAML cannot import it: tests/test_action.py holds the three equal). The
+and `exclude` repeat it (YAML cannot import it: tests/commands/test_action.py holds the three equal). The
 dataset is every such file git tracks, listed with `git ls-files` (the index: HEAD in a fresh
 checkout, what is staged under pre-commit) or, for a base revision, `git ls-tree`; narrowed to the
 `dataset-paths` globs when given; split as `check` splits files: the --validation file and the
@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 from .splits import held_out_by_name
 
-# Files ftlint reads, as .pre-commit-hooks.yaml matches them (tests/test_action.py holds them equal).
+# Files ftlint reads, as .pre-commit-hooks.yaml matches them (tests/commands/test_action.py holds them equal).
 DATA_FILES = re.compile(r"(\.(jsonl|ndjson|json)(\.gz|\.zst)?|\.(parquet|arrow))$")
 NOT_DATA = re.compile(
     r"(^|/)(dataset_info|state|dataset_dict|tokenizer|tokenizer_config|special_tokens_map|added_tokens|config"

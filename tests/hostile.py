@@ -1,5 +1,5 @@
 """The hostile inputs of issue 7, as bytes, with the exact findings ftlint must give (line, code).
-tests/test_hostile.py checks each one; fixtures/hostile/ holds the same bytes as a corpus."""
+tests/untrusted/test_hostile.py checks each one; fixtures/hostile/ holds the same bytes as a corpus."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
     python tools/imports.py            counts, then each cycle and each arrow back up
     python tools/imports.py --route    the modules a run reaches from ftlint.app.analyse_data, layer by layer
-    python tools/imports.py --json     the counts as JSON (tests/test_house.py holds cycles and arrows back up at zero)
+    python tools/imports.py --json     the counts as JSON (tests/house/test_house.py holds cycles and arrows back up at zero)
 
 An arrow is any import of one ftlint module by another: at the top, inside a function, or under
 `if TYPE_CHECKING:` (a type a module names is a dependency of its design even when it is not

@@ -1,4 +1,4 @@
-"""Record what the real transformers Trainer does, for tests/test_hf_trainer.py.
+"""Record what the real transformers Trainer does, for tests/oracles/test_hf_trainer.py.
 
 Not part of the suite: it needs torch (a CPU wheel is enough) and one transformers version at a
 time; the whole one-process grid takes a few hours. The recordings in fixtures/hf_trainer/ were made with

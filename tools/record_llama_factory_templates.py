@@ -1,5 +1,5 @@
 """Record how LLaMA-Factory's own templates encode a few conversations, for
-tests/test_llama_factory_templates.py. Not part of the suite: it runs in LLaMA-Factory's
+tests/oracles/test_llama_factory_templates.py. Not part of the suite: it runs in LLaMA-Factory's
 environment (tools/trainer_oracle/setup_envs.sh, hiyouga/LLaMA-Factory@ff6d4d1) with a tokenizer
 folder built from ftlint's Qwen ranks (tools/trainer_oracle/tiny_model.py, Qwen3-4B-Instruct-2507's
 added tokens, eos <|im_end|>, no bos):

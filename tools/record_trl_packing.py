@@ -1,5 +1,5 @@
 """Record what TRL's own packer does with some row lengths: fixtures/oracle/trl_pack_dataset.json,
-which tests/test_plan.py holds ftlint's packing to (not run in CI: it needs TRL and datasets).
+which tests/plan/test_plan.py holds ftlint's packing to (not run in CI: it needs TRL and datasets).
 
     HF_DATASETS_OFFLINE=1 /work/envs/trl/bin/python tools/record_trl_packing.py > fixtures/oracle/trl_pack_dataset.json
 

@@ -1,6 +1,6 @@
 """Meta's Llama 3 prompt formats (3.1, 3.2, 3.3; and 3's own, `first_format`), as ftlint's own code: Meta's Jinja template is
 Llama Materials under the Llama Community License, so ftlint does not ship it; this follows the
-format Meta documents, and tests/test_chat.py renders the real template (a test fixture, with its
+format Meta documents, and tests/oracles/test_differential.py renders the real template (a test fixture, with its
 licence) and compares, record by record.
 
     <|begin_of_text|><|start_header_id|>system<|end_header_id|>\\n\\n

@@ -1,7 +1,7 @@
 """Meta's Llama 4 prompt format, as ftlint's own code: Meta's Jinja template is Llama Materials
 (the Llama 4 Community License), so ftlint does not ship it; this writes what the template
 transformers carries (models/llama4/processing_llama4.py, `chat_template`) renders, and
-tests/test_differential.py renders that template and compares, record by record.
+tests/oracles/test_differential.py renders that template and compares, record by record.
 
     <|begin_of_text|>
     <|header_start|>system<|header_end|>\\n\\n[Environment: ipython\\n]SYSTEM<|eot|>   (only when given; trimmed)

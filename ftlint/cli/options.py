@@ -97,7 +97,7 @@ class FileOption(click.Option):
     `file_part` says which part of a value is the path (None: the value names no file, as a
     tokenizer family). Every such option is declared with this class, and a click.Path option is
     confined as a whole value even without it, so a new path flag cannot slip past the rule
-    (tests/test_untrusted_configs.py holds every FILE- or PATH-valued option to it)."""
+    (tests/untrusted/test_untrusted_configs.py holds every FILE- or PATH-valued option to it)."""
 
     def __init__(self, *args: Any, file_part: Callable[[str, Path], tuple[str, str] | None] = whole_value,
                  **kwargs: Any) -> None:

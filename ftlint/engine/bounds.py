@@ -11,7 +11,7 @@
    counts (FT301's message prints them), never counted again.
 
 Every step is a bound of the exact figures or the exact figures themselves, so FT301 is found
-exactly where the exact count finds it (tests/test_bounds.py, at the limit and one either side).
+exactly where the exact count finds it (tests/engine/test_bounds.py, at the limit and one either side).
 """
 
 from __future__ import annotations

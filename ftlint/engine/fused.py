@@ -46,7 +46,7 @@ sends the line the full path, which stops there too.
 A check the judge would run that is in none of the lists (a rule added since, a format's own) turns
 the pass off for the format: `fused_pass` compares each, by function and codes, and so does a test.
 Off as well: --mapping, a chat template, and `Settings.fused`
-False (the environment's FTLINT_FUSED=0), which the differential test (tests/test_fused.py) and
+False (the environment's FTLINT_FUSED=0), which the differential test (tests/oracles/test_fused.py) and
 users comparing the two paths use.
 """
 

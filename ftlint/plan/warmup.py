@@ -1,5 +1,5 @@
 """The warmup steps of a run and how they were found, said so that the words recompute to the
-figure (tests/test_arithmetic.py evaluates every "= ..." the estimate prints): each trainer's own
+figure (tests/plan/test_arithmetic.py evaluates every "= ..." the estimate prints): each trainer's own
 rule (its Steps: ftlint/trainers/steps.py, or its package's), over the steps its learning-rate
 schedule is made for."""
 

@@ -6,7 +6,7 @@ schema.py, conversation.py and chat.py) and in its formats' schemas, severities 
 Sources, each read 2026-12-01: docs.together.ai/docs/fine-tuning/data-preparation, /function-calling,
 /reasoning, /vision and /preference-tuning; the SDK's file checker, together/utils/files.py of
 together==1.6.0 (its v1 SDK, which mirrors the server's rules and runs in ftlint's tests as an
-oracle: tests/test_provider_oracles.py). Where the docs allow what the v1 checker rejects (tools,
+oracle: tests/oracles/test_provider_oracles.py). Where the docs allow what the v1 checker rejects (tools,
 tool calls without content, the tool role, reasoning fields), ftlint follows the docs, and the
 README's table of disagreements lists each case.
 """

@@ -10,8 +10,8 @@ cut of engine/past_max.py); the tokens in order as (untrained, trained) runs are
 is `kept_pairs`, the rule the cut sums. Where the trainer's own renderer makes the record
 (Trainer.renderer), its pieces are shown as it made and cut them (Sample.parts), the pieces its
 figures sum. So the tokens marked trained and kept are the record's trainable tokens in
-`estimate`, record by record (tests/test_show.py), and the trainer's own where it was recorded
-(tests/test_show_trainer_runs.py).
+`estimate`, record by record (tests/commands/test_show.py), and the trainer's own where it was recorded
+(tests/oracles/test_show_trainer_runs.py).
 """
 
 from __future__ import annotations

@@ -333,7 +333,7 @@ class ByteBound(TokenCounter):
     (each family ftlint ships is one) spells at least one byte, so a text has at most as many
     tokens as its UTF-8 bytes (after NFC, for a tokenizer that normalises first). `check` counts
     with it, and counts exactly only the records whose bound reaches the limit (FT301): the
-    tokenizer is not even loaded when none does. tests/test_tokens.py proves bound >= exact for
+    tokenizer is not even loaded when none does. tests/models/test_tokens.py proves bound >= exact for
     every family on a multilingual corpus."""
 
     def __init__(self, encoding_name: str) -> None:  # not super().__init__: that loads the tokenizer

@@ -78,7 +78,7 @@ def parse_ranks(data: bytes) -> dict[bytes, int]:
     parts = data.split()  # token rank token rank ...
     tokens, ranks = parts[0::2], parts[1::2]
     if len(tokens) == len(ranks) and ranks[:1] == [b"0"] and int(ranks[-1]) == len(ranks) - 1:
-        # tiktoken's files list ranks 0, 1, 2, ... in order (tests/test_tokens.py checks the
+        # tiktoken's files list ranks 0, 1, 2, ... in order (tests/models/test_tokens.py checks the
         # shipped ones line by line), so the rank is the position: no int() per line (40 ms)
         return dict(zip(map(binascii.a2b_base64, tokens), range(len(tokens)), strict=True))
     return dict(zip(map(binascii.a2b_base64, tokens), map(int, ranks), strict=True))

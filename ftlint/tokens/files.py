@@ -192,7 +192,7 @@ def _check_vocabulary(ranks: dict[bytes, int], pattern: str) -> None:
 
 def _rank_file(path: Path, data: bytes, digest: str) -> LoadedTokenizer:
     """A tiktoken rank file: one of a family's, known by its SHA-256 (its split pattern is not
-    in it). Such a file is parsed as the family's own (tests/test_tokens.py checks each)."""
+    in it). Such a file is parsed as the family's own (tests/models/test_tokens.py checks each)."""
     family = next((f for f in FAMILIES.values() if f.sha256 == digest and not f.ranks_of), None)
     if family is None:
         if not _RANK_LINE.match(data):

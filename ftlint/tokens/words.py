@@ -9,7 +9,7 @@ stays one piece (o200k's and Tekken's `[Lu]*[Ll]+`, cl100k's and Qwen's `\\p{L}+
 needs an apostrophe, which no such word holds). So " w" is a whole piece, and tiktoken encodes a
 piece found in the vocabulary as that one token. Only membership matters: a word missing from
 the list only loosens the bound, a word in it that is not a token would break it, which
-tests/test_tokens.py rules out for each shipped list against the family's ranks.
+tests/models/test_tokens.py rules out for each shipped list against the family's ranks.
 """
 
 from __future__ import annotations

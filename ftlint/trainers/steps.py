@@ -76,7 +76,7 @@ class Steps(Protocol):
 
     def warmup_words(self, schedule_steps: int, ratio: Fraction | None, steps: int | None, source: str) -> str:
         """How the warmup steps were found, in words that recompute to the figure (`source`: where
-        a given warmup_steps came from; tests/test_arithmetic.py evaluates every "= ...")."""
+        a given warmup_steps came from; tests/plan/test_arithmetic.py evaluates every "= ...")."""
         ...
 
     def per_epoch_words(self, sequences: int, unit: str, batch: int, gpus: int, grad_accum: int, drop_last: bool) -> str:

@@ -90,7 +90,7 @@ def width(point: Any, stated: tuple[int, int]) -> str:
 def run_ftlint(trainer: str, case: dict[str, Any],
                transformers: str | None = None) -> tuple[dict[str, Any] | None, dict[str, tuple[int, int]], str]:
     """ftlint's figures and stated ranges for `case`; `transformers`: the release the trainer ran under (its recording's),
-    which ftlint would read beside an installed trainer and is told here, as tests/test_replay_trl.py
+    which ftlint would read beside an installed trainer and is told here, as tests/oracles/test_replay_trl.py
     does, with the template of the recorder's base model (RECORDED_TEMPLATES)."""
     folder = RUNS / FOLDER[trainer]
     config = folder / f"{case['case']}{EXT[trainer]}"

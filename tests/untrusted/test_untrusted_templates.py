@@ -134,7 +134,7 @@ def test_a_template_that_is_not_a_regular_file_is_one_line(kind: str, tmp_path: 
     else:
         (folder / "evil.jinja").symlink_to("/dev/zero")  # endless zeros
     # the configuration names the FIFO; /dev/zero is outside the repository, which a configuration
-    # may not name (tests/test_untrusted_configs.py), so the user names it with the flag
+    # may not name (tests/untrusted/test_untrusted_configs.py), so the user names it with the flag
     if kind == "fifo":
         code, out, err, peak = check(folder, timeout=60)
     else:
@@ -171,7 +171,7 @@ def test_the_api_takes_the_budget_by_keyword(tmp_path: Path) -> None:
 
 @pytest.fixture(scope="module")
 def ray_cluster() -> Iterator[str]:
-    """A local Ray cluster, started as tests/test_ray.py starts it but with a small object store:
+    """A local Ray cluster, started as tests/engine/test_ray.py starts it but with a small object store:
     a run that joins the cluster maps the store whole, and runs under the cap. Its address."""
     ray = pytest.importorskip("ray")
     from ftlint.engine import ray as on_ray

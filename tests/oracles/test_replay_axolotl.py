@@ -23,7 +23,7 @@ import yaml
 
 from conftest import Result, run_process
 
-RUNS = Path(__file__).parent.parent / "fixtures" / "trainer_runs"
+RUNS = Path(__file__).parents[2] / "fixtures" / "trainer_runs"
 FOLDER = RUNS / "axolotl"
 RECORDED = sorted(p.name.removesuffix(".recorded.json") for p in FOLDER.glob("*.recorded.json"))
 # the cases axolotl refuses (the recording holds its error, no figures), and those it trained

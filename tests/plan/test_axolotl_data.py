@@ -1,6 +1,6 @@
 """The arithmetic axolotl's figures follow, each against an oracle of its own: a plain first-fit
 packer for axolotl's multipack bins; hand arithmetic for axolotl's packed step count and its
-warmup (datasets' slicing, shuffle and split: tests/test_hf_datasets.py; tests/test_replay_axolotl.py
+warmup (datasets' slicing, shuffle and split: tests/plan/test_hf_datasets.py; tests/oracles/test_replay_axolotl.py
 holds the whole of it to the recorded runs)."""
 from __future__ import annotations
 

@@ -19,7 +19,7 @@ import pytest
 
 from ftlint.trainers.steps import HuggingFace
 
-FIXTURES = Path(__file__).parent.parent / "fixtures" / "hf_trainer"
+FIXTURES = Path(__file__).parents[2] / "fixtures" / "hf_trainer"
 RUNS = {"4.51.3": 7939, "4.52.1": 2259, "4.57.6": 1539, "5.23.0": 7939, "5.24.0": 1759}
 
 

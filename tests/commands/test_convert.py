@@ -155,7 +155,7 @@ def test_convert_reports_through_every_output_format_and_the_selection(tmp_path:
     quiet = run("convert", str(source), str(out), "--to", "alpaca", "--ignore", "FT801")
     assert "FT801" not in quiet.stdout and quiet.exit_code == 1  # the records are still not convertible
     capped = run("convert", str(source), str(out), "--to", "alpaca", "--max-errors", "1").stdout.splitlines()
-    # the first line is a record's: FT801, one fact of every record, is said once after them (tests/test_repeated.py)
+    # the first line is a record's: FT801, one fact of every record, is said once after them (tests/records/test_once_per_file.py)
     assert capped[0].endswith(":1:1: FT802 tool calls, tool results or a second system message: Alpaca has no room for them")
     assert capped[1].startswith("... ") and capped[-2].startswith("converted ") and "103 left out" in capped[-2]
     assert capped[-1].startswith("103 errors (FT802 x103), ")

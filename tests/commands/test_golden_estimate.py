@@ -2,7 +2,7 @@
 a run config of each trainer (TRL, axolotl packed with a held-out share and unseeded draws,
 LLaMA-Factory packed with val_size, mistral-finetune), a budget, a self-hosted run, scaled
 learning rates, a validation file, lines with errors. Each case's text, JSON and markdown are
-golden files (fixtures/outputs/estimate/), as tests/test_outputs.py keeps the drone fixture's in
+golden files (fixtures/outputs/estimate/), as tests/commands/test_outputs.py keeps the drone fixture's in
 every format (not repeated here), and the notebook's table of two of them through the API.
 FTLINT_UPDATE_GOLDENS=1 rewrites them after a deliberate change; then review the diff."""
 

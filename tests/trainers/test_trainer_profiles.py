@@ -108,17 +108,17 @@ def test_axolotl_trains_the_assistant_turns_of_messages_data() -> None:
     content = sum(len(enc.encode(m["content"])) for r in records for m in r["messages"] if m["role"] == "assistant" and m.get("content"))
     assert content <= axolotl["trainable_tokens"] < trl["tokens"] // 10
     # the assistant turns' tokens under the convention are what an OpenAI job trains of the file
-    # (its figure is derived independently in tests/test_estimate.py)
+    # (its figure is derived independently in tests/plan/test_estimate.py)
     openai = json.loads(run("estimate", str(path), "--format", "openai-chat", "-o", "json").stdout)
     assert axolotl["trainable_tokens"] == openai["trainable_tokens"] == 1_099
 
 
 def test_llama_factory_without_its_template_named_makes_the_count_an_estimate() -> None:
     """LLaMA-Factory renders with the template its YAML names from its own registry
-    (data/template.py; tests/test_replay_llama_factory.py holds ftlint's renderer to its runs);
+    (data/template.py; tests/oracles/test_replay_llama_factory.py holds ftlint's renderer to its runs);
     named by --trainer alone, no template is known, and the counts are labelled an estimate,
     never exact, while the same model under TRL (its Hugging Face template, compared in
-    tests/test_differential.py) is exact."""
+    tests/oracles/test_differential.py) is exact."""
     path = str(FIXTURES / "good" / "drone_training.jsonl")
     lf = json.loads(run("estimate", path, "--trainer", "llama-factory", "--model", "Qwen/Qwen2.5-7B-Instruct", "-o", "json").stdout)
     trl = json.loads(run("estimate", path, "--trainer", "trl", "--model", "Qwen/Qwen2.5-7B-Instruct", "-o", "json").stdout)

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 import yaml
 
-RUNS = Path(__file__).parent.parent / "fixtures" / "trainer_runs"
+RUNS = Path(__file__).parents[2] / "fixtures" / "trainer_runs"
 FOLDER = {"trl": "trl", "llamafactory": "llama-factory", "axolotl": "axolotl"}
 EXT = {"trl": ".yaml", "llamafactory": ".yaml", "axolotl": ".yml"}
 MODEL_KEY = {"trl": "model_name_or_path", "llamafactory": "model_name_or_path", "axolotl": "base_model"}

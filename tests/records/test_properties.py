@@ -22,7 +22,7 @@ from ftlint.rules import secrets
 from ftlint.rules.tokens import SPECIAL_TOKEN_TEXT
 from ftlint.tokens import TokenCounter
 
-SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
+SCHEMAS = Path(__file__).resolve().parents[2] / "schemas"
 
 
 def _property_names(schema: object) -> set[str]:

@@ -1,6 +1,6 @@
 """Pictures where people look: the Mermaid charts of `estimate -o markdown` (what the Action
 writes to the job summary), and the HTML tables a notebook shows for CheckResult and Estimate.
-Every number is derived here from the records (the OpenAI convention, tests/test_hosted.py)."""
+Every number is derived here from the records (the OpenAI convention, tests/plan/test_hosted.py)."""
 
 from __future__ import annotations
 

@@ -302,7 +302,7 @@ def test_each_whole_word_list_holds_only_tokens_of_its_vocabulary(family: str) -
              (line.split() for line in gzip.decompress((root / f"{family}.tiktoken.gz").read_bytes()).splitlines() if line)}
     for word in words[:-1]:
         assert re.fullmatch(r"[A-Z]?[a-z]+", word) and ranks[b" " + word.encode()] < 50_000, word
-    spec = importlib.util.spec_from_file_location("word_tokens", Path(__file__).parent.parent / "tools" / "word_tokens.py")
+    spec = importlib.util.spec_from_file_location("word_tokens", Path(__file__).parents[2] / "tools" / "word_tokens.py")
     assert spec is not None and spec.loader is not None
     tool = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(tool)

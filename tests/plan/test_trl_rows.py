@@ -1,5 +1,5 @@
 """What TRL's SFTTrainer does to a plain row before it counts (huggingface/trl@f2cd577
-trl/trainer/sft_trainer.py _prepare_dataset), beyond the recorded cases (tests/test_replay_trl.py,
+trl/trainer/sft_trainer.py _prepare_dataset), beyond the recorded cases (tests/oracles/test_replay_trl.py,
 all on Qwen, whose tokenizer puts nothing before a text):
 
   a plain text or prompt is encoded by `processing_class(text=...)` (trl/data_utils.py _tokenize),

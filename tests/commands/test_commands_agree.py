@@ -244,6 +244,6 @@ def formats_table() -> str:
 
 
 def test_the_documented_formats_table_is_the_registry() -> None:
-    assert formats_table() in (ROOT / "docs" / "formats.md").read_text(), "regenerate docs/formats.md's table from tests/test_joints.py:formats_table"
+    assert formats_table() in (ROOT / "docs" / "formats.md").read_text(), "regenerate docs/formats.md's table from tests/commands/test_commands_agree.py:formats_table"
     readme = (ROOT / "README.md").read_text()
     assert f"It knows {len(__import__('ftlint.formats.registry', fromlist=['FORMATS']).FORMATS)} dataset formats" in readme
