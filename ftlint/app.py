@@ -24,7 +24,7 @@ from .models import Model, Sourced, default_model, user_value
 from .options import ConvertOptions, PlanOptions, RunOptions, StudyOptions
 from .redact import redact
 from .resolve import Run, resolve_run
-from .trainers import Trainer, chosen
+from .trainers import Trainer, run_trainer
 
 if TYPE_CHECKING:
     from .convert import Tally
@@ -86,10 +86,7 @@ def analyse_data(run: Run, emit: Emit, progress: Progress | None = None, train: 
     phased = counted(lambda: run_phases(run, emit, progress, train, validation))
     fmt = first_format(phased.train)
     model = run.model or default_model(fmt.name, run.today)
-    trainer, why = run.trainer, run.trainer_source
-    if trainer is None:  # none named: the one the file's format's provider implies, if any
-        trainer, why = chosen(None, model.provider)
-        why = f"implied by {fmt.name}, {model.provider}'s format" if trainer is not None else ""
+    trainer, why = run_trainer(run.trainer, run.trainer_source, model.provider, fmt.name)
     return Data(run, model, phased.train, phased.validation, phased.leaks, run.today.isoformat(), trainer, why,
                 phased.refused)
 

@@ -29,7 +29,6 @@ if TYPE_CHECKING:
     from ..engine.pipeline import Worker
     from ..formats import Format, LineFigures
     from ..options import RunOptions
-    from ..trainers import Trainer
 
 
 @dataclass
@@ -67,6 +66,7 @@ def show(run: RunOptions, line: int) -> Shown:
     from ..mapping import given_format
     from ..models import default_model
     from ..resolve import resolve_run
+    from ..trainers import run_trainer
 
     resolved = resolve_run(run)
     named, settings = resolved.model, resolved.settings
@@ -80,7 +80,7 @@ def show(run: RunOptions, line: int) -> Shown:
                                    prompt_fingerprints=False)
     fmt = trained_as(get_format(name), settings.trains_targets)
     model = named or default_model(name, resolved.today)
-    trainer, why = _trainer(resolved.trainer, resolved.trainer_source, model.provider, name)
+    trainer, why = run_trainer(resolved.trainer, resolved.trainer_source, model.provider, name)
     limit, owner = settings.limit_for(fmt)
     lengths = [n for n in (settings.loss.max_seq_len, limit) if n is not None]
     cut = min(lengths) if lengths else None
@@ -101,16 +101,6 @@ def show(run: RunOptions, line: int) -> Shown:
         return shown
     _view(shown, fmt, settings, worker, target.value)
     return shown
-
-
-def _trainer(trainer: Trainer | None, why: str, provider: str, fmt: str) -> tuple[Trainer | None, str]:
-    """The run's trainer as app.analyse_data chooses it: named, or implied by the model, else by the format's provider."""
-    from ..trainers import chosen
-
-    if trainer is None:
-        trainer, _ = chosen(None, provider)
-        why = f"implied by {fmt}, {provider}'s format" if trainer is not None else ""
-    return trainer, why
 
 
 def _findings(target: Target, settings: Settings, worker: Worker) -> list[Diagnostic]:

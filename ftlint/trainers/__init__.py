@@ -75,6 +75,15 @@ def chosen(name: str | None, provider: str | None) -> tuple[Trainer | None, str]
     return found, f"{'--trainer hosted: ' if name == HOSTED else ''}the {provider} provider's"
 
 
+def run_trainer(trainer: Trainer | None, why: str, provider: str, fmt: str) -> tuple[Trainer | None, str]:
+    """The run's trainer and why, as every command has it: the one the run resolved (named, or
+    implied by its model), else the one the training format's provider implies."""
+    if trainer is not None:
+        return trainer, why
+    found, _ = chosen(None, provider)
+    return found, f"implied by {fmt}, {provider}'s format" if found is not None else ""
+
+
 def mapping_owner(file: str) -> Trainer:
     """The trainer whose column mapping a --mapping FILE is."""
     return next(t for t in TRAINERS.values() if t.reads_mapping(file))
@@ -86,4 +95,4 @@ def cut_rule(name: str) -> Cut:
 
 
 __all__ = ["ALIASES", "CHOICES", "CONFIGS", "HOSTED", "REFUSED", "TRAINERS", "Cut", "Fact", "Plan", "Profile", "Rows", "Trainer",
-           "UnknownTrainer", "Unrendered", "chosen", "cut_rule", "mapping_owner", "named", "of_provider"]
+           "UnknownTrainer", "Unrendered", "chosen", "cut_rule", "mapping_owner", "named", "of_provider", "run_trainer"]
