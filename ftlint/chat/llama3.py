@@ -94,6 +94,16 @@ def render(messages: Sequence[dict], tools: object = None, dated: str = "26 Jul 
 UNSLOTH_31 = "unsloth-llama-3.1"
 
 
+def writes(name: str) -> bool:
+    """Whether `render` writes a family of ftlint/chat (the Llama 3 ones and unsloth's variant of 3.1)."""
+    return name.startswith("llama3") or name == UNSLOTH_31
+
+
+def trims(name: str) -> bool:
+    """Whether the family trims each content, as Meta's template does (render's `trim`)."""
+    return name != UNSLOTH_31
+
+
 def dated(name: str, today: dt.date) -> str:
     if name == UNSLOTH_31:
         return "26 July 2024"

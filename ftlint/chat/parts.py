@@ -24,8 +24,8 @@ def turn_parts(template: str, source: str | None = None, today: dt.date | None =
             text = JinjaTemplate(source, today).render(messages).text
         elif spec is not None and spec.source.endswith(".jinja"):
             text = JinjaTemplate(template_text(template), today).render(messages, None, spec.bos, spec.eos).text
-        elif spec is not None and template.startswith(("llama3", "unsloth-llama")):
-            text = llama3.render(messages, None, llama3.dated(template, today or dt.date.today()), trim=template != llama3.UNSLOTH_31).text
+        elif spec is not None and llama3.writes(template):
+            text = llama3.render(messages, None, llama3.dated(template, today or dt.date.today()), trim=llama3.trims(template)).text
         else:
             return None
     except TemplateFailure:

@@ -124,7 +124,7 @@ class Tally:
             if self.name == "llama3.0":
                 return llama3.first_format(messages, add_generation_prompt)
             return llama3.render(messages, tools, llama3.dated(self.name, self.today), add_generation_prompt,
-                                 trim=self.name != llama3.UNSLOTH_31)
+                                 trim=llama3.trims(self.name))
         return jinja.render(messages, tools, self.spec.bos, self.spec.eos, add_generation_prompt, self._deadline,
                             **(extra or {}))
 

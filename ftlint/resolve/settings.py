@@ -125,9 +125,10 @@ def unescaped(text: str) -> str:
 def refused_options(run: RunOptions, trainer: Trainer | None) -> None:
     """The judging options only some trainers take (Trainer.run_options): given for another, one line."""
     for name in ("template_name", "instruction_part", "response_part"):
+    from ..trainers import option_refusal
+
         if getattr(run, name) is not None and (trainer is None or name not in trainer.run_options):
-            flag = "--" + name.replace("_", "-")
-            raise UsageError(f"{flag} is unsloth's (get_chat_template, train_on_responses_only): name --trainer unsloth")
+            raise UsageError(option_refusal(name))
 
 
 def swapped_template(trainer: Trainer, template: str, read: TemplateFile | None,

@@ -84,6 +84,14 @@ def run_trainer(trainer: Trainer | None, why: str, provider: str, fmt: str) -> t
     return found, f"implied by {fmt}, {provider}'s format" if found is not None else ""
 
 
+def option_refusal(option: str) -> str:
+    """What a run of another trainer is told of a judging option only some trainers take (a
+    RunOptions field in a Trainer's run_options): whose it is."""
+    owner = next(t for t in TRAINERS.values() if option in t.run_options)
+    flag = "--" + option.replace("_", "-")
+    return f"{flag} is {owner.name}'s ({owner.run_options_source}): name --trainer {owner.name}"
+
+
 def mapping_owner(file: str) -> Trainer:
     """The trainer whose column mapping a --mapping FILE is."""
     return next(t for t in TRAINERS.values() if t.reads_mapping(file))
@@ -95,4 +103,5 @@ def cut_rule(name: str) -> Cut:
 
 
 __all__ = ["ALIASES", "CHOICES", "CONFIGS", "HOSTED", "REFUSED", "TRAINERS", "Cut", "Fact", "Plan", "Profile", "Rows", "Trainer",
-           "UnknownTrainer", "Unrendered", "chosen", "cut_rule", "mapping_owner", "named", "of_provider", "run_trainer"]
+           "UnknownTrainer", "Unrendered", "chosen", "cut_rule", "mapping_owner", "named", "of_provider", "option_refusal",
+           "run_trainer"]

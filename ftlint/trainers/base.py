@@ -183,6 +183,7 @@ class Trainer:
     cut: Cut = KEEP_START  # what it does past its max length (its profile's past_max names it)
     other_cuts: tuple[Cut, ...] = ()  # the others it may do in a run (cut_for)
     run_options: frozenset[str] = frozenset()  # the judging options only some trainers take (RunOptions fields)
+    run_options_source = ""  # what of the trainer those options model, as a run of another trainer is told
     aliases: tuple[str, ...] = ()  # other names a user may give it
     auto_documented = False  # its "auto" epochs and batch are the step arithmetic's own rules (ftlint/trainers/steps.py)
     checks_as: ClassVar[dict[str, str]] = {}  # a format it shares -> its own format, whose severities its checker applies to it

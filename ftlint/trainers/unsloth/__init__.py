@@ -24,6 +24,7 @@ RESPONSES_ONLY = "response_part"  # the key resolve passes to cut_for when train
 class Unsloth(Trainer):
     other_cuts = (RESPONSES,)
     run_options = frozenset({"template_name", "instruction_part", "response_part"})
+    run_options_source = "get_chat_template, train_on_responses_only"
 
     def named_template(self, name: str) -> str:
         from .templates import rendered_as
