@@ -66,7 +66,7 @@ class Loss:
     # unsloth's train_on_responses_only: what follows response_part, up to the next instruction_part, trains ("": off)
     instruction_part: str = ""
     response_part: str = ""
-    mask: str = ""  # the trainer's own loss mask on the model's template, by name (ftlint/chat MASKS; "": TRL's)
+    mask: str = ""  # the trainer whose own loss mask on the model's template trains (Trainer.masker), by name ("": TRL's)
     keys: tuple[tuple[str, object], ...] = ()  # the mapping file's keys that decide what that mask trains (Mapping.loss)
 
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..tokens import described, failed, get_encoding, is_panic, library_of, normalises_nfc
+from ..trainers.rendering import Masked as Masked  # a trainer's own mask makes it too (Trainer.masker)
 from ..trust import MAX_FILE_BYTES
 
 if TYPE_CHECKING:
@@ -41,21 +42,6 @@ class Encoded:
     ids: list[int]  # the tokens' ranks; an added token is -(1 + its index among the template's added tokens)
     starts: list[int]  # the character each token starts at
     ends: list[int] = field(default_factory=list)  # the character after the last one it holds (a part of)
-
-
-@dataclass(slots=True)
-class Masked:
-    """One record rendered, tokenized and masked."""
-
-    tokens: int
-    trained: int
-    text: str
-    spans: list[tuple[int, int]]  # the trained blocks, in characters of `text` (empty: see `all_trained`)
-    all_trained: bool  # every token trains (TRL without assistant_only_loss)
-    eos: str = ""  # the template's end of turn (the tokenizer's eos_token)
-    unmarked: bool = False  # assistant_only_loss with a template that has no generation block at all
-    pairs: list[tuple[int, int]] | None = None  # the tokens in order as (untrained, trained) runs (trainers/cut.py)
-    pieces: list[tuple[str, int, bool]] | None = None  # mistral-common's, axolotl's Alpaca parts: each piece's text, tokens, trained
 
 
 class Tokenizer:

@@ -7,20 +7,16 @@ import dataclasses
 import datetime as dt
 from collections.abc import Iterator, Mapping, Sequence
 from time import monotonic
-from typing import TYPE_CHECKING
 
 from ..options import Loss, TemplateBudget
 from ..tokens import TokenCounter, added_tokens, library_of
 from ..trainers.cut import pairs_of_mask
-from ..trainers.rendering import Renderer, Sample, Vocab
-from . import CHAT_TEMPLATES, FAMILY_TEMPLATE_DEFAULTS, MISTRAL_COMMON, ChatTemplate, count_rendered, template_text
+from ..trainers.rendering import Masker, Renderer, Sample, Vocab
+from . import CHAT_TEMPLATES, FAMILY_TEMPLATE_DEFAULTS, MISTRAL_COMMON, TEXT_BOS, ChatTemplate, count_rendered, template_text
 from .mask import Masked, Tokenizer, char_spans, common_prefix, responses_mask, span_mask
 from .mistral_common import Piece, pieces
 from .render import JinjaTemplate, Rendered
 from .source import TemplateFile, read_template
-
-if TYPE_CHECKING:
-    from .axolotl import AxolotlMasker
 
 
 class Tally:
@@ -29,11 +25,11 @@ class Tally:
 
     def __init__(self, template: str, counter: TokenCounter, today: dt.date, loss: Loss | None = None,
                  budget: TemplateBudget | None = None, file: TemplateFile | None = None,
-                 renderer: Renderer | None = None) -> None:
+                 renderer: Renderer | None = None, masker: Masker | None = None) -> None:
         self.counter, self.today = counter, today
         self.renderer = renderer  # the trainer's own, for the formats it reads (Trainer.renderer)
         self.loss = loss or Loss()
-        self.masker = masker_for(self.loss)  # the run's trainer's own loss mask (Loss.mask), else TRL's, below
+        self.masker = masker  # the run's trainer's own loss mask (Trainer.masker), else TRL's, below
         self.budget = budget or TemplateBudget()
         self._tokenizer: Tokenizer | None = None
         self._deadline: float | None = None
@@ -61,9 +57,12 @@ class Tally:
             self.spec = dataclasses.replace(self.spec, specials=own_tokens, special_pattern="")
         # text spelling one of these is read as that token (FT302): the trainer's plain added words are not control tokens
         self.controls, model_tokens = self.spec.splitter, self.spec.specials
-        if self.masker is not None:  # the trainer's tokenizer as it loads it (axolotl's special_tokens and tokens)
-            self.controls = self.masker.tokenizer(self.spec, words=False).splitter
-            self.spec = self.masker.tokenizer(self.spec)
+        if self.masker is not None:  # the trainer's tokenizer as it loads it (its own added tokens, eos and bos)
+            spec = self.spec
+            controls, _, _ = self.masker.tokenizer(spec.specials, spec.eos, spec.bos, words=False)
+            self.controls = dataclasses.replace(spec, specials=controls).splitter
+            specials, eos, bos = self.masker.tokenizer(spec.specials, spec.eos, spec.bos)
+            self.spec = dataclasses.replace(spec, specials=specials, eos=eos, bos=bos)
         library = library_of(counter.encoding_name, counter.file_limit)
         if library is not None and self.spec.specials != model_tokens:  # tokens new to a tokenizer.json: the trainer added them
             library = library.with_tokens([t for t in self.spec.specials if t not in model_tokens])
@@ -211,6 +210,15 @@ class Tally:
         """Tokens of a text as the tokenizer encodes it whole, each of its added tokens one."""
         return self._count(text)
 
+    def count_pieces(self, text: str) -> int:
+        """Tokens of a text encoded piece by piece between its added tokens (count_rendered), each added token one."""
+        return count_rendered(text, self.spec.splitter, self.counter.count)
+
+    @property
+    def text_bos(self) -> str:
+        """What the model's tokenizer puts before a text it encodes (TEXT_BOS; "": nothing)."""
+        return TEXT_BOS.get(self.counter.encoding_name, "")
+
     def _count(self, text: str) -> int:
         if self._whole is not None:
             return self._whole(text)
@@ -227,15 +235,6 @@ class Tally:
         # nothing is cut: mistral-finetune packs a long sample across sequences (its profile's past_max)
         return Masked(sum(sizes), trained, rendered.text, rendered.spans, False, self.spec.eos,
                       pieces=[(p.text, n, p.trained) for p, n in zip(made, sizes, strict=True)])
-
-
-def masker_for(loss: Loss) -> AxolotlMasker | None:
-    """The trainer's own loss mask its profile names (Loss.mask), with its run config's keys."""
-    if not loss.mask:
-        return None
-    from .axolotl import MASKS
-
-    return MASKS[loss.mask](loss.keys)
 
 
 def _joined(made: list[Piece]) -> Rendered:

@@ -78,13 +78,13 @@ class Worker:
             import datetime as dt
 
             from ..chat.tally import Tally
-            from ..trainers import named
+            from ..trainers import masker, named
 
             assert self._exact is not None
             renderer = named(settings.trainer).renderer(dict(settings.trainer_keys)) if settings.trainer and settings.trainer_keys \
                 else None
-            self.tally = Tally(settings.template, self._exact, dt.date.fromisoformat(settings.today), settings.loss,
-                               settings.template_budget, settings.template_file, renderer)
+            self.tally = Tally(settings.template, self._exact, dt.date.fromisoformat(settings.today), settings.loss, settings.template_budget,
+                               settings.template_file, renderer, masker(settings.loss.mask, settings.loss.keys))
 
     def exact(self) -> TokenCounter:
         """The tokenizer itself, loaded the first time a record's bound reaches its limit."""

@@ -57,9 +57,9 @@ def rule_of(fmt: Format, loss: Loss) -> str:
     """The record rule as the run's trainer's own loss mask trains the format (Loss.mask), else the format's own."""
     if not loss.mask:
         return fmt.record_rule
-    from ..chat.tally import masker_for
+    from ..trainers import masker as masker_of
 
-    masker = masker_for(loss)
+    masker = masker_of(loss.mask, loss.keys)
     return masker.rule(fmt.shape) if masker is not None else fmt.record_rule
 
 

@@ -110,8 +110,9 @@ def loss_for(run: RunOptions, trainer: Trainer | None, mapping: Mapping | None =
     default = trainer.profile.max_length if trainer is not None else None
     if length is None and default is not None and isinstance(default.value, int):
         length, source = default.value, f"{trainer.name}'s default ({default.source})"  # type: ignore[union-attr]
-    return Loss(run.assistant_only_loss, run.completion_only_loss, length, past, source, question, answer,
-                trainer.mask if trainer else "", mapping.loss if mapping else ())
+    loss_keys = mapping.loss if mapping else ()
+    mask = trainer.name if trainer is not None and trainer.masker(loss_keys) is not None else ""
+    return Loss(run.assistant_only_loss, run.completion_only_loss, length, past, source, question, answer, mask, loss_keys)
 
 
 def unescaped(text: str) -> str:
@@ -124,9 +125,9 @@ def unescaped(text: str) -> str:
 
 def refused_options(run: RunOptions, trainer: Trainer | None) -> None:
     """The judging options only some trainers take (Trainer.run_options): given for another, one line."""
-    for name in ("template_name", "instruction_part", "response_part"):
     from ..trainers import option_refusal
 
+    for name in ("template_name", "instruction_part", "response_part"):
         if getattr(run, name) is not None and (trainer is None or name not in trainer.run_options):
             raise UsageError(option_refusal(name))
 
@@ -239,19 +240,19 @@ def tokenizer_refusal(settings: Settings, config: str) -> None:
     The tokenizer is loaded here only when the mask has something to ask of it."""
     if not settings.loss.mask:  # no trainer's own mask: a plain check never loads the chat package (the hook's case)
         return
-    import dataclasses
     import datetime as dt
 
-    from ..chat.tally import Tally, masker_for
+    from ..chat.tally import Tally
     from ..tokens import TokenCounter
+    from ..trainers import masker as masker_of
 
-    masker = masker_for(settings.loss)
+    masker = masker_of(settings.loss.mask, settings.loss.keys)
     if masker is None or not masker.asks_tokenizer:
         return
     counter = TokenCounter(settings.encoding, settings.limits.max_file_bytes)
     count = counter.count
     if settings.template != "openai":  # the model's own added tokens, each one token (the mask's own tokens left out)
-        count = Tally(settings.template, counter, dt.date.fromisoformat(settings.today), dataclasses.replace(settings.loss, mask=""),
+        count = Tally(settings.template, counter, dt.date.fromisoformat(settings.today), settings.loss,
                       settings.template_budget, settings.template_file).count
     why = masker.refusal(count)
     if why is not None:

@@ -15,12 +15,19 @@ and no trainer named: no profile, and a provider's plain job arithmetic is assum
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import axolotl, llama_factory, mistral_finetune, together, trl, unsloth
 from .base import Plan, Rows, Trainer
 from .cut import KEEP_START, Cut
 from .hosted import azure, bedrock, fireworks, openai, vertex
 from .profile import Fact, Profile
 from .rendering import Unrendered
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from .rendering import Masker
 
 TRAINERS: dict[str, Trainer] = {t.name: t for t in (
     trl.TRAINER, unsloth.TRAINER, axolotl.TRAINER, llama_factory.TRAINER, mistral_finetune.TRAINER,
@@ -92,6 +99,12 @@ def option_refusal(option: str) -> str:
     return f"{flag} is {owner.name}'s ({owner.run_options_source}): name --trainer {owner.name}"
 
 
+def masker(name: str, keys: Sequence[tuple[str, object]]) -> Masker | None:
+    """The run's trainer's own loss mask (Loss.mask: the trainer's name; "": none, TRL's), made with
+    its mapping's keys (Loss.keys)."""
+    return named(name).masker(keys) if name else None
+
+
 def mapping_owner(file: str) -> Trainer:
     """The trainer whose column mapping a --mapping FILE is."""
     return next(t for t in TRAINERS.values() if t.reads_mapping(file))
@@ -103,5 +116,5 @@ def cut_rule(name: str) -> Cut:
 
 
 __all__ = ["ALIASES", "CHOICES", "CONFIGS", "HOSTED", "REFUSED", "TRAINERS", "Cut", "Fact", "Plan", "Profile", "Rows", "Trainer",
-           "UnknownTrainer", "Unrendered", "chosen", "cut_rule", "mapping_owner", "named", "of_provider", "option_refusal",
+           "UnknownTrainer", "Unrendered", "chosen", "cut_rule", "mapping_owner", "masker", "named", "of_provider", "option_refusal",
            "run_trainer"]

@@ -6,7 +6,7 @@ defaults here; the registry (ftlint/trainers/__init__.py) lists one instance of 
     reading     reads_config / read_config / config_mapping (--run FILE), reads_mapping / mapping (--mapping FILE),
                 versions (which of its versions and transformers' the run is modelled as)
     judging     cut and cut_for (past its max length), template (a renderer of its own), renderer (its own
-                data pipeline), mask (its own loss mask on the model's template, by name: ftlint/chat MASKS),
+                data pipeline), masker (its own loss mask on the model's template),
                 training_template (a template it swaps in), reading (what it does to plain rows before it
                 tokenizes them), checks_as and severities
     planning    steps (its step arithmetic), default (epochs, batch), plan_options and refuses
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from ..models import Model, Sourced
     from .billing import Bill, Usage
     from .configs.base import Keys, RunConfig
-    from .rendering import Renderer
+    from .rendering import Masker, Renderer
     from .steps import Steps
     from .versions import Versions
 
@@ -188,7 +188,6 @@ class Trainer:
     auto_documented = False  # its "auto" epochs and batch are the step arithmetic's own rules (ftlint/trainers/steps.py)
     checks_as: ClassVar[dict[str, str]] = {}  # a format it shares -> its own format, whose severities its checker applies to it
     severities: ClassVar[dict[str, str]] = {}  # codes it judges otherwise than the registry does, whatever the format
-    mask = ""  # its own loss mask on a rendered record, by name (ftlint/chat MASKS; "": TRL's, ftlint/chat/tally.py)
 
     def __init__(self, name: str, package: str, file: str = "profile") -> None:
         self.name = name
@@ -258,6 +257,11 @@ class Trainer:
     def renderer(self, keys: Keyed[str, object]) -> Renderer | None:
         """Its own renderer for the run its config's keys (RunConfig.keys) describe (None: the
         model's chat template renders, as for TRL)."""
+        return None
+
+    def masker(self, keys: Sequence[tuple[str, object]]) -> Masker | None:
+        """Its own loss mask on the model's template, made with its mapping's `keys` (Mapping.loss);
+        None: TRL's (ftlint/chat/tally.py)."""
         return None
 
     def named_template(self, name: str) -> str:

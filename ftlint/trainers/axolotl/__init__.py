@@ -20,13 +20,19 @@ if TYPE_CHECKING:
     from ..cut import Cut
     from ..steps import Steps
     from ..versions import Versions
+    from .mask import AxolotlMasker
 
 class Axolotl(Trainer):
     cut = DROP_CUT
     # a record that trains no token is kept and trains nothing (src/axolotl/prompt_strategies/chat_template.py
     # raises no error), or, with sample_packing, is dropped (utils/trainer.py drop_no_trainable_tokens): not refused
     severities: ClassVar[dict[str, str]] = {"FT231": WARNING}
-    mask = "axolotl"  # its chat_template strategy's labels and its own Alpaca prompt (ftlint/chat/axolotl.py)
+
+    def masker(self, keys: Sequence[tuple[str, object]]) -> AxolotlMasker:
+        """Its chat_template strategy's labels and its own Alpaca prompt (mask.py)."""
+        from .mask import AxolotlMasker, TurnLoss
+
+        return AxolotlMasker(TurnLoss.of(keys))
 
     def reads_config(self, doc: dict) -> bool:
         return "base_model" in doc or "sequence_len" in doc or "micro_batch_size" in doc

@@ -161,7 +161,7 @@ def _added_tokens(file: str, config: dict) -> list[tuple[str, object]]:
     if added or more:
         out.append(("special_tokens", (*added, *more)))
     unsaved = tuple((name, special[name]) for name in SPECIAL_TOKENS if name != "pad_token" and special.get(name))
-    if unsaved and not saves_embeddings(config):  # load_tokenizer's check of each one, with the tokenizer (chat/axolotl.py)
+    if unsaved and not saves_embeddings(config):  # load_tokenizer's check of each one, with the tokenizer (mask.py)
         out.append(("unsaved_special_tokens", unsaved))
     words = _token_list(file, "tokens", config.get("tokens"))  # plain added tokens: words of the vocabulary
     if words:

@@ -14,37 +14,17 @@ followed step by step on ftlint's rendering and tokenizer:
     'last' only the last one found; 'none' none.
 
 Every index is taken from the partial renderings and applied to the whole one, as axolotl does.
+The Trainer gives this mask (Trainer.masker) and ftlint/chat's Tally hands itself to it: what the
+mask uses of the Tally is ftlint/trainers/rendering.py's Tally, so nothing here imports ftlint/chat.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Protocol
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
-from ..trainers.cut import pairs_of_mask
-from . import TEXT_BOS, count_rendered
-from .mask import Masked
-
-if TYPE_CHECKING:
-    from ..tokens import TokenCounter
-    from . import ChatTemplate
-    from .mask import Encoded, Tokenizer
-    from .render import Rendered
-
-
-class Tally(Protocol):
-    """What the mask uses of the record's renderer (tally.py Tally)."""
-
-    spec: ChatTemplate
-    counter: TokenCounter
-    seen: list[str]
-
-    @property
-    def tokenizer(self) -> Tokenizer: ...
-
-    def render(self, messages: Sequence[dict], tools: object = None, add_generation_prompt: bool = False,
-               extra: Mapping[str, object] | None = None) -> Rendered: ...
+from ..cut import pairs_of_mask
+from ..rendering import Encoding, Masked, Tally
 
 DUMMY = "[[dummy_message]]"  # find_turn's stand-in content
 EOS_REACH = 3  # "Allow for some template padding": an end-of-turn token within 3 tokens of the span's end
@@ -108,26 +88,25 @@ def _strings(value: object) -> tuple[str, ...]:
 
 
 class AxolotlMasker:
-    """axolotl's labels for a record (its profile's mask, Loss.mask "axolotl"): conversations
+    """axolotl's labels for a record (its Trainer.masker): conversations
     through the chat template, Alpaca rows through its own prompt."""
 
     def __init__(self, loss: TurnLoss) -> None:
         self.loss = loss
 
-    def tokenizer(self, own: ChatTemplate, words: bool = True) -> ChatTemplate:
-        """The model's tokenizer as axolotl's load_tokenizer leaves it (loaders/tokenizer.py): each
+    def tokenizer(self, specials: tuple[str, ...], eos: str, bos: str, words: bool = True) -> tuple[tuple[str, ...], str, str]:
+        """The added tokens, eos and bos of the model's tokenizer (`specials`, `eos`, `bos`) as
+        axolotl's load_tokenizer leaves them (loaders/tokenizer.py): each
         token of special_tokens (and with `words`, of tokens) an added token, matched whole in any
         text (as add_special_tokens and add_tokens make it, even one new to the vocabulary), and the
         eos and bos those of special_tokens: the template's eos_token and bos_token, the eos looked
         for after a turn and appended to an Alpaca output. The bos the tokenizer puts before a text
-        stays the model's own (TEXT_BOS): its post-processor holds it by id (so on Qwen's and
+        stays the model's own (Tally.text_bos): its post-processor holds it by id (so on Qwen's and
         Llama 3's tokenizers under transformers 5.14.1, axolotl's environment)."""
         loss = self.loss
         added = (*loss.special_tokens, *(loss.tokens if words else ()))
-        new = tuple(dict.fromkeys(t for t in added if t and t not in own.specials))
-        if not new and not loss.eos_token and not loss.bos_token:
-            return own
-        return replace(own, specials=own.specials + new, eos=loss.eos_token or own.eos, bos=loss.bos_token or own.bos)
+        new = tuple(dict.fromkeys(t for t in added if t and t not in specials))
+        return specials + new, loss.eos_token or eos, loss.bos_token or bos
 
     @property
     def asks_tokenizer(self) -> bool:
@@ -231,7 +210,7 @@ class AxolotlMasker:
         prompt = alpaca_prompt(instruction, given)
         tally.seen.append(prompt + output)
         limit = self.loss.sequence_len
-        first, eos = TEXT_BOS.get(tally.counter.encoding_name, ""), tally.spec.eos
+        first, eos = tally.text_bos, tally.spec.eos
         head, head_cut = _tokens(tally, prompt, limit, bos=first)
         # strip_bos drops the first token when it is the tokenizer's bos_token: not the model's own after a new one
         tail, tail_cut = _tokens(tally, output, limit, bos=first, strip_bos=first == tally.spec.bos, eos=eos)
@@ -274,7 +253,7 @@ def _tokens(tally: Tally, text: str, limit: int, bos: str = "", strip_bos: bool 
     in order, and whether the cut at `limit` took some of the text's own tokens."""
     if not text:
         return [], False
-    whole = count_rendered(text, tally.spec.splitter, tally.counter.count) + (1 if bos else 0)
+    whole = tally.count_pieces(text) + (1 if bos else 0)
     n = min(whole, limit)
     ends_in_eos = bool(eos) and text.endswith(eos) and whole <= limit
     pieces = [(bos, 1)] if bos and not strip_bos else []
@@ -284,7 +263,7 @@ def _tokens(tally: Tally, text: str, limit: int, bos: str = "", strip_bos: bool 
     return [(t, k) for t, k in pieces if k > 0], whole > limit
 
 
-def _marks(text: str, encoded: Encoded, tokens: set[str]) -> list[int]:
+def _marks(text: str, encoded: Encoding, tokens: set[str]) -> list[int]:
     """The positions of the tokens that are one of the added tokens `tokens` (an added token is
     its whole text: tiktoken's splitter or the tokenizers library gives it one token)."""
     if not tokens:
@@ -300,7 +279,7 @@ def _first(positions: list[int], start: int, n: int) -> int:
     return next((p for p in positions if p >= max(start, 0)), -1)
 
 
-def _masked(text: str, encoded: Encoded, labels: list[bool], eos: str) -> Masked:
+def _masked(text: str, encoded: Encoding, labels: list[bool], eos: str) -> Masked:
     spans: list[tuple[int, int]] = []
     for i, on in enumerate(labels):
         if not on:
@@ -312,5 +291,3 @@ def _masked(text: str, encoded: Encoded, labels: list[bool], eos: str) -> Masked
             spans.append((start, end))
     return Masked(len(labels), sum(labels), text, spans, False, eos, False, pairs_of_mask(labels))
 
-
-MASKS = {"axolotl": lambda keys: AxolotlMasker(TurnLoss.of(keys))}  # Loss.mask -> the mask, made with Loss.keys
