@@ -15,13 +15,13 @@ if TYPE_CHECKING:
 def planner_for(fmt: Format, named: Model | None, model_name: str, today: str, mapping: Mapping | None,
                 labels: tuple[tuple[str, str], ...], trainer: str, path: str, templated: bool) -> Planner:
     from ..media.plan import PLACEHOLDER_FORMATS, Planner, root_for
-    from ..media.processors import PreResize, processor
+    from ..media.processors import processor
     from ..models import default_model, today_from
     from ..trainers import named as trainer_named
 
     model = named or (None if model_name else default_model(fmt.name, today_from(today or None)))
     proc = processor(str(model.processor.value)) if model is not None and model.processor is not None else None
-    pixels = trainer_named(trainer).image_pixels() if trainer else None
+    resize = trainer_named(trainer).pre_resize() if trainer else None
     return Planner(proc, root_for(path, labels, mapping.media_dir if mapping is not None else ""), templated,
                    getattr(fmt, "turns_key", ""), fmt.name in PLACEHOLDER_FORMATS or mapping is not None,
-                   PreResize(*pixels) if pixels is not None else None)
+                   resize)

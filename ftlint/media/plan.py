@@ -27,7 +27,7 @@ from ..diagnostics import json_path
 from ..literals import want
 from .files import Opened, data_url, local
 from .header import ImageSize
-from .processors import BOMB_PIXELS, PreResize, Processor, QwenVL, Unusable
+from .processors import BOMB_PIXELS, Processor, QwenVL, Unusable
 from .refs import COLUMNS, NOT_TEXT, PLACEHOLDERS, Walk, entries, inline, media_part
 
 # a record none of whose compact JSON holds one of these has no media: the engine's one literal pass
@@ -95,7 +95,7 @@ class Planner:
     input, where a local name cannot be read)."""
 
     def __init__(self, processor: Processor | None, root: str | None, templated: bool, turns_key: str,
-                 placeholders: bool, pre_resize: PreResize | None = None) -> None:
+                 placeholders: bool, pre_resize: Callable[[int, int, bool], tuple[int, int]] | None = None) -> None:
         self.processor, self.root, self.turns_key, self.pre_resize = processor, root, turns_key, pre_resize
         # spelled: each image becomes its text in place (a template renders the record); else the
         # images leave the text and the figures add their tokens; no processor: nothing changes

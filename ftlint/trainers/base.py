@@ -20,6 +20,7 @@ A trainer never sees the options' classes (they sit above it): what it reads of 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, ClassVar, NamedTuple, Protocol
@@ -64,6 +65,9 @@ class Plan(Protocol):
     @property
     def gpus(self) -> int: ...
 
+
+# how a trainer resizes an image before the model's processor sees it: (width, height, the processor is Qwen-VL's) -> size
+Resize = Callable[[int, int, bool], tuple[int, int]]
 
 @dataclass(frozen=True, slots=True)
 class Packing:
@@ -284,9 +288,9 @@ class Trainer:
         """What it does past its max length in this run (`packing`: records are packed; `versions`: the run's)."""
         return self.cut
 
-    def image_pixels(self) -> tuple[int, int] | None:
-        """(most, fewest) pixels the trainer resizes an image to before the model's processor sees
-        it (None: it hands the image over as it is)."""
+    def pre_resize(self) -> Resize | None:
+        """How the trainer resizes an image before the model's processor sees it: (width, height,
+        whether the processor is Qwen-VL's) -> the size it hands over (None: it hands the image over as it is)."""
         return None
 
     # planning
@@ -368,4 +372,4 @@ class Trainer:
         return ""
 
 
-__all__ = ["Counts", "HeldOut", "Packing", "Plan", "Prepared", "Reading", "RecordRow", "Rows", "Split", "Trainer"]
+__all__ = ["Counts", "HeldOut", "Packing", "Plan", "Prepared", "Reading", "RecordRow", "Resize", "Rows", "Split", "Trainer"]

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from ...mapping import Mapping
-    from ..base import RecordRow, Split
+    from ..base import RecordRow, Resize, Split
     from ..configs.base import Keys, RunConfig
     from ..rendering import Renderer
 
@@ -38,10 +38,12 @@ class LlamaFactory(Trainer):
 
         return mapping_of(file, name, paths, limit)
 
-    def image_pixels(self) -> tuple[int, int] | None:
+    def pre_resize(self) -> Resize | None:
         """src/llamafactory/hparams/data_args.py image_max_pixels 768 * 768, image_min_pixels 32 * 32
-        (data/mm_plugin.py MMPluginMixin._preprocess_image scales an image into them)."""
-        return 768 * 768, 32 * 32
+        (data/mm_plugin.py MMPluginMixin._preprocess_image scales an image into them: images.py)."""
+        from .images import PreResize
+
+        return PreResize(768 * 768, 32 * 32)
 
     def renderer(self, keys: Keyed[str, object]) -> Renderer | None:
         """Its own data pipeline (render.py), with the template its config names; None for a
