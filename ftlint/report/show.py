@@ -117,16 +117,10 @@ def _tokenizer(encoding: str) -> str:
 
 
 def _rule(rule: str) -> str:
-    return {"truncate": "the start is kept", "drop": "the record is dropped", "proportional":
-            "each turn's prompt and answer are cut in proportion (LLaMA-Factory)", "reject": "the job is refused",
-            "split": "nothing is cut (samples are packed across sequences)"}.get(rule) or _cut_words(rule)
-
-
-def _cut_words(rule: str) -> str:
-    """Another trainer's own rule, in the words the estimate gives it (report/past_max.py)."""
+    """What the trainer does past its max length (Loss.past_max), in the words its Cut gives `ftlint show`."""
     from ..trainers import CUTS
 
-    return CUTS[rule].words if rule in CUTS else rule
+    return CUTS[rule].shown if rule in CUTS else rule
 
 
 def _summary(record: Record, k: int, n: int) -> str:

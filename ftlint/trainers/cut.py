@@ -28,7 +28,13 @@ class Cut:
 
     name = TRUNCATE
     words = "cut keeping the start"  # as the estimate says it
+    shown = "the start is kept"  # as `ftlint show` says it, after "past it, "
     leaves_out = False  # True: a record past the max length leaves the run whole, and its layout is never asked
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        if "shown" not in vars(cls):  # another rule is shown in its words, unless it has a phrase of its own
+            cls.shown = cls.words
 
     def past(self, tokens: int, cut: int) -> bool:
         """Whether a record of `tokens` is past the max length `cut` (a rule may leave out short ones too)."""
@@ -56,6 +62,7 @@ class Rejected(Cut):
 
     name = REJECT
     words = "records past it refused"
+    shown = "the job is refused"
     leaves_out = True
 
     def kept_pairs(self, pairs: Pairs, cut: int) -> list[tuple[int, int]] | None:

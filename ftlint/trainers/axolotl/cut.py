@@ -12,6 +12,7 @@ MIN_SAMPLE_LEN = 2  # src/axolotl/utils/data/utils.py: min_sample_len None -> 2
 class Drop(Cut):
     name = DROP
     words = "records past it dropped"
+    shown = "the record is dropped"
     leaves_out = True
 
     def past(self, tokens: int, cut: int) -> bool:

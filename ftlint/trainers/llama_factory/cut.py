@@ -39,6 +39,7 @@ def proportional(pairs: Pairs, cutoff: int) -> list[tuple[int, int]]:
 class Proportional(Cut):
     name = PROPORTIONAL
     words = "each turn's prompt and answer cut in proportion (LLaMA-Factory infer_seqlen), later turns dropped"
+    shown = "each turn's prompt and answer are cut in proportion (LLaMA-Factory)"
 
     def kept_pairs(self, pairs: Pairs, cut: int) -> list[tuple[int, int]] | None:
         return proportional(pairs, cut)

@@ -14,6 +14,7 @@ SPLIT = "split"  # nothing is cut: samples are packed across sequences
 class Split(Uncut):
     name = SPLIT
     words = "packed across sequences: nothing cut"
+    shown = "nothing is cut (samples are packed across sequences)"
 
 
 SPLIT_CUT = Split()
