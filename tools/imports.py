@@ -3,6 +3,7 @@
     python tools/imports.py            counts, then each cycle and each arrow back up
     python tools/imports.py --route    the modules a run reaches from ftlint.app.analyse_data, layer by layer
     python tools/imports.py --json     the counts as JSON (tests/house/test_house.py holds cycles and arrows back up at zero)
+    python tools/imports.py --names    each trainer's package, and the modules outside it that name the trainer
 
 An arrow is any import of one ftlint module by another: at the top, inside a function, or under
 `if TYPE_CHECKING:` (a type a module names is a dependency of its design even when it is not
@@ -20,6 +21,7 @@ from __future__ import annotations
 import argparse
 import ast
 import json
+import re
 import sys
 from collections.abc import Iterable
 from pathlib import Path
@@ -232,11 +234,52 @@ def report(graph: dict[str, set[str]], title: str) -> Iterable[str]:
         yield f"  back up: {a} (layer {layer[a]}) -> {b} (layer {layer[b]})"
 
 
+def trainer_packages(root: Path = ROOT) -> dict[str, str]:
+    """Each trainer's name -> its package under ftlint/trainers/ (hosted/ holds the providers' jobs, configs/ what the readers share)."""
+    folders = sorted(p.parent.name for p in (root / PACKAGE / "trainers").glob("*/__init__.py"))
+    return {f.replace("_", "-"): f for f in folders if f not in ("configs", "hosted")}
+
+
+def _spoken(tree: ast.AST) -> Iterable[str]:
+    """The names and words of a module: identifiers, attribute names, imported modules and strings
+    that are not docstrings (a docstring explains; the rest is code or what a user is told)."""
+    docs = {id(n.body[0].value) for n in ast.walk(tree)
+            if isinstance(n, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and n.body
+            and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
+            yield node.value
+        elif isinstance(node, ast.Name):
+            yield node.id
+        elif isinstance(node, ast.Attribute):
+            yield node.attr
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            yield node.module
+
+
+def named_outside(known: dict[str, Path], root: Path = ROOT) -> dict[str, list[str]]:
+    """Each trainer -> the modules outside its package that name it (its name or its package's; a
+    format or an English word spelled the same counts too: read each before believing it)."""
+    found: dict[str, list[str]] = {}
+    for name, package in trainer_packages(root).items():
+        spelled = re.compile(rf"(?<![a-z])(?:{re.escape(name)}|{package})(?![a-z])")
+        inside = f"{PACKAGE}.trainers.{package}"
+        found[name] = sorted(str(path.relative_to(root)) for module, path in known.items()
+                             if module != inside and not module.startswith(inside + ".")
+                             and any(spelled.search(text.lower()) for text in _spoken(ast.parse(path.read_text(encoding="utf-8")))))
+    return found
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--route", nargs="?", const="ftlint.app", metavar="MODULE")
+    parser.add_argument("--names", action="store_true")
     args = parser.parse_args(argv)
+    if args.names:
+        for name, places in named_outside(modules()).items():
+            print(f"{name} {len(places)}: {', '.join(places)}")
+        return 0
     graph = imports(modules())
     if args.json:
         print(json.dumps({"modules": counts(graph), "rooms": counts(rooms(graph))}))
