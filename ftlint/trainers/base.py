@@ -8,7 +8,8 @@ defaults here; the registry (ftlint/trainers/__init__.py) lists one instance of 
     judging     cut and cut_for (past its max length), template (a renderer of its own), renderer (its own
                 data pipeline), masker (its own loss mask on the model's template),
                 training_template (a template it swaps in), reading (what it does to plain rows before it
-                tokenizes them), checks_as and severities
+                tokenizes them), pre_resize (what it makes of an image), run_options (the judging options
+                only it takes), checks_as and severities
     planning    steps (its step arithmetic), default (epochs, batch), plan_options and refuses
                 (the options it takes), prepare (the one way it changes the records before it batches
                 them: a part read, filters, a share held out for validation, its packing and step
