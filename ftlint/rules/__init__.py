@@ -73,8 +73,8 @@ WITHIN = "within"  # no record of it is over the limit
 UNCUT = "uncut"  # the trainer's max length neither drops nor cuts trained tokens of any record of it
 FACTS = (VALID, PLAIN, WITHIN, UNCUT)
 WALKS = ("messages", "turns", "fields")  # OpenAI's messages shape, another shape's turns (ShareGPT's), fields
-# (record, its messages or turns as dicts with a string role and content a string, None or a list; () for
-# fields) -> whether the check is silent on it; a check proved so is not run
+# (record, its messages or turns: a non-empty list of dicts, each with a string role; () for fields) ->
+# whether the check is silent on it; a check proved so is not run
 Silent = Callable[[dict, list[dict]], bool]
 
 

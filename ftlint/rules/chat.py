@@ -57,8 +57,12 @@ def is_target(message: dict) -> bool:
 
 
 def trains(record: dict, turns: list[dict]) -> bool:
-    """FT201 silent (the fused walk's): some turn an assistant message without weight 0."""
-    return any(map(is_target, turns))
+    """FT201 silent (the fused walk's): some turn an assistant message without weight 0 (is_target,
+    spelled out: the walk calls it on every record)."""
+    for turn in turns:  # noqa: SIM110 - any() over a generator costs a frame a record
+        if turn["role"] == "assistant" and turn.get("weight", 1) != 0:
+            return True
+    return False
 
 
 def _tool_calls(message: dict) -> list[tuple[int, dict]]:
@@ -139,7 +143,13 @@ def filled(turn: dict) -> bool:
 
 
 def _all_filled(record: dict, turns: list[dict]) -> bool:
-    return all(map(filled, turns))
+    for turn in turns:
+        content = turn.get("content")
+        if type(content) is str and content and not content[0].isspace() and not content[-1].isspace():
+            continue  # filled's common case, without calling it: the walk asks of every message
+        if not filled(turn):
+            return False
+    return True
 
 
 def _fields_filled(fmt: Format) -> Silent:
@@ -203,7 +213,10 @@ def answered(message: dict) -> bool:
 
 
 def _all_answered(record: dict, turns: list[dict]) -> bool:
-    return all(map(answered, turns))
+    for turn in turns:  # noqa: SIM110 - as trains
+        if turn.get("content") is None and not answered(turn):  # content: answered's common case, without calling it
+            return False
+    return True
 
 
 @rule("FT204", "assistant-without-content", scope=lambda fmt: openai(fmt) or mistral(fmt),

@@ -82,6 +82,8 @@ def schema(record: dict, ctx: RecordContext) -> Iterator[Hit]:
 SHAPE_KEYS = frozenset({"preferred_output", "non_preferred_output", "input", "conversations", "instruction", "chosen",
                         "prompt", "contents", "schemaVersion", "responses_create_params", "reward_model", *MS_SWIFT_KEYS})
 
+OTHER_ROLES = COHERE_ROLES | MS_SWIFT_ROLES
+
 
 def _of_messages(record: dict, turns: list[dict]) -> bool:
     """FT106 silent on a record of a messages format: none of the keys shape() reads before "messages",
@@ -90,9 +92,9 @@ def _of_messages(record: dict, turns: list[dict]) -> bool:
     if not record.keys().isdisjoint(SHAPE_KEYS) or "candidates" in turns[-1]:
         return False
     for m in turns:
-        role, content = m["role"], m.get("content")
-        if role in COHERE_ROLES or role in MS_SWIFT_ROLES or "loss" in m:
+        if m["role"] in OTHER_ROLES or "loss" in m:
             return False
+        content = m.get("content")
         if type(content) is list and content and type(content[0]) is dict and "type" not in content[0]:
             return False
     return True

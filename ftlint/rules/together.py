@@ -60,9 +60,10 @@ def one_form(record: dict, turns: list[dict]) -> bool:
     form: bool | None = None
     for turn in turns:
         content = turn.get("content")
-        if not isinstance(content, (str, list)):
+        kind = type(content)
+        if kind is not str and kind is not list:
             continue
-        parts = isinstance(content, list)
+        parts = kind is list
         if form is None:
             form = parts
         elif parts != form:
