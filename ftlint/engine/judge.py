@@ -303,7 +303,7 @@ class Recounter:
     """The records whose byte bound reached their limit and the whole-word bound did not clear,
     settled in the main process (bounds.exactly: counted piece by piece until the limit is
     decided, to the end if over): the tokenizer is loaded there the first time one occurs (a file
-    without one never loads it), and the checks that recount (FT301) run on those figures, as they
+    without one never loads it), and the checks that recount (Check.recounts) run on those figures, as they
     would have in the worker. Its findings are merged into the chunk's in line order."""
 
     def __init__(self, settings: Settings) -> None:
