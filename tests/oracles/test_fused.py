@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 import sys
 from collections.abc import Iterator
 
@@ -355,6 +356,7 @@ def test_a_check_whose_declaration_leaves_out_the_walk_turns_it_off() -> None:
     longer covered there, and still is where it declares one."""
     from ftlint import rules
 
+    checks("record")  # the registry loaded, whatever ran before
     index, old = next((i, c) for i, c in enumerate(rules._CHECKS) if c.func.__name__ == "empty_content")
     assert old.fused is not None and old.fused.walks is not None
     rules._CHECKS[index] = dataclasses.replace(old, fused=Fused({"fields": old.fused.walks["fields"]}))
@@ -366,7 +368,17 @@ def test_a_check_whose_declaration_leaves_out_the_walk_turns_it_off() -> None:
     assert _pass_of("openai-chat", CHECK) is not None
 
 
+def test_the_pass_names_no_rule_and_no_code() -> None:
+    """What the pass needs of a check is the check's declaration (rules/): the engine's pass and
+    the judge's recount name no code and no rule of their own, so a rule changed is changed once."""
+    for name in ("fused.py", "judge.py"):
+        source = (ROOT / "ftlint" / "engine" / name).read_text()
+        assert not re.findall(r"[\"']FT\d{3}[\"']|ftlint\.rules\.\w+\.\w+", source), name
+    assert not re.findall(r"FT\d{3}", (ROOT / "ftlint" / "engine" / "fused.py").read_text())
+
+
 def test_a_declaration_of_a_fact_the_pass_does_not_establish_is_refused() -> None:
+    checks("record")  # FT201 registered, so that the declaration is what is refused
     with pytest.raises(ValueError, match="unknown facts or walks"):
         check("record", "FT201", fused=Fused(fact="short"))(lambda record, ctx: iter(()))
 
