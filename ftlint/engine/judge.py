@@ -35,8 +35,6 @@ from .past_max import count_cut, count_dropped, cut_label, line_figures
 from .result import Columns
 from .verdict import Verdict
 
-OVER_LIMIT = "FT301"  # the one code whose check recounts a record exactly (rules/tokens.py)
-
 if TYPE_CHECKING:
     from ..chat.source import TemplateFile
     from ..chat.tally import Tally
@@ -156,10 +154,11 @@ class LineJudge:
         self.figures = line_figures(fmt, counter, tally, self.cut, settings.loss.past_max, exact, planner)
         self.fused = fused_pass(fmt, self.gates, self.checks, self.context, settings.fused,
                                 settings.mapping is None and tally is None and settings.template == "openai", self.figures)
-        self._deferring: list[bool] = []  # FT301 asked for an exact count of the current record
+        self._deferring: list[bool] = []  # a check that recounts asked for an exact count of the current record
         if exact is not None:  # the byte bound counts; a record whose bound reaches its limit is bounded again by whole
             cleared = by_words(fmt, settings.encoding, self.limit)  # words, and counted exactly only if still over
-            if deferred is not None and self.severity(OVER_LIMIT) != ERROR and settings.loss.past_max != REJECT:
+            recounting = [c for c in checks("record") if c.recounts]  # a hit without a code carries the first
+            if deferred is not None and settings.loss.past_max != REJECT and all(self.severity(c.codes[0]) != ERROR for c in recounting):
                 # ... by the main process, which is otherwise idle: the workers never load the
                 # tokenizer. Not when the finding rejects the record: the line's verdict is made here.
                 asked = self._deferring
@@ -304,13 +303,13 @@ class Recounter:
     """The records whose byte bound reached their limit and the whole-word bound did not clear,
     settled in the main process (bounds.exactly: counted piece by piece until the limit is
     decided, to the end if over): the tokenizer is loaded there the first time one occurs (a file
-    without one never loads it), and the checks that recount (FT301) run on those figures, as they
+    without one never loads it), and the checks that recount (Check.recounts) run on those figures, as they
     would have in the worker. Its findings are merged into the chunk's in line order."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self._counter: TokenCounter | None = None
-        self._checks = [c for c in checks("record") if OVER_LIMIT in c.codes]
+        self._checks = [c for c in checks("record") if c.recounts]
 
     def findings(self, summary: FileSummary, deferred: list[tuple[int, bytes, str]]) -> list[Diagnostic]:
         import orjson

@@ -28,6 +28,15 @@ compact JSON must hold for it to fire at all (`needs`: one Aho-Corasick pass ans
 The module list is explicit (MODULES): adding a rule means adding it to one module of this list,
 plus its fixture.
 
+A record check declares beside its registration how the fused clean-record pass (engine/fused.py)
+shows it silent (`fused`, a Fused): by a fact the pass establishes anyway (the record valid against
+the format's schema, figures without a rendering, no record over the limit or cut), by a literal
+absent, by its own predicate over the record's messages (turns, fields), written here once and
+called by the check's own loop where it can; or that the pass runs it as it is (a check of literals
+a few records hold). A record check without a declaration turns the pass off for the formats it
+applies to. The check that counts a record exactly when its byte bound reaches the limit says so
+(`recounts`): the main process runs it on the records a worker deferred.
+
 A rule speaks per record or per file (`per`). A record check whose finding is a property of the
 file or of its template, not of the record (FT235: the template inserts an empty <think></think>
 into every turn; FT801: the target has no field for a key every record holds), is `per="file"`:
@@ -57,6 +66,31 @@ KINDS = ("line", "mapping", "record", "file", "dataset", "split", "plan", "model
 PER = ("record", "file")  # how a report says a rule's findings: each one, or once per file and message
 
 Scope = Callable[["Format"], bool]
+# the facts the fused pass establishes of every record it proves clean (engine/fused.py)
+VALID = "valid"  # the record is valid against the format's schema (jsonschema-rs's is_valid)
+PLAIN = "plain"  # its figures carry no rendering by a chat template, no failure to render, no system dropped
+WITHIN = "within"  # no record of it is over the limit
+UNCUT = "uncut"  # the trainer's max length neither drops nor cuts trained tokens of any record of it
+FACTS = (VALID, PLAIN, WITHIN, UNCUT)
+WALKS = ("messages", "turns", "fields")  # OpenAI's messages shape, another shape's turns (ShareGPT's), fields
+# (record, its messages or turns: a non-empty list of dicts, each with a string role; () for fields) ->
+# whether the check is silent on it; a check proved so is not run
+Silent = Callable[[dict, list[dict]], bool]
+
+
+@dataclass(frozen=True, slots=True)
+class Fused:
+    """How the fused pass shows a record check silent (above), the first that applies: the
+    predicate for the format's walk (built once per format from it), a fact, a literal absent;
+    else, with `runs`, the pass runs it as it is."""
+
+    walks: Mapping[str, Callable[[Format], Silent]] | None = None
+    fact: str = ""
+    absent: bytes = b""  # silent where the record's JSON lacks this literal (and no template's tokens are asked for)
+    runs: bool = False
+
+
+RUNS = Fused(runs=True)  # the fused pass runs it as it is, where its literals occur
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +115,8 @@ class Check:
     scope: Scope | None = None  # record checks: the formats it applies to (None: all)
     needs: tuple[bytes, ...] = ()  # record checks: literals one of which must occur in the record
     gate: bool = False  # record checks: a hit stops the line's other checks and figures (FT106)
+    fused: Fused | None = None  # record checks: how the fused pass shows it silent (None: the pass is off)
+    recounts: bool = False  # record checks: it asks for an exact count (ctx.recount), and runs again on it
 
     def applies(self, fmt: Format) -> bool:
         return self.scope is None or self.scope(fmt)
@@ -102,27 +138,30 @@ def register(code: str, name: str, severity: str, doc: str, kind: str = "record"
     return rule_
 
 
-def check(kind: str, *codes: str, scope: Scope | None = None, needs: Iterable[bytes] = (),
-          gate: bool = False) -> Callable[[Callable[..., Iterable[Any]]], Callable[..., Iterable[Any]]]:
+def check(kind: str, *codes: str, scope: Scope | None = None, needs: Iterable[bytes] = (), gate: bool = False,
+          fused: Fused | None = None, recounts: bool = False) -> Callable[[Callable[..., Iterable[Any]]], Callable[..., Iterable[Any]]]:
     """Decorator: `func` emits `codes` (documented with `register`, in the same module)."""
 
     def wrap(func: Callable[..., Iterable[Any]]) -> Callable[..., Iterable[Any]]:
         for code in codes:
             if code not in _RULES:
                 raise ValueError(f"{func.__qualname__} emits {code}, which is not registered")
-        _CHECKS.append(Check(kind, codes, func, scope, want(needs), gate))
+        if fused is not None and (fused.fact not in ("", *FACTS) or not set(fused.walks or ()) <= set(WALKS)):
+            raise ValueError(f"{func.__qualname__}: a fused declaration of unknown facts or walks")
+        _CHECKS.append(Check(kind, codes, func, scope, want(needs), gate, fused, recounts))
         return func
 
     return wrap
 
 
 def rule(code: str, name: str, severity: str = ERROR, *, scope: Scope | None = None, needs: Iterable[bytes] = (),
-         kind: str = "record", per: str = "record") -> Callable[[Callable[..., Iterable[Any]]], Callable[..., Iterable[Any]]]:
+         kind: str = "record", per: str = "record", fused: Fused | None = None
+         ) -> Callable[[Callable[..., Iterable[Any]]], Callable[..., Iterable[Any]]]:
     """Decorator for a check that emits one code, documented by the function's docstring."""
 
     def wrap(func: Callable[..., Iterable[Any]]) -> Callable[..., Iterable[Any]]:
         register(code, name, severity, func.__doc__ or name, kind, per)
-        return check(kind, code, scope=scope, needs=needs)(func)
+        return check(kind, code, scope=scope, needs=needs, fused=fused)(func)
 
     return wrap
 
@@ -156,5 +195,5 @@ def severity(code: str, overrides: Mapping[str, str] | None = None) -> str:
     return registry()[code].severity
 
 
-__all__ = ["ERROR", "KINDS", "MODULES", "OFF", "PER", "WARNING", "Check", "Hit", "Rule", "check", "checks", "once_per_file",
-           "register", "registry", "rule", "severity"]
+__all__ = ["ERROR", "FACTS", "KINDS", "MODULES", "OFF", "PER", "PLAIN", "RUNS", "UNCUT", "VALID", "WALKS", "WARNING", "WITHIN", "Check",
+           "Fused", "Hit", "Rule", "Silent", "check", "checks", "once_per_file", "register", "registry", "rule", "severity"]

@@ -19,7 +19,7 @@ from ..diagnostics import ERROR, WARNING, Hit, json_path
 from ..formats import Format
 from ..formats.chat import ChatFormat
 from ..formats.fields import FieldsFormat
-from . import check, register, rule
+from . import RUNS, Fused, Silent, check, register, rule
 
 if TYPE_CHECKING:
     from .context import RecordContext
@@ -56,6 +56,15 @@ def is_target(message: dict) -> bool:
     return message.get("role") == "assistant" and message.get("weight", 1) != 0
 
 
+def trains(record: dict, turns: list[dict]) -> bool:
+    """FT201 silent (the fused walk's): some turn an assistant message without weight 0 (is_target,
+    spelled out: the walk calls it on every record)."""
+    for turn in turns:  # noqa: SIM110 - any() over a generator costs a frame a record
+        if turn["role"] == "assistant" and turn.get("weight", 1) != 0:
+            return True
+    return False
+
+
 def _tool_calls(message: dict) -> list[tuple[int, dict]]:
     calls = message.get("tool_calls")
     if not isinstance(calls, list):
@@ -63,7 +72,7 @@ def _tool_calls(message: dict) -> list[tuple[int, dict]]:
     return [(j, c) for j, c in enumerate(calls) if isinstance(c, dict)]
 
 
-@rule("FT201", "no-trainable-target", scope=role_targets)
+@rule("FT201", "no-trainable-target", scope=role_targets, fused=Fused({"messages": lambda fmt: trains, "turns": lambda fmt: trains}))
 def no_target(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     """The example has no turn to train on (an assistant message, a Chatbot or model turn).
 
@@ -85,7 +94,7 @@ def no_target(record: dict, ctx: RecordContext) -> Iterator[Hit]:
         yield Hit(f"every {roles} {word} has weight 0: the example has nothing to train on", where)
 
 
-@rule("FT202", "orphan-tool-message", scope=openai_messages, needs=(b'"role":"tool"',))
+@rule("FT202", "orphan-tool-message", scope=openai_messages, needs=(b'"role":"tool"',), fused=RUNS)
 def orphan_tool_message(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     """A tool message answers no earlier tool call.
 
@@ -112,7 +121,52 @@ def orphan_tool_message(record: dict, ctx: RecordContext) -> Iterator[Hit]:
                 )
 
 
-@rule("FT203", "empty-content", scope=texts)
+def _calls(turn: dict) -> bool:
+    return bool(turn.get("tool_calls") or turn.get("function_call"))
+
+
+def filled(turn: dict) -> bool:
+    """FT203 silent on a turn: no text of its content (or parts) empty or white space, or it makes a call."""
+    content = turn.get("content") if "content" in turn else turn.get("parts")
+    if isinstance(content, str):
+        if content and not content[0].isspace() and not content[-1].isspace():
+            return True  # the common case, decided without stripping the text
+        return bool(content.strip()) or _calls(turn)
+    if not isinstance(content, list) or _calls(turn):
+        return True
+    for part in content:
+        if isinstance(part, dict):
+            text = part.get("text")
+            if isinstance(text, str) and part.get("type", "text") == "text" and not text.strip():
+                return False
+    return True
+
+
+def _all_filled(record: dict, turns: list[dict]) -> bool:
+    for turn in turns:
+        content = turn.get("content")
+        if type(content) is str and content and not content[0].isspace() and not content[-1].isspace():
+            continue  # filled's common case, without calling it: the walk asks of every message
+        if not filled(turn):
+            return False
+    return True
+
+
+def _fields_filled(fmt: Format) -> Silent:
+    keys = (*fmt.inputs, *fmt.outputs) if isinstance(fmt, FieldsFormat) else ()
+
+    def silent(record: dict, turns: list[dict]) -> bool:
+        for key in keys:
+            value = record.get(key)
+            if isinstance(value, str) and not value.strip():
+                return False
+        return True
+
+    return silent
+
+
+@rule("FT203", "empty-content", scope=texts,
+      fused=Fused({"messages": lambda fmt: _all_filled, "turns": lambda fmt: _all_filled, "fields": _fields_filled}))
 def empty_content(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     """A message's content (or a text field) is empty or only white space.
 
@@ -131,12 +185,10 @@ def empty_content(record: dict, ctx: RecordContext) -> Iterator[Hit]:
         return
     prefix = list(fmt.turns_path())
     for i, turn in fmt.turns(record):
+        if filled(turn):
+            continue
         key = "content" if "content" in turn else "parts"
         content = turn.get(key)
-        if isinstance(content, str) and content and not content[0].isspace() and not content[-1].isspace():
-            continue  # the common case, decided without stripping the text
-        if turn.get("tool_calls") or turn.get("function_call"):
-            continue
         if isinstance(content, str):
             pieces = [(content, [*prefix, i, key])]
         elif isinstance(content, list):
@@ -154,7 +206,21 @@ def mistral(fmt: Format) -> bool:
     return fmt.name == "mistral-finetune"
 
 
-@rule("FT204", "assistant-without-content", scope=lambda fmt: openai(fmt) or mistral(fmt))
+def answered(message: dict) -> bool:
+    """FT204 silent on a message: not an assistant's, or with content, a call or a refusal."""
+    return (message.get("content", message.get("text")) is not None or message.get("role") != "assistant"
+            or bool(message.get("tool_calls") or message.get("function_call") or message.get("refusal")))
+
+
+def _all_answered(record: dict, turns: list[dict]) -> bool:
+    for turn in turns:  # noqa: SIM110 - as trains
+        if turn.get("content") is None and not answered(turn):  # content: answered's common case, without calling it
+            return False
+    return True
+
+
+@rule("FT204", "assistant-without-content", scope=lambda fmt: openai(fmt) or mistral(fmt),
+      fused=Fused({"messages": lambda fmt: _all_answered}))
 def assistant_without_content(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     """An assistant message has no content, no tool calls and no function call.
 
@@ -164,15 +230,11 @@ def assistant_without_content(record: dict, ctx: RecordContext) -> Iterator[Hit]
     Example: {"role": "assistant", "content": null}
     """
     for i, message in _messages(record):
-        if message.get("content", message.get("text")) is not None or message.get("role") != "assistant":
-            continue
-        if not message.get("tool_calls") and not message.get("function_call"):
-            if message.get("refusal"):
-                continue
+        if not answered(message):
             yield Hit("assistant message has no content and makes no tool call", json_path(["messages", i]))
 
 
-@rule("FT205", "tool-arguments-not-json", WARNING, scope=openai_messages, needs=(b'"tool_calls"', b'"function_call"'))
+@rule("FT205", "tool-arguments-not-json", WARNING, scope=openai_messages, needs=(b'"tool_calls"', b'"function_call"'), fused=RUNS)
 def tool_arguments_not_json(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     """A tool call's arguments string does not parse as a JSON object.
 
@@ -196,7 +258,7 @@ def tool_arguments_not_json(record: dict, ctx: RecordContext) -> Iterator[Hit]:
                 yield Hit("arguments are JSON but not an object", json_path(["messages", i, *where, "arguments"]))
 
 
-@rule("FT206", "duplicate-tool-call-id", WARNING, scope=openai_messages, needs=(b'"tool_calls"',))
+@rule("FT206", "duplicate-tool-call-id", WARNING, scope=openai_messages, needs=(b'"tool_calls"',), fused=RUNS)
 def duplicate_tool_call_id(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     """Two tool calls in one example share an id.
 
@@ -234,7 +296,7 @@ def _defined_functions(record: dict) -> set[str] | None:
     return names if defined else None
 
 
-@rule("FT207", "undefined-tool", WARNING, scope=openai_messages, needs=(b'"tools"', b'"functions"'))
+@rule("FT207", "undefined-tool", WARNING, scope=openai_messages, needs=(b'"tools"', b'"functions"'), fused=RUNS)
 def undefined_tool(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     """A tool call names a function the example's tools do not define.
 
@@ -256,7 +318,8 @@ def undefined_tool(record: dict, ctx: RecordContext) -> Iterator[Hit]:
                 )
 
 
-@rule("FT208", "untrained-tail", WARNING, scope=openai_messages)
+@rule("FT208", "untrained-tail", WARNING, scope=openai_messages,
+      fused=Fused({"messages": lambda fmt: lambda record, turns: is_target(turns[-1])}))
 def untrained_tail(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     """Messages after the last trained assistant message.
 
@@ -282,7 +345,7 @@ def untrained_tail(record: dict, ctx: RecordContext) -> Iterator[Hit]:
 MAX_IMAGES = 10
 
 
-@rule("FT217", "too-many-images", scope=openai_messages, needs=(b'"image_url"',))
+@rule("FT217", "too-many-images", scope=openai_messages, needs=(b'"image_url"',), fused=RUNS)
 def too_many_images(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     """An example holds more than 10 images.
 

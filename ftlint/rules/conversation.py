@@ -14,7 +14,7 @@ from ..diagnostics import ERROR, WARNING, Hit, as_list, json_path
 from ..formats import Format
 from ..formats.chat import ChatFormat
 from ..formats.fields import PreferenceFormat
-from . import check, register
+from . import RUNS, Fused, Silent, check, register
 from .together import images_in, together
 
 if TYPE_CHECKING:
@@ -112,7 +112,26 @@ NOVA_RESERVED = ("User:", "Bot:", "Assistant:", "System:", "<image>", "<video>",
 MISTRAL_ID = re.compile(r"^[a-zA-Z0-9]{9}$")
 
 
-@check("record", "FT211", scope=lambda fmt: bool(getattr(fmt, "alternate", ())))
+def _alternating(fmt: Format) -> Silent:
+    """FT211 silent: no two alternating roles in a row (with `adjacent`, another role between them breaks the run)."""
+    alternate, adjacent = getattr(fmt, "alternate", ()), bool(getattr(fmt, "adjacent", False))
+
+    def silent(record: dict, turns: list[dict]) -> bool:
+        previous: str | None = None
+        for turn in turns:
+            lower = turn["role"].lower()
+            if lower in alternate:
+                if lower == previous:
+                    return False
+                previous = lower
+            elif adjacent:
+                previous = None
+        return True
+
+    return silent
+
+
+@check("record", "FT211", scope=lambda fmt: bool(getattr(fmt, "alternate", ())), fused=Fused({"messages": _alternating}, runs=True))
 def alternation(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     fmt = ctx.fmt
     if not isinstance(fmt, (ChatFormat, PreferenceFormat)):
@@ -136,7 +155,19 @@ def _ends(fmt: Format) -> bool:
     return bool(getattr(fmt, "first_role", None) or getattr(fmt, "last_role", None))
 
 
-@check("record", "FT212", "FT213", scope=_ends)
+def _ending(fmt: Format) -> Silent:
+    """FT212, FT213 silent: the first and last turns but system have the format's roles."""
+    first_role, last_role = getattr(fmt, "first_role", None), getattr(fmt, "last_role", None)
+
+    def silent(record: dict, turns: list[dict]) -> bool:
+        roles = [turn["role"] for turn in turns if turn["role"] != "system"]
+        return not roles or ((not first_role or roles[0].lower() == first_role)
+                             and (not last_role or roles[-1].lower() == last_role))
+
+    return silent
+
+
+@check("record", "FT212", "FT213", scope=_ends, fused=Fused({"messages": _ending}, runs=True))
 def first_and_last(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     fmt = ctx.fmt
     turns = [(i, t) for i, t in fmt.turns(record) if t.get("role") != "system"]
@@ -180,7 +211,7 @@ def nova_media(record: dict, ctx: RecordContext) -> Iterator[Hit]:
                     yield Hit(f"media in an assistant turn: {who} in user turns only", json_path(["messages", i, *where]))
 
 
-@check("record", "FT215", scope=named("mistral-chat", "mistral-finetune"), needs=(b'"tool_calls"', b'"tool_call_id"'))
+@check("record", "FT215", scope=named("mistral-chat", "mistral-finetune"), needs=(b'"tool_calls"', b'"tool_call_id"'), fused=RUNS)
 def mistral_ids(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     turns = ctx.fmt.turns(record)
     last = turns[-1][0] if turns else -1
@@ -208,7 +239,7 @@ def rft_last_user(record: dict, ctx: RecordContext) -> Iterator[Hit]:
 
 
 @check("record", "FT219", scope=named("together-conversational", "together-preference", "openai-preference"),
-       needs=(b'"weight"',))
+       needs=(b'"weight"',), fused=RUNS)
 def integer_weights(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     fmt = ctx.fmt
     for i, turn in fmt.turns(record):
@@ -223,7 +254,7 @@ def needs_user(record: dict, ctx: RecordContext) -> Iterator[Hit]:
         yield Hit("no user turn", json_path(list(ctx.fmt.turns_path())))
 
 
-@check("record", "FT216", scope=together, needs=(b'"image_url"',))
+@check("record", "FT216", scope=together, needs=(b'"image_url"',), fused=RUNS)
 def images_in_user_turns(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     """Only user messages may hold images ("only user messages can contain images":
     _check_message_content in together/utils/files.py, together==1.6.0)."""

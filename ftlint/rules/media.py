@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from ..diagnostics import ERROR, WARNING, Hit
 from ..media.plan import MEDIA_LITERALS, pointer_text
-from . import check, register
+from . import RUNS, check, register
 
 if TYPE_CHECKING:
     from ..media.plan import MediaPlan
@@ -96,7 +96,7 @@ def _plan(ctx: RecordContext) -> MediaPlan | None:
     return figures.media if figures is not None else None
 
 
-@check("record", "FT250", "FT251", "FT252", "FT253", needs=MEDIA_LITERALS)
+@check("record", "FT250", "FT251", "FT252", "FT253", needs=MEDIA_LITERALS, fused=RUNS)
 def media_read(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     plan = _plan(ctx)
     if plan is None:
@@ -105,7 +105,7 @@ def media_read(record: dict, ctx: RecordContext) -> Iterator[Hit]:
         yield Hit(problem.message, pointer_text(problem.pointer), code=problem.code)
 
 
-@check("record", "FT254", needs=MEDIA_LITERALS)
+@check("record", "FT254", needs=MEDIA_LITERALS, fused=RUNS)
 def media_accepted(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     plan = _plan(ctx)
     if plan is None or not plan.uses:
@@ -133,7 +133,7 @@ def media_accepted(record: dict, ctx: RecordContext) -> Iterator[Hit]:
         yield Hit(f"{len(plan.uses)} images in one example: {who} takes at most {rules.max_images}")
 
 
-@check("record", "FT350", needs=MEDIA_LITERALS)
+@check("record", "FT350", needs=MEDIA_LITERALS, fused=RUNS)
 def image_cut(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     plan = _plan(ctx)
     if plan is None or not plan.cut_images:
@@ -145,7 +145,7 @@ def image_cut(record: dict, ctx: RecordContext) -> Iterator[Hit]:
                   "(image features and image tokens do not match)", pointer_text(use.pointer))
 
 
-@check("record", "FT351", needs=MEDIA_LITERALS)
+@check("record", "FT351", needs=MEDIA_LITERALS, fused=RUNS)
 def media_not_counted(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     plan = _plan(ctx)
     if plan is None or not plan.counting:  # no vision model: images keep the convention's 85, said in docs/estimate.md

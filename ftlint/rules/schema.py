@@ -12,8 +12,9 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Protocol
 
 from ..diagnostics import ERROR, WARNING, Hit, json_path
+from ..formats.shape import COHERE_ROLES, MS_SWIFT_KEYS, MS_SWIFT_ROLES
 from ..schemas import schema_findings
-from . import check, register
+from . import VALID, Fused, Silent, check, register
 
 if TYPE_CHECKING:
     from ..formats import Format
@@ -71,13 +72,36 @@ register("FT106", "other-format-line", ERROR, """
 """)
 
 
-@check("record", "FT101", "FT102", "FT103", "FT104", "FT105")
+@check("record", "FT101", "FT102", "FT103", "FT104", "FT105", fused=Fused(fact=VALID))
 def schema(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     for code, message, pointer in schema_findings(ctx.fmt.schema, record):
         yield Hit(message, pointer, code=code)
 
 
-@check("record", "FT106", gate=True)
+# the keys shape() tests before it reads "messages": a record with none of them is of a messages shape
+SHAPE_KEYS = frozenset({"preferred_output", "non_preferred_output", "input", "conversations", "instruction", "chosen",
+                        "prompt", "contents", "schemaVersion", "responses_create_params", "reward_model", *MS_SWIFT_KEYS})
+
+OTHER_ROLES = COHERE_ROLES | MS_SWIFT_ROLES
+
+
+def _of_messages(record: dict, turns: list[dict]) -> bool:
+    """FT106 silent on a record of a messages format: none of the keys shape() reads before "messages",
+    no Cohere or ms-swift role, no per-message loss, no part without a type (Nova's), no "candidates"
+    on the last message: shape() is "messages", the format's shape."""
+    if not record.keys().isdisjoint(SHAPE_KEYS) or "candidates" in turns[-1]:
+        return False
+    for m in turns:
+        if m["role"] in OTHER_ROLES or "loss" in m:
+            return False
+        content = m.get("content")
+        if type(content) is list and content and type(content[0]) is dict and "type" not in content[0]:
+            return False
+    return True
+
+
+# where no walk proves it (another shape's turns, fields), the pass runs it first, as the gate it is
+@check("record", "FT106", gate=True, fused=Fused({"messages": lambda fmt: _of_messages}, runs=True))
 def other_shape(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     from ..formats.registry import BY_SHAPE, FORMATS
     from ..formats.shape import shape
@@ -114,7 +138,27 @@ def _reads_keys(fmt: Format) -> bool:
     return bool(fmt.reads_top or fmt.reads_message)
 
 
-@check("record", "FT108", scope=_reads_keys)
+def _keys_read(fmt: Format) -> Silent:
+    """FT108 silent: every top-level and message key one the provider reads, a weight only on the
+    roles it weights, no preference outputs (their messages' keys are read too)."""
+    top, message, weight_roles = fmt.reads_top, fmt.reads_message, fmt.weight_roles
+
+    def silent(record: dict, turns: list[dict]) -> bool:
+        if top and not top.issuperset(record):
+            return False
+        if not message:
+            return True
+        if "preferred_output" in record or "non_preferred_output" in record:
+            return False
+        for m in turns:
+            if not message.issuperset(m) or (weight_roles and "weight" in m and m["role"] not in weight_roles):
+                return False
+        return True
+
+    return silent
+
+
+@check("record", "FT108", scope=_reads_keys, fused=Fused({"messages": _keys_read}, runs=True))
 def ignored_keys(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     fmt = ctx.fmt
     provider = fmt.providers.split(":")[0].split(" (")[0]

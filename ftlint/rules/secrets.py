@@ -22,7 +22,7 @@ from ..diagnostics import ERROR, WARNING, Hit, json_path
 from ..literals import present as literals_in
 from ..parse import compact_json
 from ..redact import EMAIL_LOCAL, KINDS, TRIGGERS, Kind, mask, triggered
-from . import check, register
+from . import RUNS, check, register
 
 if TYPE_CHECKING:
     from .context import RecordContext
@@ -73,7 +73,7 @@ CODES = ("FT601", "FT602", "FT603", "FT604", "FT605")
 CODE_OF = dict(zip(("credential", "private-key", "password-url", "email", "phone"), CODES, strict=True))
 
 
-@check("record", *CODES, needs=tuple(TRIGGERS))
+@check("record", *CODES, needs=tuple(TRIGGERS), fused=RUNS)
 def secrets(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     enabled = frozenset(code for code in CODES if ctx.enabled(code))
     for code, message, pointer in scan(record, enabled, ctx.present):

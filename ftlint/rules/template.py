@@ -13,7 +13,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from ..diagnostics import ERROR, WARNING, Hit, json_path
-from . import check, register
+from . import PLAIN, UNCUT, Fused, check, register
 
 if TYPE_CHECKING:
     from ..chat.mask import Masked
@@ -164,7 +164,7 @@ def _rendered(ctx: RecordContext) -> Masked | None:
     return ctx.figures.rendered if ctx.figures is not None else None
 
 
-@check("record", "FT231", "FT233", "FT235")
+@check("record", "FT231", "FT233", "FT235", fused=Fused(fact=PLAIN))
 def loss_mask(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     masked = _rendered(ctx)
     if masked is None:
@@ -185,7 +185,7 @@ def loss_mask(record: dict, ctx: RecordContext) -> Iterator[Hit]:
             break
 
 
-@check("record", "FT236", "FT240")
+@check("record", "FT236", "FT240", fused=Fused(fact=UNCUT))
 def past_max(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     figures = ctx.figures
     for r in figures.records if figures is not None and ctx.cut_label else ():
@@ -199,7 +199,7 @@ def past_max(record: dict, ctx: RecordContext) -> Iterator[Hit]:
                       f"the record has {r.tokens:,} tokens")
 
 
-@check("record", "FT234", needs=(b'"reasoning', b'"thinking"', b'"tool_calls"'))
+@check("record", "FT234", needs=(b'"reasoning', b'"thinking"', b'"tool_calls"'), fused=Fused(fact=PLAIN))
 def dropped(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     masked = _rendered(ctx)
     if masked is None:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from ..diagnostics import ERROR, Hit, json_path
 from ..formats import Format
-from . import check, register
+from . import Fused, check, register
 
 if TYPE_CHECKING:
     from .context import RecordContext
@@ -54,9 +54,30 @@ def images_in(content: object) -> int:
     return sum(1 for part in content if isinstance(part, dict) and part.get("type") == "image_url")
 
 
-@check("record", "FT221", "FT222", scope=together)
+def one_form(record: dict, turns: list[dict]) -> bool:
+    """FT221, FT222 silent: every content a string, or every one a list of parts; no image part in
+    a message of a weight other than 0."""
+    form: bool | None = None
+    for turn in turns:
+        content = turn.get("content")
+        kind = type(content)
+        if kind is not str and kind is not list:
+            continue
+        parts = kind is list
+        if form is None:
+            form = parts
+        elif parts != form:
+            return False
+        if parts and (weight := turn.get("weight")) is not None and weight != 0 and images_in(content):
+            return False
+    return True
+
+
+@check("record", "FT221", "FT222", scope=together, fused=Fused({"messages": lambda fmt: one_form}, runs=True))
 def content_kinds(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     fmt = ctx.fmt
+    if one_form(record, [turn for _, turn in fmt.turns(record)]):
+        return
     first: tuple[int, bool] | None = None
     for i, turn in fmt.turns(record):
         content = turn.get("content")

@@ -11,7 +11,7 @@ from ..diagnostics import ERROR, WARNING, Hit, json_path, strings
 from ..formats.registry import OPENAI_VALIDATED
 from ..literals import want
 from ..trainers.profile import REJECT
-from . import check, register
+from . import PLAIN, WITHIN, Fused, check, register
 
 if TYPE_CHECKING:
     from ..plan.estimate import Estimate
@@ -71,7 +71,7 @@ register("FT303", "over-limit-rejected", ERROR, """
 """)
 
 
-@check("record", "FT301", "FT303")
+@check("record", "FT301", "FT303", fused=Fused(fact=WITHIN), recounts=True)
 def over_limit(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     limit = ctx.limit
     if limit is None or ctx.figures is None:
@@ -90,7 +90,7 @@ def over_limit(record: dict, ctx: RecordContext) -> Iterator[Hit]:
                       code="FT303" if rejected else None)
 
 
-@check("record", "FT302")
+@check("record", "FT302", fused=Fused(absent=b"<|"))
 def special_token_text(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     # no `needs`: with a template, the model's added tokens are the template's (a user's may be any
     # string), so every record's strings are searched; the rendering costs far more
@@ -162,7 +162,7 @@ register("FT238", "template-over-budget", ERROR, """
 """)
 
 
-@check("record", "FT230", "FT238")
+@check("record", "FT230", "FT238", fused=Fused(fact=PLAIN))
 def template_failed(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     figures = ctx.figures
     if figures is not None and figures.failure:

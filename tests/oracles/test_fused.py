@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 import sys
 from collections.abc import Iterator
 
@@ -23,14 +24,13 @@ from untrusted import SECRETS
 
 from conftest import FIXTURES, ROOT
 from ftlint.diagnostics import Hit
-from ftlint.engine.fused import WALKS, name_of
 from ftlint.engine.judge import LineJudge, Settings
 from ftlint.engine.pipeline import Chunk, ChunkResult, Worker
 from ftlint.engine.result import Columns, FileSummary, Lengths
 from ftlint.formats import get_format
 from ftlint.options import Loss
 from ftlint.parse import parse_line
-from ftlint.rules import check, checks, register
+from ftlint.rules import Check, Fused, check, checks, register
 from ftlint.selection import Selection
 from ftlint.tokens import ByteBound
 from hostile import HOSTILE
@@ -261,7 +261,7 @@ def test_the_walk_fails_each_record_a_provider_rule_it_proves_finds_fault_with(f
     judge = LineJudge(get_format(fmt), ByteBound("o200k_base"), CHECK, FileSummary("x", format=fmt), Columns(), 0,
                       exact=lambda: None)
     assert judge.fused is not None
-    proved = [c for c in judge.checks if name_of(c) in WALKS["messages"] and not c.gate]
+    proved = [c for c in judge.checks if _walked(c, "messages") and not c.gate]
     found = [hit.code or c.codes[0] for c in proved for hit in c.func(record, judge.context)]
     assert found == ([code] if code else []), found
     assert judge.fused.walk(record) is not bool(code)
@@ -347,18 +347,40 @@ def test_a_record_check_the_pass_does_not_know_turns_it_off() -> None:
     assert _pass_of("openai-chat", CHECK) is not None
 
 
-def test_a_check_with_other_codes_than_the_pass_declares_turns_it_off() -> None:
-    """The declaration is by function and codes: a proved check that came to emit another code is
-    no longer covered."""
+def _walked(c: Check, kind: str) -> bool:
+    return c.fused is not None and kind in (c.fused.walks or {})
+
+
+def test_a_check_whose_declaration_leaves_out_the_walk_turns_it_off() -> None:
+    """A check proved by a walk's predicate whose declaration came to lack the format's walk is no
+    longer covered there, and still is where it declares one."""
     from ftlint import rules
 
+    checks("record")  # the registry loaded, whatever ran before
     index, old = next((i, c) for i, c in enumerate(rules._CHECKS) if c.func.__name__ == "empty_content")
-    rules._CHECKS[index] = dataclasses.replace(old, codes=(*old.codes, "FT999"))
+    assert old.fused is not None and old.fused.walks is not None
+    rules._CHECKS[index] = dataclasses.replace(old, fused=Fused({"fields": old.fused.walks["fields"]}))
     try:
         assert _pass_of("openai-chat", CHECK) is None
+        assert _pass_of(FIELDS[0], CHECK) is not None
     finally:
         rules._CHECKS[index] = old
     assert _pass_of("openai-chat", CHECK) is not None
+
+
+def test_the_pass_names_no_rule_and_no_code() -> None:
+    """What the pass needs of a check is the check's declaration (rules/): the engine's pass and
+    the judge's recount name no code and no rule of their own, so a rule changed is changed once."""
+    for name in ("fused.py", "judge.py"):
+        source = (ROOT / "ftlint" / "engine" / name).read_text()
+        assert not re.findall(r"[\"']FT\d{3}[\"']|ftlint\.rules\.\w+\.\w+", source), name
+    assert not re.findall(r"FT\d{3}", (ROOT / "ftlint" / "engine" / "fused.py").read_text())
+
+
+def test_a_declaration_of_a_fact_the_pass_does_not_establish_is_refused() -> None:
+    checks("record")  # FT201 registered, so that the declaration is what is refused
+    with pytest.raises(ValueError, match="unknown facts or walks"):
+        check("record", "FT201", fused=Fused(fact="short"))(lambda record, ctx: iter(()))
 
 
 
@@ -396,7 +418,7 @@ def _walk_proves(record: dict, fmt: str) -> None:
     assert judge.fused is not None
     if judge.fused.walk(record):
         for c in (*judge.gates, *judge.checks):
-            if name_of(c) in WALKS[judge.fused.kind]:
+            if _walked(c, judge.fused.kind):
                 assert list(c.func(record, judge.context)) == [], c.func.__name__
 
 
