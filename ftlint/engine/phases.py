@@ -60,7 +60,7 @@ class Phased:
 
     train: Analysis
     validation: Analysis | None = None
-    leaks: int = 0  # validation records also in the training data (FT404's hits, shown or not)
+    leaks: int = 0  # validation records also in the training data (the split checks' hits, shown or not)
     refused: list[Diagnostic] = field(default_factory=list)  # the run config's keys (FT514, FT515), the files' (FT110)
 
 
@@ -114,7 +114,7 @@ class Phases:
         made, found = dataset_findings((view_of(train), view_of(validation)), "split", run.options.selection,
                                        _formats(train) + _formats(validation), run.settings.trainer, self.changed)
         self.report(placed_all(found, (train, validation)), validation)
-        phased.validation, phased.leaks = validation, made["FT404"]
+        phased.validation, phased.leaks = validation, sum(made.values())
 
     def files(self, paths: tuple[str, ...], settings: Settings, done: Analysis | None) -> Analysis:
         """Some files' records and files judged (`done`: already), then their duplicates when the run looks for them."""
@@ -142,13 +142,13 @@ def first_format(result: Analysis) -> Format:
 
 
 def minimum_findings(train: Analysis, fmt: Format, settings: Settings, place: str) -> list[Diagnostic]:
-    """FT401 of the training set as a whole (--dataset), on `place`."""
+    """The file checks that judge the training set as a whole (Check.whole: its minimum), on `place` (--dataset)."""
     whole = FileSummary(path="", format=fmt.name)
     for summary in train.files:
         whole.add(summary)
     verdict = Verdict(fmt, settings.selection.for_path(place), settings.trainer)
     ctx = FileContext(fmt, True, dataset_files=len(train.files))
-    hits = [("FT401", hit) for c in checks("file") if "FT401" in c.codes for hit in c.func(whole, ctx)]
+    hits = [(hit.code or c.codes[0], hit) for c in checks("file") if c.whole for hit in c.func(whole, ctx)]
     return verdict.findings(place, [(code, Hit(hit.message)) for code, hit in hits])
 
 

@@ -18,7 +18,8 @@ check has a kind, and each kind one signature:
   record   check(record, ctx: RecordContext) -> Iterable[Hit]       once per parsed line
   file     check(summary, ctx: FileContext) -> Iterable[Hit]        once per file, at its end
   dataset  check(view: DatasetView) -> Iterable[Located]            once over the files checked together
-  split    check(train, validation: DatasetView) -> Iterable[Located]   once, with --validation
+  split    check(train, validation: DatasetView) -> Iterable[Located]   once, with --validation: each hit a
+                                                                    validation record also in the training data
   plan     check(estimate, ctx: PlanContext) -> Iterable[Hit]       once per estimate
   model    check(model, today: date) -> Iterable[Hit]                once per run, for the model used
   trainer  check(profile, fmt: Format, path) -> Iterable[Hit]        once per file, for the trainer named
@@ -117,6 +118,7 @@ class Check:
     gate: bool = False  # record checks: a hit stops the line's other checks and figures (FT106)
     fused: Fused | None = None  # record checks: how the fused pass shows it silent (None: the pass is off)
     recounts: bool = False  # record checks: it asks for an exact count (ctx.recount), and runs again on it
+    whole: bool = False  # file checks: judged of the training set as a whole too (--dataset), as one file
 
     def applies(self, fmt: Format) -> bool:
         return self.scope is None or self.scope(fmt)
@@ -139,7 +141,8 @@ def register(code: str, name: str, severity: str, doc: str, kind: str = "record"
 
 
 def check(kind: str, *codes: str, scope: Scope | None = None, needs: Iterable[bytes] = (), gate: bool = False,
-          fused: Fused | None = None, recounts: bool = False) -> Callable[[Callable[..., Iterable[Any]]], Callable[..., Iterable[Any]]]:
+          fused: Fused | None = None, recounts: bool = False, whole: bool = False
+          ) -> Callable[[Callable[..., Iterable[Any]]], Callable[..., Iterable[Any]]]:
     """Decorator: `func` emits `codes` (documented with `register`, in the same module)."""
 
     def wrap(func: Callable[..., Iterable[Any]]) -> Callable[..., Iterable[Any]]:
@@ -148,7 +151,7 @@ def check(kind: str, *codes: str, scope: Scope | None = None, needs: Iterable[by
                 raise ValueError(f"{func.__qualname__} emits {code}, which is not registered")
         if fused is not None and (fused.fact not in ("", *FACTS) or not set(fused.walks or ()) <= set(WALKS)):
             raise ValueError(f"{func.__qualname__}: a fused declaration of unknown facts or walks")
-        _CHECKS.append(Check(kind, codes, func, scope, want(needs), gate, fused, recounts))
+        _CHECKS.append(Check(kind, codes, func, scope, want(needs), gate, fused, recounts, whole))
         return func
 
     return wrap

@@ -49,7 +49,7 @@ register("FT404", "validation-leak", WARNING, """
 """, kind="split")
 
 
-@check("file", "FT401")
+@check("file", "FT401", whole=True)
 def too_few(summary: FileSummary, ctx: FileContext) -> Iterator[Hit]:
     minimum = ctx.fmt.min_examples
     if ctx.training and minimum and summary.records < minimum and summary.lines > summary.blank:
