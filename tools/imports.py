@@ -3,7 +3,7 @@
     python tools/imports.py            counts, then each cycle and each arrow back up
     python tools/imports.py --route    the modules a run reaches from ftlint.app.analyse_data, layer by layer
     python tools/imports.py --json     the counts as JSON (tests/house/test_house.py holds cycles and arrows back up at zero)
-    python tools/imports.py --names    each trainer's package, and the modules outside it that name the trainer
+    python tools/imports.py --names    each trainer, the modules outside its package that name it (and how many in code)
 
 An arrow is any import of one ftlint module by another: at the top, inside a function, or under
 `if TYPE_CHECKING:` (a type a module names is a dependency of its design even when it is not
@@ -257,16 +257,30 @@ def _spoken(tree: ast.AST) -> Iterable[str]:
             yield node.module
 
 
-def named_outside(known: dict[str, Path], root: Path = ROOT) -> dict[str, list[str]]:
+# a trainer's name that is also an English word, and the phrases of ftlint that use it as one
+# (read by hand): each is taken out of a text before the text is searched
+WORDS = {"together": ("checked together", "training files together", "records together", "-size together", "-part together")}
+
+
+def _names(text: str, name: str, package: str) -> bool:
+    text = text.lower()
+    for phrase in WORDS.get(name, ()):
+        text = text.replace(phrase, "")
+    return re.search(rf"(?<![a-z])(?:{re.escape(name)}|{package})(?![a-z])", text) is not None
+
+
+def named_outside(known: dict[str, Path], root: Path = ROOT, *, code: bool = False) -> dict[str, list[str]]:
     """Each trainer -> the modules outside its package that name it (its name or its package's; a
-    format or an English word spelled the same counts too: read each before believing it)."""
+    format spelled the same counts too: read each before believing it). With `code`, only where the
+    code names it: identifiers, imports and strings without a space (a key, a format's or a
+    template's id), not what a user is told."""
     found: dict[str, list[str]] = {}
     for name, package in trainer_packages(root).items():
-        spelled = re.compile(rf"(?<![a-z])(?:{re.escape(name)}|{package})(?![a-z])")
         inside = f"{PACKAGE}.trainers.{package}"
         found[name] = sorted(str(path.relative_to(root)) for module, path in known.items()
                              if module != inside and not module.startswith(inside + ".")
-                             and any(spelled.search(text.lower()) for text in _spoken(ast.parse(path.read_text(encoding="utf-8")))))
+                             and any(_names(text, name, package) for text in _spoken(ast.parse(path.read_text(encoding="utf-8")))
+                                     if not (code and re.search(r"\s", text))))
     return found
 
 
@@ -277,8 +291,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--names", action="store_true")
     args = parser.parse_args(argv)
     if args.names:
+        in_code = named_outside(modules(), code=True)
         for name, places in named_outside(modules()).items():
-            print(f"{name} {len(places)}: {', '.join(places)}")
+            print(f"{name} {len(places)} ({len(in_code[name])} in code): {', '.join(places)}")
         return 0
     graph = imports(modules())
     if args.json:
