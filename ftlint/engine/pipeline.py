@@ -25,7 +25,7 @@ from ..diagnostics import ERROR, Diagnostic
 from ..formats import get_format
 from ..lengths import Lengths
 from ..parse import Line, is_blank, parse_line
-from ..read import READ_BLOCK, InputError, LineBlock, display_name, first_rows, read_runs
+from ..read import READ_BLOCK, InputError, LineBlock, display_name, each_line, first_rows, read_runs
 from ..tokens import ByteBound, TokenCounter, load
 from .bounds import needs_exact
 from .judge import LineJudge, Settings
@@ -105,7 +105,7 @@ class Worker:
         runs = Runs(found)
         previous: bytes | None = None  # the line before, and (once it repeats) its rejection, replayed (_rejection)
         again: Diagnostic | bool | None = None  # None: not tried yet; False: not a bare rejection
-        for number, raw in _lines(chunk.items):
+        for number, raw in each_line(chunk.items):
             if isinstance(raw, Line):
                 line_found = judge(raw)
             elif len(raw) < 64 and is_blank(raw):
@@ -182,15 +182,6 @@ def _run_in_process(chunk: Chunk) -> ChunkResult:
     return _PROCESS_WORKER.run(chunk)
 
 
-def _lines(items: Iterable[tuple[int, bytes | Line | LineBlock]]) -> Iterator[tuple[int, bytes | Line]]:
-    """Every line of a chunk's items, numbered."""
-    for number, item in items:
-        if isinstance(item, LineBlock):
-            yield from enumerate(item.lines(), number)
-        else:
-            yield number, item
-
-
 def chunks(paths: Iterable[str], settings: Settings, io_errors: list[str],
            progress: Progress | None = None) -> Iterator[Chunk]:
     labels = dict(settings.labels)
@@ -256,7 +247,7 @@ def _choose_format(items: list[tuple[int, bytes | Line | LineBlock]], settings: 
     from ..formats.shape import DETECT_RECORDS, detect
 
     records = []
-    for number, item in _lines(items):
+    for number, item in each_line(items):
         if isinstance(item, bytes):
             value = parse_line(number, item, settings.limits.max_depth).value
             if value is not None:
@@ -306,7 +297,7 @@ def analyse(paths: Iterable[str], settings: Settings, emit: Emit, jobs: int | No
     if jobs <= 1:
         return drive(map(Worker(settings).run, queued), settings, emit, result)
     counts = settings.uses_bound and settings.mapping is None and needs_exact(
-        [(c.format, _lines(c.items)) for c in ahead], settings.encoding, lambda fmt: settings.limit_for(fmt)[0],
+        [(c.format, each_line(c.items)) for c in ahead], settings.encoding, lambda fmt: settings.limit_for(fmt)[0],
         settings.limits.max_depth)
     pool = pool or _pool(jobs, settings, [c.format for c in ahead], counts)
     try:

@@ -142,6 +142,25 @@ class TruncationFigures:
     trainable_tokens: int = 0  # what the run trains: the estimate's trainable_tokens
     trainable_tokens_in_file: int = 0  # before the cut and the drop
 
+    def clauses(self, cut: str, emptied: str, dropped: str, **words: str) -> list[str]:
+        """What the cut and the drop do, a clause for each that does anything, in one wording's
+        templates (the estimate's max length row, report/past_max.py; FT509's message, rules/advice.py).
+        Each template is of {n} (a number of records), {records} ("1 record", "2 records") and the
+        caller's `words`; `cut` of {tokens} (cut off), {trained} (", N of them trained", or nothing) and
+        {emptied} (`emptied` of the records left with no trained token, or nothing); `dropped` of {tokens}."""
+        said = []
+        if self.records:
+            left = emptied.format(**_records(self.records_emptied), **words) if self.records_emptied else ""
+            trained = f", {self.trainable_cut:,} of them trained" if self.trainable_cut else ""
+            said.append(cut.format(**_records(self.records), tokens=f"{self.tokens:,}", trained=trained, emptied=left, **words))
+        if self.records_dropped:
+            said.append(dropped.format(**_records(self.records_dropped), tokens=f"{self.tokens_dropped:,}", **words))
+        return said
+
+
+def _records(n: int) -> dict[str, str]:
+    return {"n": f"{n:,}", "records": f"{n:,} record{'s' if n != 1 else ''}"}
+
 
 @dataclass(frozen=True, slots=True)
 class ScaledRates:

@@ -12,7 +12,7 @@ does not end a line (the file is then one long line, which its parsing tells).
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import BinaryIO, NamedTuple
 
 from ..parse import DEFAULT_MAX_DEPTH, Line, is_blank, parse_line
@@ -102,6 +102,15 @@ def read_runs(path: str, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES, block_byt
     array's elements are numbered 1, 2, ...; `starts` gets the line each begins on in the file."""
     # under one block, a whole line inside a block could be over the limit: lines come one by one
     yield from _items(path, max_line_bytes, block_bytes if max_line_bytes >= block_bytes else None, starts)
+
+
+def each_line(items: Iterable[tuple[int, bytes | Line | LineBlock]]) -> Iterator[tuple[int, bytes | Line]]:
+    """read_runs' items one line at a time, numbered: a `LineBlock`'s lines from its first line's number."""
+    for number, item in items:
+        if isinstance(item, LineBlock):
+            yield from enumerate(item.lines(), number)
+        else:
+            yield number, item
 
 
 def first_rows(items: Iterator[tuple[int, bytes | Line | LineBlock]], rows: int) -> Iterator[tuple[int, bytes | Line | LineBlock]]:

@@ -151,10 +151,6 @@ class Reporter:
     def finish(self, files: list[FileSummary]) -> None:
         pass
 
-    def _summary(self, files: list[FileSummary]) -> None:
-        """The lines after the findings of the plain-text outputs: files and formats, counts by code, the notes."""
-        self.out.write("\n".join(summary_lines(files, self.by_code, self.headline) + [f"note: {terminal_safe(n)}" for n in self.notes]) + "\n")
-
 
 RUN_BATCH = 10_000  # lines of a run written at a time: memory stays flat
 
@@ -174,8 +170,22 @@ def use_color(out: IO[str]) -> bool:
     return not os.environ.get("NO_COLOR") and hasattr(out, "isatty") and out.isatty()
 
 
-class TextReporter(Reporter):
+class PlainReporter(Reporter):
+    """A plain-text output (text, github): the findings, then a line on those --max-errors hid,
+    and the summary: files and formats, counts by code, the notes."""
+
     summarises = True
+    hid = ""  # the line on the findings --max-errors hid, of {hidden} (how many) and {most} (--max-errors)
+
+    def finish(self, files: list[FileSummary]) -> None:
+        self.said()
+        if self.hidden:
+            self.out.write(self.hid.format(hidden=self.hidden, most=self.max_shown) + "\n")
+        self.out.write("\n".join(summary_lines(files, self.by_code, self.headline) + [f"note: {terminal_safe(n)}" for n in self.notes]) + "\n")
+
+
+class TextReporter(PlainReporter):
+    hid = "... {hidden} more finding(s) not shown (--max-errors {most})"
 
     def start(self) -> None:
         self.color = use_color(self.out)
@@ -197,18 +207,12 @@ class TextReporter(Reporter):
         before = f"{path_text(d.path)}:"
         self._write_run(before, first[len(before) + len(str(d.line)):], d.line, last)
 
-    def finish(self, files: list[FileSummary]) -> None:
-        self.said()
-        if self.hidden:
-            self.out.write(f"... {self.hidden} more finding(s) not shown (--max-errors {self.max_shown})\n")
-        self._summary(files)
 
-
-class GithubReporter(Reporter):
+class GithubReporter(PlainReporter):
     """GitHub Actions annotations: each finding lands on its line in the pull request (a per-file
     rule's on its first line, with the count: GitHub shows only the first few annotations of a step)."""
 
-    summarises = True
+    hid = "ftlint: {hidden} more finding(s) not annotated (--max-errors {most})"
 
     def show(self, d: Diagnostic) -> None:
         where = f" ({beside(d)})" if d.pointer or d.element else ""
@@ -221,12 +225,6 @@ class GithubReporter(Reporter):
             self.out.write(one * (last - d.line + 1))
             return
         self._write_run(*_split_at(one, ",line=1"), d.line, last)  # the file's name has its commas escaped
-
-    def finish(self, files: list[FileSummary]) -> None:
-        self.said()
-        if self.hidden:
-            self.out.write(f"ftlint: {self.hidden} more finding(s) not annotated (--max-errors {self.max_shown})\n")
-        self._summary(files)
 
 
 class SarifReporter(Reporter):

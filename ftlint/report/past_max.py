@@ -28,16 +28,6 @@ def max_length_row(e: Estimate) -> tuple[str, str, str] | None:
     t = e.truncation
     if t is None:
         return None
-    done = []
-    if t.records:
-        trained = f", {t.trainable_cut:,} of them trained" if t.trainable_cut else ""
-        emptied = f"; {t.records_emptied:,} left with no trained token" if t.records_emptied else ""
-        done.append(f"{_records(t.records)} cut ({t.tokens:,} tokens{trained}{emptied})")
-    if t.records_dropped:
-        done.append(f"{_records(t.records_dropped)} dropped ({t.tokens_dropped:,} tokens)")
-    effect = "; ".join(done) if done else "no record is past it"
+    effect = "; ".join(t.clauses("{records} cut ({tokens} tokens{trained}{emptied})", "; {n} left with no trained token",
+                                 "{records} dropped ({tokens} tokens)")) or "no record is past it"
     return ("max length", f"{t.max_seq_len:,}", f"{t.source}; {CUTS[t.rule].words if t.rule in CUTS else t.rule}: {effect}")
-
-
-def _records(n: int) -> str:
-    return f"{n:,} record{'s' if n != 1 else ''}"

@@ -120,14 +120,9 @@ def _usual_epochs(fmt: str, supervised: float) -> float:
 
 def past_max_words(tr: TruncationFigures) -> str:
     where = f"max length {tr.max_seq_len:,} ({tr.source.split(' (')[0]})"
-    out = []
-    if tr.records:
-        trained = f", {tr.trainable_cut:,} of them trained" if tr.trainable_cut else ""
-        emptied = f"; {tr.records_emptied:,} record(s) left with no trained token" if tr.records_emptied else ""
-        out.append(f"{tr.records:,} record(s) longer than {where}: {tr.tokens:,} tokens cut off{trained}{emptied}")
-    if tr.records_dropped:
-        out.append(f"{tr.records_dropped:,} record(s) longer than {where} dropped: {tr.tokens_dropped:,} tokens not trained")
-    return "; ".join(out)
+    return "; ".join(tr.clauses("{n} record(s) longer than {where}: {tokens} tokens cut off{trained}{emptied}",
+                                "; {n} record(s) left with no trained token",
+                                "{n} record(s) longer than {where} dropped: {tokens} tokens not trained", where=where))
 
 
 @check("plan", "FT501", "FT502", "FT503", "FT504", "FT505", "FT506", "FT507", "FT508", "FT509", "FT510", "FT511")

@@ -7,13 +7,12 @@ usage error, one line (exit 2): no such line, a blank line, a line outside every
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from ..errors import UsageError
 from ..options import ReadLimits
 from ..parse import Line, parse_line
-from ..read import READ_BLOCK, InputError, LineBlock, display_name, read_runs
+from ..read import READ_BLOCK, InputError, display_name, each_line, read_runs
 
 
 @dataclass
@@ -45,7 +44,7 @@ def find(path: str, line: int, limits: ReadLimits, head_records: int) -> Target:
     found: Target | None = None
     total = 0
     try:
-        for number, item in _numbered(read_runs(path, limits.max_line_bytes, READ_BLOCK, starts)):
+        for number, item in each_line(read_runs(path, limits.max_line_bytes, READ_BLOCK, starts)):
             total = number
             value = item.value if isinstance(item, Line) else parse_line(number, item, limits.max_depth).value
             if isinstance(value, dict) and len(head) < head_records:
@@ -64,14 +63,6 @@ def find(path: str, line: int, limits: ReadLimits, head_records: int) -> Target:
         raise UsageError(f"{shown}:{line}: a blank line, no record")
     found.head = head
     return found
-
-
-def _numbered(items: Iterator[tuple[int, bytes | Line | LineBlock]]) -> Iterator[tuple[int, bytes | Line]]:
-    for number, item in items:
-        if isinstance(item, LineBlock):
-            yield from enumerate(item.lines(), number)
-        else:
-            yield number, item
 
 
 def _holds(line: int, number: int, item: bytes | Line, starts: array) -> bool:

@@ -52,6 +52,18 @@ def test_max_errors_caps_output_not_exit_code() -> None:
     assert len(json.loads(j.stdout)) == 2
 
 
+
+def test_max_errors_says_how_many_it_hid_in_each_plain_output() -> None:
+    """The text and github outputs each say, in their words, how many findings --max-errors hid: all
+    the findings (as the JSON lists them) but the 2 shown."""
+    path = "fixtures/bad/ft001_invalid_json.jsonl"
+    hidden = len(json.loads(run("check", path, "-o", "json").stdout)) - 2
+    assert hidden > 0
+    text = run("check", path, "--max-errors", "2").stdout.splitlines()
+    github = run("check", path, "--max-errors", "2", "-o", "github").stdout.splitlines()
+    assert text[2] == f"... {hidden} more finding(s) not shown (--max-errors 2)" and text[3].startswith("checked 1 file")
+    assert github[2] == f"ftlint: {hidden} more finding(s) not annotated (--max-errors 2)" and github[3].startswith("checked 1 file")
+
 def test_warnings_fail_only_with_fail_on_warning() -> None:
     path = "fixtures/bad/ft208_untrained_tail.jsonl"
     assert run("check", path, "--ignore", "FT401").exit_code == 0

@@ -146,8 +146,8 @@ def test_workers_forked_after_a_near_limit_record_settle_it_as_the_main_process_
     tokenizer is loaded before the workers fork and they settle such records themselves. The
     findings are those of one process settling them (--jobs 1), line for line."""
     from ftlint.engine.bounds import needs_exact
-    from ftlint.engine.pipeline import CHUNK_BYTES, _lines, analyse, file_chunks
-    from ftlint.read import READ_BLOCK, read_runs
+    from ftlint.engine.pipeline import CHUNK_BYTES, analyse, file_chunks
+    from ftlint.read import READ_BLOCK, each_line, read_runs
 
     near = _record("Counting the pieces of a long record until its limit is decided, again. ", 900, "Be brief.")
     short = {"messages": [{"role": "user", "content": "hi there " * 40}, {"role": "assistant", "content": "ok"}]}
@@ -161,7 +161,7 @@ def test_workers_forked_after_a_near_limit_record_settle_it_as_the_main_process_
     path.write_text("\n".join(lines) + "\n")
     run = Settings(encoding="o200k_base", model_name="", today="2026-12-01", context=exact + 20, bound_tokens=True)
     first = list(file_chunks(0, str(path), read_runs(str(path), run.limits.max_line_bytes, READ_BLOCK), run))[:2]
-    assert needs_exact([(chunk.format, _lines(chunk.items)) for chunk in first], "o200k_base", lambda fmt: run.limit_for(fmt)[0],
+    assert needs_exact([(chunk.format, each_line(chunk.items)) for chunk in first], "o200k_base", lambda fmt: run.limit_for(fmt)[0],
                        run.limits.max_depth)
     found: dict[int, list[Diagnostic]] = {}
     for jobs in (1, 2):

@@ -201,3 +201,28 @@ def test_the_json_estimate_masks_every_name_and_stays_valid_utf8(tmp_path: Path)
     p = subprocess.run([sys.executable, "-m", "ftlint", "estimate", train, "--validation", undecodable, "-o", "json"],
                        capture_output=True, timeout=120)
     assert json.loads(p.stdout)["validation"]["paths"][0].endswith("val-\\xff.jsonl"), p.stderr
+
+
+def test_both_wordings_of_the_cut_say_every_clause_of_it() -> None:
+    """The estimate's max length row and FT509 word the same figures (TruncationFigures.clauses):
+    3 records cut off 1,234 tokens, 1,000 of them trained, 2 left with none; 1 record dropped with
+    5,678 tokens. A source holding braces is said as it is, never read as a template."""
+    from dataclasses import replace
+
+    from ftlint.plan.groups import TruncationFigures
+    from ftlint.report.past_max import max_length_row
+    from ftlint.rules.advice import past_max_words
+
+    t = TruncationFigures(2048, 3, 1234, source="{n} {where} (a config)", trainable_cut=1000, records_emptied=2,
+                          records_dropped=1, tokens_dropped=5678)
+    e = replace(run_plan(10, Plan(epochs=1, batch_size=1)), truncation=t)
+    assert max_length_row(e) == ("max length", "2,048", "{n} {where} (a config); cut keeping the start: 3 records cut (1,234 tokens, "
+                                 "1,000 of them trained; 2 left with no trained token); 1 record dropped (5,678 tokens)")
+    assert past_max_words(t) == ("3 record(s) longer than max length 2,048 ({n} {where}): 1,234 tokens cut off, 1,000 of them trained; "
+                                 "2 record(s) left with no trained token; 1 record(s) longer than max length 2,048 ({n} {where}) "
+                                 "dropped: 5,678 tokens not trained")
+    one = replace(t, records=1, trainable_cut=0, records_emptied=0, records_dropped=0)
+    assert max_length_row(replace(e, truncation=one))[2].endswith(": 1 record cut (1,234 tokens)")  # type: ignore[index]
+    assert past_max_words(one) == "1 record(s) longer than max length 2,048 ({n} {where}): 1,234 tokens cut off"
+    none = replace(one, records=0)
+    assert max_length_row(replace(e, truncation=none))[2].endswith(": no record is past it") and past_max_words(none) == ""  # type: ignore[index]
