@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..tokens import TokenCounter
+from .conversion import Conversion
 
 if TYPE_CHECKING:
     from ..chat.mask import Masked
@@ -66,6 +67,7 @@ class Format:
     reads_top: frozenset[str] = frozenset()
     reads_message: frozenset[str] = frozenset()
     weight_roles: tuple[str, ...] = ()  # the roles whose "weight" the provider reads (empty: all)
+    conversion: Conversion | None = None  # how `ftlint convert` reads and writes it (None: it does not)
     kind = "format"
 
     @property

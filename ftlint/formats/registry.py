@@ -12,6 +12,7 @@ from __future__ import annotations
 from ..diagnostics import ERROR, OFF, WARNING
 from .base import Format
 from .chat import ChatFormat, MsSwift, NovaPreference, OpenAIChat, ShareGPT
+from .conversion import MESSAGES, Conversion
 from .fields import Alpaca, FieldsFormat, PreferenceFormat, Stepwise
 from .rl import PromptOnly
 
@@ -31,22 +32,29 @@ TOGETHER: dict = {"severities": {"FT004": ERROR, "FT203": WARNING, "FT252": WARN
 OPENAI_VALIDATED = ("openai-chat", "openai-preference")
 OPENAI_SEVERITIES = {"FT302": ERROR}
 
+# how `ftlint convert` writes OpenAI-style messages: OpenAI's own keep a weight 0 or 1 on an assistant
+# message and write null content beside tool calls; Fireworks, Together and TRL read reasoning_content
+OPENAI_MESSAGES = Conversion(MESSAGES, weights=True, null_content=True)
+
 _ALL: list[Format] = [
     OpenAIChat(name="openai-chat", title="OpenAI supervised chat fine-tuning (messages)",
                providers="OpenAI (no new jobs after 2027-01-06): gpt-4.1, gpt-4.1-mini, gpt-4o, gpt-4o-mini",
-               severities=OPENAI_SEVERITIES),
+               severities=OPENAI_SEVERITIES, conversion=OPENAI_MESSAGES),
     OpenAIChat(
         name="azure-openai-chat", title="Azure OpenAI supervised chat fine-tuning (as OpenAI's)",
         providers="Azure OpenAI (Microsoft Foundry): gpt-4.1, gpt-4.1-mini, gpt-4.1-nano, gpt-4o, gpt-4o-mini; Ministral-3B, "
                   "Qwen-32B, Llama-3.3-70B-Instruct, gpt-oss-20b", severities={"FT004": OFF},
+        conversion=OPENAI_MESSAGES,
         notes="Azure documents that training files must be UTF-8 with a byte-order mark; ftlint accepts the "
               "BOM silently for this format (FT004 is not reported) and accepts files without one too."),
     OpenAIChat(
         name="mistral-chat", title="Mistral fine-tuning API (OpenAI-like messages)",
-        providers="Mistral API (deprecated: docs marked no longer supported)", min_examples=None, notes="Tool-call ids must be 9 letters and digits (FT215)."),
+        providers="Mistral API (deprecated: docs marked no longer supported)", min_examples=None, notes="Tool-call ids must be 9 letters and digits (FT215).",
+        conversion=OPENAI_MESSAGES),
     OpenAIChat(
         name="fireworks-chat", title="Fireworks supervised fine-tuning (messages with weight, reasoning_content)",
         providers="Fireworks AI", min_examples=3, schema="fireworks-chat",
+        conversion=Conversion(MESSAGES, weights=True, reasoning="reasoning_content", null_content=True),
         notes="docs.fireworks.ai/fine-tuning/fine-tuning-models (read 2026-12-01): 3 to 3,000,000 examples; tools, tool_calls "
               "and reasoning_content accepted; for some reasoning models (thinking-history modes) Fireworks unrolls a "
               "conversation into one datum per user turn, which ftlint does not model: billed tokens can exceed the count."),
@@ -54,7 +62,8 @@ _ALL: list[Format] = [
         name="together-conversational", title="Together conversational (messages, tools, reasoning, images)", providers="Together AI",
         record_rule="1 line = 1 record; assistant messages without weight 0 train (train_on_inputs=auto)",
         schema="together-conversational", shape="messages", min_examples=1, family="together", first_role="user",
-        reads_top=frozenset({"messages", "tools", "weight"}), **TOGETHER),
+        reads_top=frozenset({"messages", "tools", "weight"}), conversion=Conversion(MESSAGES, weights=True, reasoning="reasoning_content"),
+        **TOGETHER),
     ChatFormat(
         name="cohere-chat", title="Cohere chat fine-tuning (System/User/Chatbot; deprecated 2025-09-15)",
         providers="Cohere (fine-tuning deprecated 2025-09-15)",
@@ -73,7 +82,7 @@ _ALL: list[Format] = [
         providers="Amazon Bedrock: Nova Micro, Lite, Pro; Nova 2",
         record_rule="1 line = 1 record; assistant turns train (undocumented: ftlint counts every assistant turn)",
         schema="bedrock-nova", shape="nova", alternate=("user", "assistant"), first_role="user", last_role="assistant",
-        system_key="system", documented=False),
+        system_key="system", documented=False, conversion=Conversion("nova")),
     ChatFormat(
         name="bedrock-converse", title="Amazon Bedrock, Llama 3.2 and 3.3 (Converse messages, bedrock-conversation-2024)",
         providers="Amazon Bedrock: meta.llama3-2-1b/3b/11b/90b-instruct, Llama 3.3 70B Instruct",
@@ -105,7 +114,7 @@ _ALL: list[Format] = [
                     "(Google's token-count notebook bills that way; the docs do not say)",
         schema="vertex-gemini", shape="contents", token_limit=131_072, turns_key="contents", target_roles=("model",),
         expansion="per-target", alternate=("user", "model"), system_key="systemInstruction", system_aliases=("system_instruction",),
-        default_role="user", documented=False,
+        default_role="user", documented=False, conversion=Conversion("gemini"),
         notes="No minimum number of examples is enforced now (Google suggests starting with 100; the 16 of the Gemini 1.0 "
               "page is gone). 131,072 tokens per example is the Gemini 2.5 Flash figure; the 3.x limits were not found."),
     ChatFormat(
@@ -124,12 +133,13 @@ _ALL: list[Format] = [
         name="trl-messages", title="Hugging Face TRL, conversational language modelling (messages)",
         providers="TRL SFTTrainer (self-hosted)",
         record_rule="1 row = 1 sequence; by default the loss covers every token (assistant_only_loss=False)",
-        schema="trl-messages", shape="messages", targets="all"),
+        schema="trl-messages", shape="messages", targets="all",
+        conversion=Conversion(MESSAGES, reasoning="reasoning_content")),
     ShareGPT(
         name="sharegpt", title="ShareGPT conversations (from/value; axolotl, LLaMA-Factory, Hub datasets)",
         providers="axolotl, LLaMA-Factory (formatting: sharegpt), unsloth, TRL users (self-hosted)",
         record_rule="1 line = 1 record; gpt turns without weight 0 train (LLaMA-Factory and axolotl's defaults)",
-        schema="sharegpt", shape="sharegpt", turns_key="conversations", role_key="from"),
+        schema="sharegpt", shape="sharegpt", turns_key="conversations", role_key="from", conversion=Conversion("sharegpt")),
     MsSwift(
         name="ms-swift", title="ms-swift standard format (messages; images, videos, audios; rejected_response, label; tools)",
         providers="ms-swift (ModelScope's trainer; self-hosted)",
@@ -144,7 +154,7 @@ _ALL: list[Format] = [
         name="alpaca", title="Alpaca instructions (instruction, input, output; system and history)",
         providers="LLaMA-Factory (formatting: alpaca), axolotl (type: alpaca), unsloth (self-hosted)",
         record_rule="1 line = 1 record; the output trains, and each history answer (LLaMA-Factory's mask_history off)",
-        schema="alpaca", shape="alpaca", inputs=("instruction",), outputs=("output",)),
+        schema="alpaca", shape="alpaca", inputs=("instruction",), outputs=("output",), conversion=Conversion("alpaca")),
     ChatFormat(
         name="openai-rft", title="OpenAI reinforcement fine-tuning (messages + grader fields)",
         providers="Azure OpenAI: o4-mini, gpt-5 (invitation only); billed per training hour (OpenAI's o4-mini shut down 2026-10-23)",
@@ -214,6 +224,8 @@ _ALL: list[Format] = [
         schema="trl-unpaired", shape="unpaired", inputs=("prompt",), outputs=("completion",)),
 ]
 FORMATS: dict[str, Format] = {f.name: f for f in _ALL}
+# the formats `ftlint convert` reads and writes (a rule names the command that gets a file to one)
+CONVERTIBLE = tuple(f.name for f in _ALL if f.conversion is not None)
 
 
 def severities_for(fmt: Format, checked_as: str | None = None) -> dict[str, str]:
