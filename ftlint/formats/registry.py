@@ -3,8 +3,10 @@
 Facts (fields, record rules, minimums) come from the providers' documents (see README, Formats);
 where a provider does not document which turns train or how a conversation becomes records,
 `documented=False` and the record rule says which conservative reading ftlint takes. Which rules
-apply to a format is said by each rule's scope (ftlint/rules/); what a provider tolerates or
-rejects otherwise than the registry's default severity is the format's `severities`.
+apply to a format is said by each rule's scope (ftlint/rules/), which reads what the format's
+provider or trainer demands beyond its schema (`demands`) and names it by its `label`; what a
+provider tolerates or rejects otherwise than the registry's default severity is the format's
+`severities`; how `ftlint convert` reads and writes it, its `conversion`.
 """
 
 from __future__ import annotations
