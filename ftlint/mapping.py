@@ -46,6 +46,12 @@ class Mapping:
     loss: tuple[tuple[str, object], ...] = ()  # the same file's keys that decide what the trainer trains (Loss.keys)
     media_dir: str = ""  # where the records' media names are read from (LLaMA-Factory: dataset_info.json's folder)
     reason: str = ""  # why the data is read as `formatting`: the entry that says so, in the file that holds it
+    turns_key: str = ""  # where the turns it renames are in the mapped view ("": ShareGPT's conversations, when that is the formatting)
+
+    @property
+    def turns(self) -> str:
+        """The key of the turns whose speaker and text it renames ("": none, the record has no turns)."""
+        return self.turns_key or ("conversations" if self.formatting == "sharegpt" else "")
 
     def apply(self, record: dict) -> dict:
         """The record in the canonical shape (a column it lacks is left out: `missing` says which)."""
@@ -53,8 +59,8 @@ class Mapping:
         for canonical, column in self.columns.items():
             if column in record:
                 out[canonical] = record[column]
-        turns = "messages" if self.formatting == "trl-messages" else "conversations"
-        if self.formatting in ("sharegpt", "trl-messages") and isinstance(out.get(turns), list):
+        turns = self.turns
+        if turns and isinstance(out.get(turns), list):
             out[turns] = [self._turn(t) for t in out[turns]]
         if self.formatting == "sharegpt":  # a preference row's answers are turns too
             for key in ("chosen", "rejected"):
@@ -83,8 +89,7 @@ class Mapping:
         if not parts or not isinstance(parts[0], str) or parts[0] not in self.columns:
             return pointer
         own: list[object] = [self.columns[parts[0]], *parts[1:]]
-        turns = "messages" if self.formatting == "trl-messages" else "conversations"
-        if parts[0] == turns and self.tags and len(parts) > 2 and isinstance(parts[1], int) and isinstance(parts[2], str):
+        if parts[0] == self.turns and self.tags and len(parts) > 2 and isinstance(parts[1], int) and isinstance(parts[2], str):
             speaker_key, text_key = self.turn_keys
             own[2] = {speaker_key: self.tags["role_tag"], text_key: self.tags["content_tag"]}.get(parts[2], parts[2])
         from .diagnostics import json_path

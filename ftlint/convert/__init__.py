@@ -16,9 +16,11 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from .conversation import MESSAGES_FORMATS, TARGETS, Lost, Unconvertible, as_list
-from .readers import READERS
-from .writers import WRITERS
+from ..formats.conversion import MESSAGES
+from ..formats.registry import CONVERTIBLE as TARGETS
+from ..formats.registry import FORMATS
+from . import readers, writers
+from .conversation import Conversion, Lost, Unconvertible, as_list
 
 __all__ = ["READERS", "TARGETS", "Converted", "Tally", "convert_lines", "convert_record"]
 
@@ -32,17 +34,22 @@ class Converted:
     failure: str | None = None
 
 
+# each format convert reads and writes, by name (the CLI's and app's), and how (its registry entry's Conversion)
+CONVERSIONS: dict[str, Conversion] = {f.name: f.conversion for f in FORMATS.values() if f.conversion is not None}
+READERS = {name: readers.READERS[conversion.kind] for name, conversion in CONVERSIONS.items()}
+
 # what each reader takes from a record and from a message; anything else is not carried (FT801)
-READ_TOP = {**dict.fromkeys(MESSAGES_FORMATS, ("messages", "tools")), "sharegpt": ("conversations", "system", "tools"),
+READ_TOP = {MESSAGES: ("messages", "tools"), "sharegpt": ("conversations", "system", "tools"),
             "alpaca": ("instruction", "input", "output", "system", "history"),
-            "vertex-gemini": ("contents", "systemInstruction", "system_instruction", "tools"),
-            "bedrock-nova": ("schemaVersion", "system", "messages")}
+            "gemini": ("contents", "systemInstruction", "system_instruction", "tools"),
+            "nova": ("schemaVersion", "system", "messages")}
 READ_MESSAGE = ("role", "content", "tool_calls", "tool_call_id", "name", "weight", "reasoning_content", "reasoning", "thinking")
 
 
 def _not_carried(record: dict, source: str) -> Lost:
-    lost = [(f"$.{key}", f"'{key}' is not carried into the converted record") for key in record if key not in READ_TOP[source]]
-    if source in MESSAGES_FORMATS:
+    kind = CONVERSIONS[source].kind
+    lost = [(f"$.{key}", f"'{key}' is not carried into the converted record") for key in record if key not in READ_TOP[kind]]
+    if kind == MESSAGES:
         for i, message in enumerate(as_list(record.get("messages"))):
             if isinstance(message, dict):
                 lost += [(f"$.messages[{i}].{key}", f"message key '{key}' is not carried") for key in message
@@ -53,7 +60,8 @@ def _not_carried(record: dict, source: str) -> Lost:
 def convert_record(record: dict, source: str, target: str) -> tuple[dict | None, Lost, str | None]:
     lost: Lost = _not_carried(record, source)
     try:
-        return WRITERS[target](READERS[source](record), target, lost), lost, None
+        how = CONVERSIONS[target]
+        return writers.WRITERS[how.kind](READERS[source](record), target, how, lost), lost, None
     except Unconvertible as exc:
         return None, lost, str(exc)
 
@@ -62,7 +70,6 @@ def convert_lines(lines: Iterator[tuple[int, dict]], source: str, target: str) -
     """Each source record converted, with what was lost and the target's own errors on it."""
     from ..diagnostics import ERROR
     from ..engine.judge import record_findings
-    from ..formats.registry import FORMATS
     from ..rules import severity
     from ..tokens import TokenCounter
 

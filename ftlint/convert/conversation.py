@@ -1,18 +1,14 @@
 """The one conversation every converted record passes through (system text, messages with role,
-text or parts, tool calls, tool results, weight, reasoning; tools), the formats convert reads and
-writes, and the small readings of a record's values both sides share."""
+text or parts, tool calls, tool results, weight, reasoning; tools), and the small readings of a
+record's values both sides share. Which format is read or written how is the format's own fact
+(formats/conversion.py Conversion, declared in the registry), handed down by convert/__init__.py."""
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
 
-from ..formats.conversion import CONVERTIBLE as TARGETS
-from ..formats.conversion import MESSAGES_FORMATS as MESSAGES_FORMATS
-
-# what each messages format keeps of a message (its schema's keys)
-WEIGHTED = ("openai-chat", "azure-openai-chat", "fireworks-chat", "together-conversational", "mistral-chat")
-REASONING = {"together-conversational": "reasoning_content", "fireworks-chat": "reasoning_content", "trl-messages": "reasoning_content"}
+from ..formats.conversion import Conversion as Conversion
 
 
 class Unconvertible(Exception):
@@ -76,5 +72,4 @@ def arguments(value: object) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
-__all__ = ["MESSAGES_FORMATS", "REASONING", "TARGETS", "WEIGHTED", "Conversation", "Lost", "Message", "Unconvertible",
-           "arguments", "as_dict", "as_list", "plain_text", "text_of"]
+__all__ = ["Conversation", "Conversion", "Lost", "Message", "Unconvertible", "arguments", "as_dict", "as_list", "plain_text", "text_of"]

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from .conversation import MESSAGES_FORMATS, Conversation, Message, arguments, as_dict, as_list
+from ..formats.conversion import MESSAGES
+from .conversation import Conversation, Message, arguments, as_dict, as_list
 
 
 def from_messages(record: dict) -> Conversation:
@@ -121,7 +122,7 @@ def from_nova(record: dict) -> Conversation:
     return Conversation(messages)
 
 
+# by the kind of the format's Conversion
 READERS: dict[str, Callable[[dict], Conversation]] = {
-    **dict.fromkeys(MESSAGES_FORMATS, from_messages), "sharegpt": from_sharegpt, "alpaca": from_alpaca,
-    "vertex-gemini": from_gemini, "bedrock-nova": from_nova,
+    MESSAGES: from_messages, "sharegpt": from_sharegpt, "alpaca": from_alpaca, "gemini": from_gemini, "nova": from_nova,
 }

@@ -6,10 +6,11 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from .conversation import MESSAGES_FORMATS, REASONING, WEIGHTED, Conversation, Lost, Message, Unconvertible, plain_text, text_of
+from ..formats.conversion import MESSAGES
+from .conversation import Conversation, Conversion, Lost, Message, Unconvertible, plain_text, text_of
 
 
-def to_messages(conv: Conversation, target: str, lost: Lost) -> dict:
+def to_messages(conv: Conversation, target: str, how: Conversion, lost: Lost) -> dict:
     out = []
     for i, m in enumerate(conv.messages):
         message: dict = {"role": m.role, "content": m.content}
@@ -17,22 +18,21 @@ def to_messages(conv: Conversation, target: str, lost: Lost) -> dict:
             message["tool_calls"] = [{"id": c["id"] or f"call{i}x{j}", "type": "function",
                                       "function": {"name": c["name"], "arguments": c["arguments"]}} for j, c in enumerate(m.tool_calls)]
             if message["content"] in ("", None):  # OpenAI writes null beside tool calls; Together and TRL leave it out
-                if target in WEIGHTED and target != "together-conversational":
+                if how.null_content:
                     message["content"] = None
                 else:
                     del message["content"]
         if m.role == "tool":
             message["tool_call_id"] = m.tool_call_id or _answered_id(conv.messages, i)
         if m.weight is not None:
-            if target in WEIGHTED and m.role == "assistant" and m.weight in (0, 1):
+            if how.weights and m.role == "assistant" and m.weight in (0, 1):
                 message["weight"] = int(m.weight)
-            elif m.weight != 1 or (m.role == "assistant" and target not in WEIGHTED):
+            elif m.weight != 1 or (m.role == "assistant" and not how.weights):
                 article = "an" if m.role[:1] in "aeio" else "a"  # a user, an assistant
                 lost.append((f"$.messages[{i}].weight", f"a weight ({m.weight!r}) on {article} {m.role} message: {target} cannot hold it"))
         if m.reasoning:
-            key = REASONING.get(target)
-            if key:
-                message[key] = m.reasoning
+            if how.reasoning:
+                message[how.reasoning] = m.reasoning
             else:
                 lost.append((f"$.messages[{i}]", f"reasoning: {target} has no field for it"))
         out.append(message)
@@ -52,7 +52,7 @@ def _answered_id(messages: list[Message], index: int) -> str:
     return f"call{index}"
 
 
-def to_sharegpt(conv: Conversation, target: str, lost: Lost) -> dict:
+def to_sharegpt(conv: Conversation, target: str, how: Conversion, lost: Lost) -> dict:
     turns: list[dict] = []
     role_out = {"system": "system", "user": "human", "assistant": "gpt", "tool": "observation"}
     for i, m in enumerate(conv.messages):
@@ -83,7 +83,7 @@ def _is_json(text: str) -> bool:
     return True
 
 
-def to_alpaca(conv: Conversation, target: str, lost: Lost) -> dict:
+def to_alpaca(conv: Conversation, target: str, how: Conversion, lost: Lost) -> dict:
     messages = list(conv.messages)
     record: dict = {}
     if messages and messages[0].role == "system":
@@ -106,7 +106,7 @@ def to_alpaca(conv: Conversation, target: str, lost: Lost) -> dict:
     return record
 
 
-def to_gemini(conv: Conversation, target: str, lost: Lost) -> dict:
+def to_gemini(conv: Conversation, target: str, how: Conversion, lost: Lost) -> dict:
     record: dict = {}
     contents = []
     for i, m in enumerate(conv.messages):
@@ -144,7 +144,7 @@ def _called(messages: list[Message], index: int) -> str:
     return "tool"
 
 
-def to_nova(conv: Conversation, target: str, lost: Lost) -> dict:
+def to_nova(conv: Conversation, target: str, how: Conversion, lost: Lost) -> dict:
     record: dict = {"schemaVersion": "bedrock-conversation-2024"}
     messages = []
     for i, m in enumerate(conv.messages):
@@ -168,7 +168,7 @@ def to_nova(conv: Conversation, target: str, lost: Lost) -> dict:
     return record
 
 
-WRITERS: dict[str, Callable[[Conversation, str, Lost], dict]] = {
-    **dict.fromkeys(MESSAGES_FORMATS, to_messages), "sharegpt": to_sharegpt, "alpaca": to_alpaca,
-    "vertex-gemini": to_gemini, "bedrock-nova": to_nova,
+# by the kind of the target's Conversion; each is given the target's name (for what it says) and its Conversion
+WRITERS: dict[str, Callable[[Conversation, str, Conversion, Lost], dict]] = {
+    MESSAGES: to_messages, "sharegpt": to_sharegpt, "alpaca": to_alpaca, "gemini": to_gemini, "nova": to_nova,
 }

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..tokens import TokenCounter
+from .conversion import Conversion
 
 if TYPE_CHECKING:
     from ..chat.mask import Masked
@@ -41,6 +42,24 @@ class LineFigures:
     parts: tuple[Part, ...] = ()  # the trainer's own renderer's pieces of the record (Sample.parts; `ftlint show`)
 
 
+# What a format's provider or trainer demands of a record beyond its schema: each the scope of a
+# rule in rules/ (the registry says which formats demand what, so no rule names a format).
+OPENAI_PARTS = "OpenAI's tool calls and image parts"  # FT205-FT217, as on OpenAI's own formats (family "openai")
+CONTENT_OR_CALLS = "an assistant message with content or tool calls"  # FT204, as on OpenAI's formats
+CALLS_XOR_CONTENT = "content or tool calls, not both"  # FT225
+CALLS_ANSWERED = "tool calls answered in order"  # FT202, FT226
+CALL_IDS = "tool-call ids of 9 letters and digits"  # FT215
+CALL_IDS_OR_LAST_NULL = "tool-call ids of 9 letters and digits, 'null' on the last message's"  # FT215
+TOOL_SCHEMAS = "tools' parameters as JSON Schemas"  # FT105
+ONE_SYSTEM_PROMPT = "one system prompt"  # FT224
+USER_OPENS_SAMPLE = "a user message before each sample's answer"  # FT212: a tool conversation is cut at each answer
+INTEGER_WEIGHTS = "weights 0 or 1, as integers"  # FT219
+ONE_CONTENT_FORM = "every message's content in one form, no image message trained"  # FT221, FT222
+USER_IMAGES = "images in user messages only"  # FT216
+INPUT_BEFORE_ANSWER = "a preference input that ends before its answer"  # FT213
+LABEL_PER_STEP = "one label per step"  # FT105
+
+
 @dataclass(frozen=True)
 class Format:
     """What every format has. The kinds (chat, fields, preference) add their shape's details. A
@@ -66,6 +85,9 @@ class Format:
     reads_top: frozenset[str] = frozenset()
     reads_message: frozenset[str] = frozenset()
     weight_roles: tuple[str, ...] = ()  # the roles whose "weight" the provider reads (empty: all)
+    label: str = ""  # the provider or trainer as a finding names it ("mistral-finetune takes one system prompt")
+    demands: frozenset[str] = frozenset()  # what its provider or trainer demands beyond the schema (above)
+    conversion: Conversion | None = None  # how `ftlint convert` reads and writes it (None: it does not)
     kind = "format"
 
     @property

@@ -3,15 +3,34 @@
 Facts (fields, record rules, minimums) come from the providers' documents (see README, Formats);
 where a provider does not document which turns train or how a conversation becomes records,
 `documented=False` and the record rule says which conservative reading ftlint takes. Which rules
-apply to a format is said by each rule's scope (ftlint/rules/); what a provider tolerates or
-rejects otherwise than the registry's default severity is the format's `severities`.
+apply to a format is said by each rule's scope (ftlint/rules/), which reads what the format's
+provider or trainer demands beyond its schema (`demands`) and names it by its `label`; what a
+provider tolerates or rejects otherwise than the registry's default severity is the format's
+`severities`; how `ftlint convert` reads and writes it, its `conversion`.
 """
 
 from __future__ import annotations
 
 from ..diagnostics import ERROR, OFF, WARNING
-from .base import Format
+from .base import (
+    CALL_IDS,
+    CALL_IDS_OR_LAST_NULL,
+    CALLS_ANSWERED,
+    CALLS_XOR_CONTENT,
+    CONTENT_OR_CALLS,
+    INPUT_BEFORE_ANSWER,
+    INTEGER_WEIGHTS,
+    LABEL_PER_STEP,
+    ONE_CONTENT_FORM,
+    ONE_SYSTEM_PROMPT,
+    OPENAI_PARTS,
+    TOOL_SCHEMAS,
+    USER_IMAGES,
+    USER_OPENS_SAMPLE,
+    Format,
+)
 from .chat import ChatFormat, MsSwift, NovaPreference, OpenAIChat, ShareGPT
+from .conversion import MESSAGES, Conversion
 from .fields import Alpaca, FieldsFormat, PreferenceFormat, Stepwise
 from .rl import PromptOnly
 
@@ -20,8 +39,11 @@ from .rl import PromptOnly
 # 1 unreadable (FT004 is an error); empty content is not rejected (FT203 is a warning); no two
 # messages in a row share a role; a conversation starts with system or user ("must start with
 # system or user": data-preparation); an image's data: URL is checked by its prefix and length only
-# (its docs' own example is "data:image/jpeg;base64,..."), so bytes that are no image are a warning.
+# (its docs' own example is "data:image/jpeg;base64,..."), so bytes that are no image are a warning;
+# OpenAI's tool calls and image parts, with its own content rules (rules/together.py).
 TOGETHER: dict = {"severities": {"FT004": ERROR, "FT203": WARNING, "FT252": WARNING}, "adjacent": True,
+                  "family": "together", "label": "Together",
+                  "demands": frozenset({OPENAI_PARTS, INTEGER_WEIGHTS, ONE_CONTENT_FORM, USER_IMAGES}),
                   "alternate": ("system", "user", "assistant", "tool"),
                   "reads_message": frozenset({"role", "content", "weight", "tool_calls", "tool_call_id", "reasoning",
                                               "reasoning_content"})}
@@ -31,30 +53,38 @@ TOGETHER: dict = {"severities": {"FT004": ERROR, "FT203": WARNING, "FT252": WARN
 OPENAI_VALIDATED = ("openai-chat", "openai-preference")
 OPENAI_SEVERITIES = {"FT302": ERROR}
 
+# how `ftlint convert` writes OpenAI-style messages: OpenAI's own keep a weight 0 or 1 on an assistant
+# message and write null content beside tool calls; Fireworks, Together and TRL read reasoning_content
+OPENAI_MESSAGES = Conversion(MESSAGES, weights=True, null_content=True)
+
 _ALL: list[Format] = [
     OpenAIChat(name="openai-chat", title="OpenAI supervised chat fine-tuning (messages)",
                providers="OpenAI (no new jobs after 2027-01-06): gpt-4.1, gpt-4.1-mini, gpt-4o, gpt-4o-mini",
-               severities=OPENAI_SEVERITIES),
+               severities=OPENAI_SEVERITIES, label="OpenAI", conversion=OPENAI_MESSAGES),
     OpenAIChat(
         name="azure-openai-chat", title="Azure OpenAI supervised chat fine-tuning (as OpenAI's)",
         providers="Azure OpenAI (Microsoft Foundry): gpt-4.1, gpt-4.1-mini, gpt-4.1-nano, gpt-4o, gpt-4o-mini; Ministral-3B, "
-                  "Qwen-32B, Llama-3.3-70B-Instruct, gpt-oss-20b", severities={"FT004": OFF},
+                  "Qwen-32B, Llama-3.3-70B-Instruct, gpt-oss-20b", severities={"FT004": OFF}, label="Azure",
+        conversion=OPENAI_MESSAGES,
         notes="Azure documents that training files must be UTF-8 with a byte-order mark; ftlint accepts the "
               "BOM silently for this format (FT004 is not reported) and accepts files without one too."),
     OpenAIChat(
         name="mistral-chat", title="Mistral fine-tuning API (OpenAI-like messages)",
-        providers="Mistral API (deprecated: docs marked no longer supported)", min_examples=None, notes="Tool-call ids must be 9 letters and digits (FT215)."),
+        providers="Mistral API (deprecated: docs marked no longer supported)", min_examples=None, notes="Tool-call ids must be 9 letters and digits (FT215).",
+        label="Mistral", demands=frozenset({CALL_IDS}), conversion=OPENAI_MESSAGES),
     OpenAIChat(
         name="fireworks-chat", title="Fireworks supervised fine-tuning (messages with weight, reasoning_content)",
-        providers="Fireworks AI", min_examples=3, schema="fireworks-chat",
+        providers="Fireworks AI", min_examples=3, schema="fireworks-chat", label="Fireworks",
+        conversion=Conversion(MESSAGES, weights=True, reasoning="reasoning_content", null_content=True),
         notes="docs.fireworks.ai/fine-tuning/fine-tuning-models (read 2026-12-01): 3 to 3,000,000 examples; tools, tool_calls "
               "and reasoning_content accepted; for some reasoning models (thinking-history modes) Fireworks unrolls a "
               "conversation into one datum per user turn, which ftlint does not model: billed tokens can exceed the count."),
     ChatFormat(
         name="together-conversational", title="Together conversational (messages, tools, reasoning, images)", providers="Together AI",
         record_rule="1 line = 1 record; assistant messages without weight 0 train (train_on_inputs=auto)",
-        schema="together-conversational", shape="messages", min_examples=1, family="together", first_role="user",
-        reads_top=frozenset({"messages", "tools", "weight"}), **TOGETHER),
+        schema="together-conversational", shape="messages", min_examples=1, first_role="user",
+        reads_top=frozenset({"messages", "tools", "weight"}), conversion=Conversion(MESSAGES, weights=True, reasoning="reasoning_content"),
+        **TOGETHER),
     ChatFormat(
         name="cohere-chat", title="Cohere chat fine-tuning (System/User/Chatbot; deprecated 2025-09-15)",
         providers="Cohere (fine-tuning deprecated 2025-09-15)",
@@ -73,7 +103,7 @@ _ALL: list[Format] = [
         providers="Amazon Bedrock: Nova Micro, Lite, Pro; Nova 2",
         record_rule="1 line = 1 record; assistant turns train (undocumented: ftlint counts every assistant turn)",
         schema="bedrock-nova", shape="nova", alternate=("user", "assistant"), first_role="user", last_role="assistant",
-        system_key="system", documented=False),
+        system_key="system", documented=False, conversion=Conversion("nova")),
     ChatFormat(
         name="bedrock-converse", title="Amazon Bedrock, Llama 3.2 and 3.3 (Converse messages, bedrock-conversation-2024)",
         providers="Amazon Bedrock: meta.llama3-2-1b/3b/11b/90b-instruct, Llama 3.3 70B Instruct",
@@ -105,7 +135,7 @@ _ALL: list[Format] = [
                     "(Google's token-count notebook bills that way; the docs do not say)",
         schema="vertex-gemini", shape="contents", token_limit=131_072, turns_key="contents", target_roles=("model",),
         expansion="per-target", alternate=("user", "model"), system_key="systemInstruction", system_aliases=("system_instruction",),
-        default_role="user", documented=False,
+        default_role="user", documented=False, conversion=Conversion("gemini"),
         notes="No minimum number of examples is enforced now (Google suggests starting with 100; the 16 of the Gemini 1.0 "
               "page is gone). 131,072 tokens per example is the Gemini 2.5 Flash figure; the 3.x limits were not found."),
     ChatFormat(
@@ -116,7 +146,9 @@ _ALL: list[Format] = [
         schema="mistral-finetune", shape="messages", expansion="per-target-if-tools", last_role="assistant",
         reads_top=frozenset({"messages", "tools", "available_tools", "system_prompt", "only_last"}),
         reads_message=frozenset({"role", "content", "text", "tool_calls", "tool_call_id", "name", "weight"}),
-        weight_roles=("assistant",),
+        weight_roles=("assistant",), label="mistral-finetune",
+        demands=frozenset({CONTENT_OR_CALLS, CALLS_XOR_CONTENT, CALLS_ANSWERED, CALL_IDS_OR_LAST_NULL, TOOL_SCHEMAS,
+                           ONE_SYSTEM_PROMPT, USER_OPENS_SAMPLE}),
         notes="Rules from mistralai/mistral-finetune at 1943535 (finetune/data/tokenize.py, utils/validate_data.py) and "
               "mistral-common's MistralRequestValidatorV3 in finetuning mode; verdicts recorded from the real code in "
               "fixtures/peer-cases/mistral-finetune/. No minimum is enforced (validate_data's size check is commented out)."),
@@ -124,12 +156,13 @@ _ALL: list[Format] = [
         name="trl-messages", title="Hugging Face TRL, conversational language modelling (messages)",
         providers="TRL SFTTrainer (self-hosted)",
         record_rule="1 row = 1 sequence; by default the loss covers every token (assistant_only_loss=False)",
-        schema="trl-messages", shape="messages", targets="all"),
+        schema="trl-messages", shape="messages", targets="all", label="TRL",
+        conversion=Conversion(MESSAGES, reasoning="reasoning_content")),
     ShareGPT(
         name="sharegpt", title="ShareGPT conversations (from/value; axolotl, LLaMA-Factory, Hub datasets)",
         providers="axolotl, LLaMA-Factory (formatting: sharegpt), unsloth, TRL users (self-hosted)",
         record_rule="1 line = 1 record; gpt turns without weight 0 train (LLaMA-Factory and axolotl's defaults)",
-        schema="sharegpt", shape="sharegpt", turns_key="conversations", role_key="from"),
+        schema="sharegpt", shape="sharegpt", turns_key="conversations", role_key="from", conversion=Conversion("sharegpt")),
     MsSwift(
         name="ms-swift", title="ms-swift standard format (messages; images, videos, audios; rejected_response, label; tools)",
         providers="ms-swift (ModelScope's trainer; self-hosted)",
@@ -144,7 +177,7 @@ _ALL: list[Format] = [
         name="alpaca", title="Alpaca instructions (instruction, input, output; system and history)",
         providers="LLaMA-Factory (formatting: alpaca), axolotl (type: alpaca), unsloth (self-hosted)",
         record_rule="1 line = 1 record; the output trains, and each history answer (LLaMA-Factory's mask_history off)",
-        schema="alpaca", shape="alpaca", inputs=("instruction",), outputs=("output",)),
+        schema="alpaca", shape="alpaca", inputs=("instruction",), outputs=("output",), conversion=Conversion("alpaca")),
     ChatFormat(
         name="openai-rft", title="OpenAI reinforcement fine-tuning (messages + grader fields)",
         providers="Azure OpenAI: o4-mini, gpt-5 (invitation only); billed per training hour (OpenAI's o4-mini shut down 2026-10-23)",
@@ -155,11 +188,12 @@ _ALL: list[Format] = [
         providers="OpenAI (gpt-4.1, gpt-4.1-mini, gpt-4o; until 2027-01-06), Azure OpenAI (gpt-4o, gpt-4.1, gpt-4.1-mini, "
                   "gpt-4.1-nano), Fireworks DPO; Together: together-preference",
         record_rule="1 line = 1 preference pair; the two outputs carry the loss",
-        schema="openai-preference", shape="preference-openai", min_examples=10, severities=OPENAI_SEVERITIES),
+        schema="openai-preference", shape="preference-openai", min_examples=10, severities=OPENAI_SEVERITIES,
+        demands=frozenset({INTEGER_WEIGHTS})),
     PreferenceFormat(
         name="together-preference", title="Together preference (OpenAI DPO shape, alternating input)",
         providers="Together AI", record_rule="1 line = 1 preference pair", schema="together-preference",
-        shape="preference-openai", min_examples=1, family="together", **TOGETHER),
+        shape="preference-openai", min_examples=1, **{**TOGETHER, "demands": TOGETHER["demands"] | {INPUT_BEFORE_ANSWER}}),
     FieldsFormat(
         name="prompt-completion", title="Prompt and completion strings",
         providers="OpenAI legacy (babbage-002, davinci-002), Amazon Bedrock (Llama 3.1 8B and 70B), TRL standard",
@@ -169,11 +203,11 @@ _ALL: list[Format] = [
         name="together-instruction", title="Together instruction (prompt, optionally with images, and completion)",
         providers="Together AI", record_rule="1 line = 1 record; the completion is the target",
         schema="together-instruction", shape="prompt-completion-multimodal", also_shapes=("prompt-completion",), min_examples=1,
-        inputs=("prompt",), outputs=("completion",), severities=TOGETHER["severities"]),
+        inputs=("prompt",), outputs=("completion",), severities=TOGETHER["severities"], label="Together"),
     FieldsFormat(
         name="trl-prompt-completion", title="Hugging Face TRL, conversational prompt-completion",
         providers="TRL SFTTrainer, GKD (self-hosted)", record_rule="1 row = 1 sequence; the completion carries the loss",
-        schema="trl-prompt-completion", shape="prompt-completion-conversational", inputs=("prompt",), outputs=("completion",)),
+        schema="trl-prompt-completion", shape="prompt-completion-conversational", inputs=("prompt",), outputs=("completion",), label="TRL"),
     FieldsFormat(
         name="text", title="Plain text for language modelling",
         providers="Together (general), TRL (text), mistral-finetune (pretrain)",
@@ -182,12 +216,12 @@ _ALL: list[Format] = [
         name="trl-preference", title="Hugging Face TRL preference (prompt, chosen, rejected)",
         providers="TRL DPOTrainer, RewardTrainer (self-hosted)",
         record_rule="1 row = 1 pair: prompt + chosen and prompt + rejected", schema="trl-preference",
-        shape="preference-trl", inputs=("prompt",), outputs=("chosen", "rejected")),
+        shape="preference-trl", inputs=("prompt",), outputs=("chosen", "rejected"), label="TRL"),
     FieldsFormat(
         name="trl-prompt-only", title="Hugging Face TRL prompt-only rows (GRPO, RLOO, Online DPO)",
         providers="TRL GRPOTrainer, RLOOTrainer, OnlineDPOTrainer (self-hosted)",
         record_rule="1 row = 1 prompt; the model generates its completions while training, so no span is a fixed target",
-        schema="trl-prompt-only", shape="prompt-only", inputs=("prompt",), outputs=()),
+        schema="trl-prompt-only", shape="prompt-only", inputs=("prompt",), outputs=(), label="TRL"),
     PromptOnly(
         name="verl", title="verl RL data (Parquet: prompt, data_source, reward_model.ground_truth, extra_info)",
         providers="verl (PPO, GRPO; self-hosted)",
@@ -207,13 +241,15 @@ _ALL: list[Format] = [
     Stepwise(
         name="trl-stepwise", title="Hugging Face TRL stepwise supervision (prompt, completions, labels)",
         providers="TRL PRMTrainer (self-hosted)", record_rule="1 row = 1 record; each step of the completion is labelled",
-        schema="trl-stepwise", shape="stepwise", inputs=("prompt",), outputs=()),
+        schema="trl-stepwise", shape="stepwise", inputs=("prompt",), outputs=(), label="TRL", demands=frozenset({LABEL_PER_STEP})),
     FieldsFormat(
         name="trl-unpaired", title="Hugging Face TRL unpaired preference (prompt, completion, label)",
         providers="TRL KTOTrainer (self-hosted)", record_rule="1 row = 1 labelled completion",
-        schema="trl-unpaired", shape="unpaired", inputs=("prompt",), outputs=("completion",)),
+        schema="trl-unpaired", shape="unpaired", inputs=("prompt",), outputs=("completion",), label="TRL"),
 ]
 FORMATS: dict[str, Format] = {f.name: f for f in _ALL}
+# the formats `ftlint convert` reads and writes (a rule names the command that gets a file to one)
+CONVERTIBLE = tuple(f.name for f in _ALL if f.conversion is not None)
 
 
 def severities_for(fmt: Format, checked_as: str | None = None) -> dict[str, str]:

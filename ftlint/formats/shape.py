@@ -166,8 +166,17 @@ def _messages_format(records: list[dict], why: str) -> tuple[str, str]:
         fields = f"the grader fields {', '.join(sorted(extra))}" if extra else "a developer role"
         return "openai-rft", why + (f" have messages with {fields} and no assistant answer (prompts for reinforcement "
                                     "fine-tuning); Azure and Bedrock (bedrock-rft) take the same shape: name yours with --format")
-    return "openai-chat", why + (" have OpenAI-style messages; Azure, Mistral, Fireworks, Together, mistral-finetune and TRL take "
-                                 "the same shape: name yours with --format")
+    return "openai-chat", why + f" have OpenAI-style messages; {_takers('openai-chat')} take the same shape: name yours with --format"
+
+
+def _takers(default: str) -> str:
+    """The providers and trainers (their formats' labels, in the registry's order) whose format
+    has the shape `default` has, besides it: what detection cannot tell apart."""
+    from .registry import FORMATS
+
+    shape = FORMATS[default].shape
+    labels = [f.label for f in FORMATS.values() if f.shape == shape and f.label and f.name != default]
+    return f"{', '.join(labels[:-1])} and {labels[-1]}" if len(labels) > 1 else "".join(labels)
 
 
 def _keys_in_most(records: list[dict]) -> set[str]:

@@ -2,8 +2,9 @@
 
 FT201 and FT203 apply to every format of turns (and FT203 to text fields too); the others are
 OpenAI's chat format's, and apply to the formats that take it as it is (family "openai"); the
-tool-call and image rules also to Together's, which takes OpenAI's tool calls and image parts
-(family "together").
+tool-call and image rules also to the formats whose provider takes OpenAI's tool calls and image
+parts (Together's: their registry entries demand OPENAI_PARTS). The others apply to the formats
+that demand them (Format.demands), and a finding names the provider or trainer by its format's label.
 Every rule reads the record defensively: the schema reports wrong types, so a rule simply skips
 what it cannot read.
 """
@@ -17,6 +18,7 @@ import orjson
 
 from ..diagnostics import ERROR, WARNING, Hit, json_path
 from ..formats import Format
+from ..formats.base import CALLS_ANSWERED, CALLS_XOR_CONTENT, CONTENT_OR_CALLS, OPENAI_PARTS
 from ..formats.chat import ChatFormat
 from ..formats.fields import FieldsFormat
 from . import RUNS, Fused, Silent, check, register, rule
@@ -30,8 +32,8 @@ def openai(fmt: Format) -> bool:
 
 
 def openai_messages(fmt: Format) -> bool:
-    """OpenAI's messages, tool calls and image parts: OpenAI's formats and Together's."""
-    return fmt.family in ("openai", "together")
+    """OpenAI's messages, tool calls and image parts: OpenAI's formats and those that demand them (Together's)."""
+    return openai(fmt) or OPENAI_PARTS in fmt.demands
 
 
 def role_targets(fmt: Format) -> bool:
@@ -202,10 +204,6 @@ def empty_content(record: dict, ctx: RecordContext) -> Iterator[Hit]:
                 yield Hit(f"{turn.get('role', 'turn')} {what} is {'empty' if not text else 'only white space'}", json_path(where))
 
 
-def mistral(fmt: Format) -> bool:
-    return fmt.name == "mistral-finetune"
-
-
 def answered(message: dict) -> bool:
     """FT204 silent on a message: not an assistant's, or with content, a call or a refusal."""
     return (message.get("content", message.get("text")) is not None or message.get("role") != "assistant"
@@ -219,7 +217,7 @@ def _all_answered(record: dict, turns: list[dict]) -> bool:
     return True
 
 
-@rule("FT204", "assistant-without-content", scope=lambda fmt: openai(fmt) or mistral(fmt),
+@rule("FT204", "assistant-without-content", scope=lambda fmt: openai(fmt) or CONTENT_OR_CALLS in fmt.demands,
       fused=Fused({"messages": lambda fmt: _all_answered}))
 def assistant_without_content(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     """An assistant message has no content, no tool calls and no function call.
@@ -360,7 +358,7 @@ def too_many_images(record: dict, ctx: RecordContext) -> Iterator[Hit]:
         if isinstance(content, list):
             images += sum(1 for part in content if isinstance(part, dict) and part.get("type") == "image_url")
     if images > MAX_IMAGES:
-        provider = "Together" if ctx.fmt.family == "together" else "OpenAI"
+        provider = "OpenAI" if openai(ctx.fmt) else ctx.fmt.label
         yield Hit(f"{images} images in one example; {provider} takes at most {MAX_IMAGES}", json_path(list(ctx.fmt.turns_path())))
 
 
@@ -385,15 +383,15 @@ register("FT226", "tool-calls-unanswered", ERROR, """
 """)
 
 
-@check("record", "FT225", scope=mistral, needs=(b'"tool_calls"',))
+@check("record", "FT225", scope=lambda fmt: CALLS_XOR_CONTENT in fmt.demands, needs=(b'"tool_calls"',))
 def content_and_tool_calls(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     for i, message in _messages(record):
         if message.get("role") == "assistant" and message.get("tool_calls") and message.get("content", message.get("text")):
-            yield Hit("assistant message has both content and tool calls: mistral-finetune takes one or the other",
+            yield Hit(f"assistant message has both content and tool calls: {ctx.fmt.label} takes one or the other",
                       json_path(["messages", i]))
 
 
-@check("record", "FT202", "FT226", scope=mistral, needs=(b'"tool_calls"', b'"role":"tool"'))
+@check("record", "FT202", "FT226", scope=lambda fmt: CALLS_ANSWERED in fmt.demands, needs=(b'"tool_calls"', b'"role":"tool"'))
 def tool_call_sequence(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     """Mistral matches tool messages to calls by count and order, not by id."""
     owed, caller = 0, 0

@@ -1,7 +1,8 @@
 """Conversation rules of the providers' formats (FT211-FT220): roles that must alternate,
 first and last turns, reserved strings, media, tool-call ids, weights. Each is scoped to the
-formats whose provider decides it. They read defensively: the schema reports wrong types, so a
-check skips what it cannot read.
+formats whose provider decides it: by the format's shape and roles, its name, or what it demands
+(Format.demands, declared in the registry); a finding names the provider by its format's label.
+They read defensively: the schema reports wrong types, so a check skips what it cannot read.
 """
 
 from __future__ import annotations
@@ -12,10 +13,19 @@ from typing import TYPE_CHECKING
 
 from ..diagnostics import ERROR, WARNING, Hit, as_list, json_path
 from ..formats import Format
+from ..formats.base import (
+    CALL_IDS,
+    CALL_IDS_OR_LAST_NULL,
+    INPUT_BEFORE_ANSWER,
+    INTEGER_WEIGHTS,
+    ONE_SYSTEM_PROMPT,
+    USER_IMAGES,
+    USER_OPENS_SAMPLE,
+)
 from ..formats.chat import ChatFormat
 from ..formats.fields import PreferenceFormat
 from . import RUNS, Fused, Silent, check, register
-from .together import images_in, together
+from .together import images_in
 
 if TYPE_CHECKING:
     from .context import RecordContext
@@ -25,6 +35,11 @@ def named(*names: str) -> Callable[[Format], bool]:
     """Scope: the formats of these names (a provider's decision)."""
     chosen = frozenset(names)
     return lambda fmt: fmt.name in chosen
+
+
+def demanding(*demands: str) -> Callable[[Format], bool]:
+    """Scope: the formats that demand any of these (Format.demands: their provider's or trainer's rule)."""
+    return lambda fmt: not fmt.demands.isdisjoint(demands)
 
 register("FT211", "roles-not-alternating", ERROR, """
     Two turns in a row have the same role where the format needs them to alternate.
@@ -211,7 +226,7 @@ def nova_media(record: dict, ctx: RecordContext) -> Iterator[Hit]:
                     yield Hit(f"media in an assistant turn: {who} in user turns only", json_path(["messages", i, *where]))
 
 
-@check("record", "FT215", scope=named("mistral-chat", "mistral-finetune"), needs=(b'"tool_calls"', b'"tool_call_id"'), fused=RUNS)
+@check("record", "FT215", scope=demanding(CALL_IDS, CALL_IDS_OR_LAST_NULL), needs=(b'"tool_calls"', b'"tool_call_id"'), fused=RUNS)
 def mistral_ids(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     turns = ctx.fmt.turns(record)
     last = turns[-1][0] if turns else -1
@@ -219,7 +234,7 @@ def mistral_ids(record: dict, ctx: RecordContext) -> Iterator[Hit]:
         for j, call in enumerate(as_list(turn.get("tool_calls"))):
             if not isinstance(call, dict) or not isinstance(call.get("id"), str) or MISTRAL_ID.match(call["id"]):
                 continue
-            if call["id"] == "null" and ctx.fmt.name == "mistral-finetune":
+            if call["id"] == "null" and CALL_IDS_OR_LAST_NULL in ctx.fmt.demands:
                 if i != last:  # mistral-common: only the last message's calls may go without an id
                     yield Hit("tool-call id 'null' is allowed only in the last message",
                               json_path(["messages", i, "tool_calls", j, "id"]))
@@ -238,8 +253,7 @@ def rft_last_user(record: dict, ctx: RecordContext) -> Iterator[Hit]:
                   json_path(["messages", i]))
 
 
-@check("record", "FT219", scope=named("together-conversational", "together-preference", "openai-preference"),
-       needs=(b'"weight"',), fused=RUNS)
+@check("record", "FT219", scope=demanding(INTEGER_WEIGHTS), needs=(b'"weight"',), fused=RUNS)
 def integer_weights(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     fmt = ctx.fmt
     for i, turn in fmt.turns(record):
@@ -254,18 +268,18 @@ def needs_user(record: dict, ctx: RecordContext) -> Iterator[Hit]:
         yield Hit("no user turn", json_path(list(ctx.fmt.turns_path())))
 
 
-@check("record", "FT216", scope=together, needs=(b'"image_url"',), fused=RUNS)
+@check("record", "FT216", scope=demanding(USER_IMAGES), needs=(b'"image_url"',), fused=RUNS)
 def images_in_user_turns(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     """Only user messages may hold images ("only user messages can contain images":
     _check_message_content in together/utils/files.py, together==1.6.0)."""
     fmt = ctx.fmt
     for i, turn in fmt.turns(record):
         if turn.get("role") != "user" and images_in(turn.get("content")):
-            yield Hit(f"an image in the {turn.get('role')} message: Together takes images in user messages only",
+            yield Hit(f"an image in the {turn.get('role')} message: {fmt.label} takes images in user messages only",
                       json_path([*fmt.turns_path(), i, "content"]))
 
 
-@check("record", "FT213", scope=lambda fmt: fmt.family == "together" and fmt.kind == "preference")
+@check("record", "FT213", scope=demanding(INPUT_BEFORE_ANSWER))
 def input_ends_before_the_answer(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     """A preference pair's input must not end with an assistant message ("The last message in the
     input conversation must not be from the assistant": validate_preference_openai in
@@ -290,24 +304,37 @@ def parts_the_model_rejects(record: dict, ctx: RecordContext) -> Iterator[Hit]:
                               json_path([*fmt.turns_path(), i, "parts", j, key]))
 
 
-@check("record", "FT224", "FT212", scope=named("mistral-finetune"))
-def mistral_structure(record: dict, ctx: RecordContext) -> Iterator[Hit]:
-    turns = ctx.fmt.turns(record)
+@check("record", "FT224", "FT212", scope=demanding(ONE_SYSTEM_PROMPT, USER_OPENS_SAMPLE))
+def sample_structure(record: dict, ctx: RecordContext) -> Iterator[Hit]:
+    fmt = ctx.fmt
+    turns = fmt.turns(record)
+    if ONE_SYSTEM_PROMPT in fmt.demands:
+        yield from _one_system_prompt(record, turns, fmt.label)
+    if USER_OPENS_SAMPLE in fmt.demands:
+        yield from _sample_openings(turns, bool(record.get("tools")), fmt.label)
+
+
+def _one_system_prompt(record: dict, turns: list[tuple[int, dict]], label: str) -> Iterator[Hit]:
+    """FT224: the system_prompt key or one system message, not both, nor two messages."""
     systems = [i for i, t in turns if t.get("role") == "system"]
     if isinstance(record.get("system_prompt"), str) and systems:
-        yield Hit("a system message beside the system_prompt key: mistral-finetune takes one system prompt",
+        yield Hit(f"a system message beside the system_prompt key: {label} takes one system prompt",
                   json_path(["messages", systems[0]]), code="FT224")
     elif len(systems) > 1:
-        yield Hit(f"{len(systems)} system messages: mistral-finetune takes one system prompt",
+        yield Hit(f"{len(systems)} system messages: {label} takes one system prompt",
                   json_path(["messages", systems[1]]), code="FT224")
+
+
+def _sample_openings(turns: list[tuple[int, dict]], tools: bool, label: str) -> Iterator[Hit]:
+    """FT212: each sample the trainer cuts (a tool conversation after each answer) opens with a user message."""
     rest = [(i, t) for i, t in turns if t.get("role") != "system"]
-    if record.get("tools") and rest and rest[0][1].get("role") == "assistant" and len(rest) > 1:
+    if tools and rest and rest[0][1].get("role") == "assistant" and len(rest) > 1:
         # dynamic_chunk_fn_call (finetune/data/dataset.py) cuts a tool conversation after each
         # assistant turn: the cut after this first turn is a lone assistant message, which the
         # validator rejects when training reads it (validate_data.py does not chunk, so it passes)
-        yield Hit("a tool conversation starting with an assistant message: mistral-finetune's chunking makes a sample "
+        yield Hit(f"a tool conversation starting with an assistant message: {label}'s chunking makes a sample "
                   "of that message alone, and training fails on it", json_path(["messages", rest[0][0], "role"]), code="FT212")
     elif len(rest) == 1 and rest[0][1].get("role") not in ("user", None):
         i, turn = rest[0]
-        yield Hit(f"the conversation is one {turn.get('role')} message (after the system prompt); mistral-finetune "
+        yield Hit(f"the conversation is one {turn.get('role')} message (after the system prompt); {label} "
                   "needs a user message before it", json_path(["messages", i, "role"]), code="FT212")

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Protocol
 
 from ..diagnostics import ERROR, WARNING, Hit, json_path
+from ..formats.base import LABEL_PER_STEP, TOOL_SCHEMAS
 from ..formats.shape import COHERE_ROLES, MS_SWIFT_KEYS, MS_SWIFT_ROLES
 from ..schemas import schema_findings
 from . import VALID, Fused, Silent, check, register
@@ -184,7 +185,7 @@ def ignored_keys(record: dict, ctx: RecordContext) -> Iterator[Hit]:
                               f"{' and '.join(fmt.weight_roles)} messages are weighted", json_path([*prefix, i, key]))
 
 
-@check("record", "FT105", scope=lambda fmt: fmt.name == "mistral-finetune", needs=(b'"parameters"',))
+@check("record", "FT105", scope=lambda fmt: TOOL_SCHEMAS in fmt.demands, needs=(b'"parameters"',))
 def tool_parameters_schema(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     """mistral-common checks each tool's parameters as a JSON Schema (Draft 7) before training
     (InvalidToolSchemaException); a schema that is not one fails the example."""
@@ -205,12 +206,13 @@ def tool_parameters_schema(record: dict, ctx: RecordContext) -> Iterator[Hit]:
                           json_path([key, j, "function", "parameters", *exc.path]))
 
 
-@check("record", "FT105", scope=lambda fmt: fmt.name == "trl-stepwise")
+@check("record", "FT105", scope=lambda fmt: LABEL_PER_STEP in fmt.demands)
 def one_label_per_step(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     """TRL's stepwise supervision labels each step: as many labels as completions."""
     steps, labels = record.get("completions"), record.get("labels")
     if isinstance(steps, list) and isinstance(labels, list) and steps and labels and len(steps) != len(labels):
-        yield Hit(f"{len(labels)} label{'s' if len(labels) != 1 else ''} for {len(steps)} steps: TRL needs one label per step", json_path(["labels"]))
+        yield Hit(f"{len(labels)} label{'s' if len(labels) != 1 else ''} for {len(steps)} steps: {ctx.fmt.label} needs one label per step",
+                  json_path(["labels"]))
 
 
 register("FT109", "mapped-column-missing", ERROR, """

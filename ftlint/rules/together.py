@@ -18,14 +18,16 @@ from typing import TYPE_CHECKING
 
 from ..diagnostics import ERROR, Hit, json_path
 from ..formats import Format
+from ..formats.base import ONE_CONTENT_FORM
 from . import Fused, check, register
 
 if TYPE_CHECKING:
     from .context import RecordContext
 
 
-def together(fmt: Format) -> bool:
-    return fmt.family == "together" and fmt.kind in ("chat", "preference")
+def one_content_form(fmt: Format) -> bool:
+    """The formats whose provider demands every message's content in one form, and no image message trained (Together's)."""
+    return ONE_CONTENT_FORM in fmt.demands
 
 
 register("FT221", "mixed-content-kinds", ERROR, """
@@ -73,7 +75,7 @@ def one_form(record: dict, turns: list[dict]) -> bool:
     return True
 
 
-@check("record", "FT221", "FT222", scope=together, fused=Fused({"messages": lambda fmt: one_form}, runs=True))
+@check("record", "FT221", "FT222", scope=one_content_form, fused=Fused({"messages": lambda fmt: one_form}, runs=True))
 def content_kinds(record: dict, ctx: RecordContext) -> Iterator[Hit]:
     fmt = ctx.fmt
     if one_form(record, [turn for _, turn in fmt.turns(record)]):
@@ -88,10 +90,10 @@ def content_kinds(record: dict, ctx: RecordContext) -> Iterator[Hit]:
             first = (i, parts)
         elif parts != first[1]:
             kinds = ("a list of parts", "a string") if first[1] else ("a string", "a list of parts")
-            yield Hit(f"content is {kinds[1]} here but {kinds[0]} at message {first[0]}: Together needs every message "
+            yield Hit(f"content is {kinds[1]} here but {kinds[0]} at message {first[0]}: {fmt.label} needs every message "
                       "in one form", json_path([*fmt.turns_path(), i, "content"]), code="FT221")
             first = (i, parts)
         weight = turn.get("weight")
         if parts and images_in(content) and weight is not None and weight != 0:
-            yield Hit(f"a message with an image has weight {weight!r}: Together trains no image message; "
+            yield Hit(f"a message with an image has weight {weight!r}: {fmt.label} trains no image message; "
                       "leave the weight out or set 0", json_path([*fmt.turns_path(), i, "weight"]), code="FT222")

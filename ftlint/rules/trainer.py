@@ -31,7 +31,7 @@ register("FT110", "format-not-taken", ERROR, """
 def format_taken(profile: Profile, fmt: Format, path: str) -> Iterator[Hit]:
     if profile.takes(fmt.name) or not profile.format_names:
         return
-    from ..formats.conversion import CONVERTIBLE
+    from ..formats.registry import CONVERTIBLE
 
     takes = ", ".join(profile.format_names)
     target = next((name for name in profile.format_names if name in CONVERTIBLE), None)

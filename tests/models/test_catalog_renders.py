@@ -20,8 +20,7 @@ import pytest
 from conftest import FIXTURES, ROOT, run
 from ftlint import api
 from ftlint.chat import CHAT_TEMPLATES
-from ftlint.convert import convert_record
-from ftlint.convert.writers import WRITERS
+from ftlint.convert import TARGETS, convert_record
 from ftlint.models import ESTIMATED_TOKENIZERS, Model, all_models, providers
 from ftlint.tokens import FAMILIES, TokenCounter, get_encoding
 
@@ -49,7 +48,7 @@ def _record(model: Model) -> tuple[str, dict]:
         if name == "bedrock-claude":  # OpenAI's messages with the system prompt at the top (no converter writes it)
             return name, {"system": MESSAGES[0]["content"], "messages": MESSAGES[1:]}
         writer = SAME_RECORDS.get(name, name)
-        if writer in WRITERS:
+        if writer in TARGETS:
             record, _, why = convert_record({"messages": MESSAGES}, "openai-chat", writer)
             assert record is not None, why
             return name, record

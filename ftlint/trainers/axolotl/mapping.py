@@ -86,7 +86,7 @@ def axolotl_mapping(file: str, index: str, paths: tuple[str, ...], limit: int) -
     messages = _given(entry, "field_messages", "messages")
     return Mapping(label, "trl-messages", {"messages": messages}, ("messages",),
                    {**SHAREGPT_TAGS, "role_tag": role_key, "content_tag": content_key}, speakers, ("role", "content"), loss=loss,
-                   reason=f"{where}: type chat_template, its messages read as OpenAI-style messages (trl-messages)")
+                   reason=f"{where}: type chat_template, its messages read as OpenAI-style messages (trl-messages)", turns_key="messages")
 
 
 # the dataset entry's keys that change what trains, and ftlint does not model: refused rather than counted as if applied
