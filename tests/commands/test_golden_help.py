@@ -9,7 +9,7 @@ import os
 
 import pytest
 
-from conftest import FIXTURES, ROOT
+from conftest import FIXTURES, ROOT, golden
 from ftlint.cli import cli
 
 GOLDENS = FIXTURES / "outputs" / "help"
@@ -31,23 +31,15 @@ def _help(*args: str) -> str:
     return r.stdout
 
 
-def _golden(name: str, text: str) -> None:
-    golden = GOLDENS / name
-    if os.environ.get("FTLINT_UPDATE_GOLDENS"):
-        golden.parent.mkdir(exist_ok=True)
-        golden.write_text(text, encoding="utf-8")
-    assert text == golden.read_text(encoding="utf-8")
-
-
 def test_group_help_is_its_golden() -> None:
-    _golden("ftlint.txt", _help())
+    golden(GOLDENS / "ftlint.txt", _help())
 
 
 @pytest.mark.parametrize("command", COMMANDS)
 def test_command_help_is_its_golden(command: str) -> None:
     text = _help(command)
     assert text.startswith(f"Usage: ftlint {command} ")
-    _golden(f"{command}.txt", text)
+    golden(GOLDENS / f"{command}.txt", text)
 
 
 def test_every_golden_is_a_command() -> None:
