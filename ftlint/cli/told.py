@@ -1,6 +1,7 @@
-"""The help of the flags whose meaning is the trainers': composed from the registry when help is
-shown (options.py Option's `told`), so that adding a trainer changes no text of the command line,
-and a command that runs reads no profile for its help. A trainer's package says what is its own
+"""The help of the flags whose meaning is the trainers' (or the catalog's providers'): composed
+from the registry (the catalog) when help is shown (options.py Option's `told`), so that adding a
+trainer (a provider) changes no text of the command line, and a command that runs reads no
+profile for its help. A trainer's package says what is its own
 (ftlint/trainers/base.py: options_help, run_config, column_mapping, max_length_key); which trainers
 take an option is what they answer (plan_options, their profile's steps)."""
 
@@ -71,6 +72,13 @@ def packing() -> str:
     """--packing: the trainers that take it."""
     taking = ", ".join(t.name for t in _trainers() if "packing" in t.plan_options)
     return f"Records are packed into rows of --max-seq-len tokens, as the trainer packs them ({taking})."
+
+
+def providers() -> str:
+    """models' --provider: the catalog's providers, in its order (catalog/order.txt)."""
+    from ..models import provider_names
+
+    return f"Only this provider's models ({', '.join(provider_names())})."
 
 
 def hf_legacy() -> str:

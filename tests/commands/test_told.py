@@ -101,3 +101,12 @@ def test_importing_the_command_line_reads_no_profile() -> None:
             "print(sorted(n for n, t in TRAINERS.items() if 'profile' in vars(t)))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert out.stdout.strip() == "[]", out.stdout + out.stderr
+
+
+def test_provider_help_names_every_provider_models_takes() -> None:
+    """models' --provider lists the providers it takes, as its refusal of another lists them (on
+    main it named 7 of the 12)."""
+    refused = run("models", "--provider", "nope")
+    assert refused.exit_code == 2
+    known = refused.stderr.split("known: ", 1)[1].strip()
+    assert _help("models", "--provider") == f"Only this provider's models ({known})."
