@@ -178,9 +178,16 @@ def _catalog() -> Traversable:
 
 @cache
 def _file_names() -> tuple[str, ...]:
-    """The catalog's files, by provider name (the file's stem), in PROVIDER_ORDER."""
+    """The catalog's files, by provider name (the file's stem), in the catalog's order (catalog/order.txt)."""
+    order = [line.strip() for line in _catalog().joinpath("order.txt").read_text(encoding="utf-8").splitlines()
+             if line.strip() and not line.startswith("#")]
     stems = [f.name.removesuffix(".toml") for f in _catalog().iterdir() if f.name.endswith(".toml")]
-    return tuple(sorted(stems, key=lambda n: (PROVIDER_ORDER.index(n) if n in PROVIDER_ORDER else 99, n)))
+    return tuple(sorted(stems, key=lambda n: (order.index(n) if n in order else len(order), n)))
+
+
+def provider_names() -> tuple[str, ...]:
+    """The catalog's providers, in its order, without reading their files."""
+    return _file_names()
 
 
 @cache
@@ -191,11 +198,6 @@ def _file(stem: str) -> dict:
     if data["provider"]["name"] != stem:
         raise ValueError(f"catalog/{stem}.toml describes provider {data['provider']['name']!r}; a file is named after its provider")
     return data
-
-
-# the order a format's provider is looked up in (a format several providers take, e.g.
-# openai-preference, belongs to the first)
-PROVIDER_ORDER = ("openai", "azure", "bedrock", "vertex", "together", "fireworks", "hf", "mistral", "cohere")
 
 
 @cache

@@ -49,6 +49,14 @@ def run_process(*args: str, input: bytes | None = None, cwd: Path = ROOT) -> Res
     return Result(p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace"))
 
 
+def golden(path: Path, text: str) -> None:
+    """`text` is the golden file's, byte for byte; FTLINT_UPDATE_GOLDENS=1 rewrites it after a deliberate change."""
+    if os.environ.get("FTLINT_UPDATE_GOLDENS"):
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    assert text == path.read_text(encoding="utf-8")
+
+
 @pytest.fixture
 def fixtures() -> Path:
     return FIXTURES

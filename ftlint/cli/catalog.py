@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import click
 
+from . import told
 from .errors import UsageFailure
+from .options import Option
 
 TEXT = "text"  # the one output of `rules` and `formats`
 
@@ -50,7 +52,7 @@ def formats(name: str | None) -> None:
 
 @click.command()
 @click.argument("query", required=False)
-@click.option("--provider", help="Only this provider's models (openai, azure, bedrock, vertex, together, fireworks, hf).")
+@click.option("--provider", cls=Option, told=told.providers)
 @click.option("--today", metavar="YYYY-MM-DD", help="Judge lifecycles as of this date (default: today).")
 @click.option("-o", "--output-format", type=click.Choice(("text", "json")), default="text", show_default=True)
 def models(query: str | None, provider: str | None, today: str | None, output_format: str) -> None:

@@ -18,6 +18,7 @@ from ..options import Gates, PlanOptions, ReadLimits, RunOptions, StudyOptions, 
 from ..read import DEFAULT_MAX_DEPTH, DEFAULT_MAX_LINE_BYTES
 from ..selection import Selection
 from ..trust import MAX_FILE_BYTES
+from . import told
 
 F = TypeVar("F", bound=Callable[..., Any])
 _T, _S, _B = Thresholds(), StudyOptions(), TemplateBudget()  # the defaults, written once in ftlint/options.py
@@ -91,7 +92,22 @@ def mapping_file(value: str, folder: Path) -> tuple[str, str] | None:
     return file, f":{name}" if name else ""
 
 
-class FileOption(click.Option):
+class Option(click.Option):
+    """An option whose help is `told` when help is shown: composed from the trainers' own data
+    (ftlint/cli/told.py), so that these tables name no trainer and a command that runs reads no
+    trainer's profile for its help."""
+
+    def __init__(self, *args: Any, told: Callable[[], str] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.told = told
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        if self.told is not None:
+            self.help, self.told = self.told(), None
+        return super().get_help_record(ctx)
+
+
+class FileOption(Option):
     """An option whose value names a file ftlint reads. A configuration file's value for it must
     lie inside the configuration's folder (ftlint/cli/config.py confines it with trust.confine);
     `file_part` says which part of a value is the path (None: the value names no file, as a
@@ -129,20 +145,21 @@ JUDGING = [
     click.option("--max-file-bytes", type=of(ReadLimits, "max_file_bytes"), default=MAX_FILE_BYTES, show_default=True, help="A chat template, tokenizer, mapping or run config larger than this is refused (exit 2)."),
     *SELECTION,
     click.option("-j", "--jobs", type=of(RunOptions, "jobs"), metavar="N", help="Worker processes (default: all cores; one for inputs under 4 MB; never more than the cores)."),
-    click.option("--trainer", type=choices(RunOptions, "trainer"), metavar="NAME", help="The trainer that runs the job (`ftlint trainers`): trl (hf), axolotl, llama-factory, mistral-finetune, or a provider's job (openai, together, ...; hosted: the model's provider's). Default: the one the model's provider implies."),
+    click.option("--trainer", type=choices(RunOptions, "trainer"), metavar="NAME", cls=Option, told=told.trainer),
     click.option("--trainer-version", type=of(RunOptions, "trainer_version"), metavar="VERSION", help="The trainer's release the run is modelled as (default: the one installed beside ftlint, else the one its profile models: `ftlint trainers NAME`)."),
     click.option("--transformers-version", type=of(RunOptions, "transformers_version"), metavar="VERSION", help="transformers' release under the trainer (default: installed beside the trainer, else its profile's): a run-config key it ignores or rejects is FT514 (warmup_ratio from 5.15)."),
-    click.option("--template-name", type=of(RunOptions, "template_name"), metavar="NAME", help="A chat template by the trainer's own name: unsloth's get_chat_template (chatml, llama-3.1, qwen-2.5, ...; `ftlint trainers unsloth`)."),
-    click.option("--instruction-part", type=of(RunOptions, "instruction_part"), metavar="TEXT", help="unsloth's train_on_responses_only: the text before a user's turn (backslash escapes read: '<|im_start|>user\\n')."),
-    click.option("--response-part", type=of(RunOptions, "response_part"), metavar="TEXT", help="unsloth's train_on_responses_only: the text before an answer; what follows it, up to the next --instruction-part, trains."),
+    *(click.option(flag, type=of(RunOptions, name), metavar=metavar, cls=Option, told=told.own(name))
+      for flag, name, metavar in (("--template-name", "template_name", "NAME"), ("--instruction-part", "instruction_part", "TEXT"),
+                                  ("--response-part", "response_part", "TEXT"))),
     click.option("--engine", type=choices(RunOptions, "engine"), default="local", show_default=True,
                  help="Where lines are judged: this machine's processes, or a Ray cluster (RAY_ADDRESS, else a local one; pip install 'ftlint[ray]'). Same findings and figures."),
     click.option("--today", metavar="YYYY-MM-DD", help="Judge model lifecycles as of this date (default: the clock, or $FTLINT_TODAY)."),
     click.option("--tokenizer", cls=FileOption, file_part=tokenizer_file, metavar="NAME|PATH", help="Count with this tokenizer: a family (o200k_base, qwen2, llama3, ...) or a file: tokenizer.json, tekken.json, a tiktoken rank file, a model folder."),
     click.option("--chat-template", cls=FileOption, metavar="FILE", help="Render records with this Jinja chat template (or a tokenizer_config.json, or a model folder holding one)."),
-    click.option("--assistant-only-loss", is_flag=True, help="As TRL's assistant_only_loss: only the template's {% generation %} spans train (needs a chat template: --model of a self-hosted model, or --chat-template)."),
-    click.option("--mapping", cls=FileOption, file_part=mapping_file, metavar="FILE[:NAME]", help="Read records as a trainer's column mapping says: LLaMA-Factory's dataset_info.json (NAME: its dataset entry), or an axolotl YAML's datasets: entry (NAME: its index)."),
-    click.option("--completion-only-loss/--no-completion-only-loss", default=True, show_default=True, help="As TRL's completion_only_loss: a prompt-completion row trains on its completion only."),
+    click.option("--assistant-only-loss", is_flag=True, cls=Option, told=told.own("assistant_only_loss")),
+    click.option("--mapping", cls=FileOption, file_part=mapping_file, metavar="FILE[:NAME]", told=told.mapping),
+    click.option("--completion-only-loss/--no-completion-only-loss", default=True, show_default=True, cls=Option,
+                 told=told.own("completion_only_loss")),
     click.option("--template-max-chars", type=of(TemplateBudget, "max_chars"), default=_B.max_chars, show_default=True, help="A chat template's rendering of a record may produce this many characters, every string it builds counted; more is FT238."),
     click.option("--template-max-steps", type=of(TemplateBudget, "max_steps"), default=_B.max_steps, show_default=True, help="A chat template's rendering of a record may take this many steps (loop iterations, calls, filters); more is FT238."),
     click.option("--template-seconds", type=of(TemplateBudget, "seconds"), default=_B.seconds, show_default=True, help="A chat template may take this long over a record's renderings; longer is FT238."),
@@ -151,7 +168,7 @@ JUDGING = [
 TRUNCATION = [
     click.option("--max-seq-len", type=of(RunOptions, "max_seq_len"), metavar="TOKENS", help="The trainer's max length (default: its own, `ftlint trainers NAME`): records past it are cut or dropped as the trainer does (FT236, FT240)."),
 ]
-RUN = click.option("--run", cls=FileOption, metavar="FILE", help="The run config you launch (an axolotl or LLaMA-Factory YAML, a TRL SFTConfig YAML, a mistral-finetune YAML, a Together job's JSON): its trainer, model, lengths, batches and datasets, where no flag gives them (docs/runs.md).")
+RUN = click.option("--run", cls=FileOption, metavar="FILE", told=told.run)
 VALIDATION = click.option("--validation", cls=FileOption, type=click.Path(dir_okay=True, allow_dash=False), metavar="FILE", help="A validation file: checked too, and its records that also appear in the training data are reported (FT404).")
 INPUTS = [
     click.argument("paths", nargs=-1, required=False, type=click.Path(dir_okay=True, allow_dash=True, readable=False)),
@@ -209,13 +226,12 @@ PLAN = [
     click.option("--warmup-steps", type=of(PlanOptions, "warmup_steps"), help="Warmup in steps."),
     click.option("--drop-last", is_flag=True, help="Drop the partial last batch of each epoch (steps = floor)."),
     click.option("--price", type=of(PlanOptions, "price"), metavar="USD_PER_1M_TOKENS", help="Override the model's training price."),
-    click.option("--n-evals", type=of(PlanOptions, "n_evals"), metavar="N", help="A Together job's evaluations over --validation, each billed (default: Together's, 0)."),
-    click.option("--full", is_flag=True, help="Full fine-tuning, not LoRA (a Together job: its rate and largest batch; LoRA is Together's default)."),
-    click.option("--no-packing", is_flag=True, help="A Together job without packing: each example is a row of max_seq_length, and billed so."),
-    click.option("--hf-legacy", is_flag=True, help="With the Trainer's arithmetic (trl, llama-factory): transformers <=4.51 (floor over gradient accumulation in max_steps)."),
+    click.option("--n-evals", type=of(PlanOptions, "n_evals"), metavar="N", cls=Option, told=told.own("n_evals")),
+    *(click.option(flag, is_flag=True, cls=Option, told=said) for flag, said in (
+        ("--full", told.own("full")), ("--no-packing", told.own("no_packing")), ("--hf-legacy", told.hf_legacy))),
     click.option("--max-steps", type=of(PlanOptions, "max_steps"), help="Total optimizer steps; overrides epochs, as in transformers."),
-    click.option("--packing", is_flag=True, help="Records are packed into rows of --max-seq-len tokens, as TRL packs them (bfd; trl, llama-factory)."),
-    click.option("--max-seq-len", type=of(PlanOptions, "max_seq_len"), metavar="TOKENS", help="The trainer's max length (TRL max_length, axolotl sequence_len, LLaMA-Factory cutoff_len): records past it are cut or dropped as the trainer does, or packed into rows of it."),
+    click.option("--packing", is_flag=True, cls=Option, told=told.packing),
+    click.option("--max-seq-len", type=of(PlanOptions, "max_seq_len"), metavar="TOKENS", cls=Option, told=told.max_seq_len),
     click.option("--budget-usd", type=of(PlanOptions, "budget_usd"), metavar="USD", help="Show the most epochs and steps this budget buys."),
     click.option("--budget-tokens", type=of(PlanOptions, "budget_tokens"), metavar="N", help="Show the most epochs and steps this many tokens buy."),
     click.option("--tokens-per-second", type=of(PlanOptions, "tokens_per_second"), metavar="TPS", help="Self-hosted throughput of the whole job: gives wall time."),

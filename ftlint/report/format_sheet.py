@@ -17,9 +17,9 @@ from ..rules import checks, registry
 from ..schemas import load_schema
 from .renderer import Renderer
 
-# which of a rule's citations are the format's provider's (by the format's first word)
-PROVIDER_SOURCES = {"together": "together", "vertex": "google", "bedrock": "aws|amazon", "azure": "microsoft|azure",
-                    "mistral": "mistral", "openai": "openai", "fireworks": "fireworks", "cohere": "cohere", "trl": "trl|huggingface"}
+# which of a rule's citations are the format's provider's: those that carry the format's first word
+# (its provider's name: openai, together, ...), or, for these, the names its publisher goes by
+PROVIDER_SOURCES = {"vertex": "google", "bedrock": "aws|amazon", "azure": "microsoft|azure", "trl": "trl|huggingface"}
 # what a rule's doc cites: a web address or a file of a provider's repository or package
 CITATION = re.compile(r"\b(?:[a-z0-9-]+\.)+(?:com|ai|dev|org|io)(?:/[\w./#-]*[\w/])?|\b[\w-]+(?:/[\w.-]+)+\.py\b")
 

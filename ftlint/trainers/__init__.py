@@ -99,6 +99,12 @@ def option_refusal(option: str) -> str:
     return f"{flag} is {owner.name}'s ({owner.run_options_source}): name --trainer {owner.name}"
 
 
+def option_help(option: str) -> str:
+    """The help of an option whose meaning is one trainer's own (Trainer.options_help): its flags'
+    help says it, as the trainer's package declares it."""
+    return next(t.options_help[option] for t in TRAINERS.values() if option in t.options_help)
+
+
 def masker(name: str, keys: Sequence[tuple[str, object]]) -> Masker | None:
     """The run's trainer's own loss mask (Loss.mask: the trainer's name; "": none, TRL's), made with
     its mapping's keys (Loss.keys)."""
@@ -116,5 +122,5 @@ def cut_rule(name: str) -> Cut:
 
 
 __all__ = ["ALIASES", "CHOICES", "CONFIGS", "HOSTED", "REFUSED", "TRAINERS", "Cut", "Fact", "Plan", "Profile", "Rows", "Trainer",
-           "UnknownTrainer", "Unrendered", "chosen", "cut_rule", "mapping_owner", "masker", "named", "of_provider", "option_refusal",
-           "run_trainer"]
+           "UnknownTrainer", "Unrendered", "chosen", "cut_rule", "mapping_owner", "masker", "named", "of_provider", "option_help",
+           "option_refusal", "run_trainer"]

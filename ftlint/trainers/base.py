@@ -15,6 +15,7 @@ defaults here; the registry (ftlint/trainers/__init__.py) lists one instance of 
                 them: a part read, filters, a share held out for validation, its packing and step
                 count; by default the share its split holds out and --packing's rows), rows (what it
                 batches), bill, validation_billing, counts_note (why its counts are an estimate)
+    telling     options_help, run_config, column_mapping, max_length_key (what the flags' help says of it)
 
 A trainer never sees the options' classes (they sit above it): what it reads of a plan is `Plan`.
 """
@@ -193,6 +194,11 @@ class Trainer:
     auto_documented = False  # its "auto" epochs and batch are the step arithmetic's own rules (ftlint/trainers/steps.py)
     checks_as: ClassVar[dict[str, str]] = {}  # a format it shares -> its own format, whose severities its checker applies to it
     severities: ClassVar[dict[str, str]] = {}  # codes it judges otherwise than the registry does, whatever the format
+    # what the command line's help says of it (ftlint/cli/told.py composes the help from these: the CLI names no trainer)
+    options_help: ClassVar[dict[str, str]] = {}  # the help of the options whose meaning is its own (their fields' names)
+    run_config = ""  # its run config, as --run's help lists it ("": ftlint reads none; CONFIGS lists those it reads)
+    column_mapping = ""  # its column mapping, as --mapping's help lists it ("": none; reads_mapping says which file is one)
+    max_length_key = ""  # the key its run's max length is set with, as --max-seq-len's help lists it
 
     def __init__(self, name: str, package: str, file: str = "profile") -> None:
         self.name = name

@@ -298,3 +298,16 @@ def test_a_models_finding_is_where_the_model_was_chosen(tmp_path: Path) -> None:
     named = run_process("check", "data.jsonl", "--run", "trl.yaml", "--today", "2026-12-01", "--select", "FT5", cwd=tmp_path).stdout
     assert named.splitlines()[0].startswith("trl.yaml:0:0: FT513 ")
     assert named.splitlines()[0].endswith("(chosen by model_name_or_path gpt-4.1-mini from trl.yaml)")
+
+
+def test_the_catalogs_order_names_its_files_and_gives_a_shared_format_its_first_provider() -> None:
+    """catalog/order.txt: each name a provider's file, the providers listed in its order (the
+    others after, by name), and a format several providers take is the first one's."""
+    from ftlint.models import provider_names, provider_of
+
+    lines = (ROOT / "ftlint" / "catalog" / "order.txt").read_text(encoding="utf-8").splitlines()
+    order = [line for line in lines if line and not line.startswith("#")]
+    files = sorted(p.stem for p in (ROOT / "ftlint" / "catalog").glob("*.toml"))
+    assert set(order) <= set(files) and provider_names() == (*order, *sorted(set(files) - set(order)))
+    shared = {"openai-preference": "openai", "openai-rft": "openai", "text": "together"}  # azure's and hf's too
+    assert {fmt: getattr(provider_of(fmt), "name", None) for fmt in shared} == shared

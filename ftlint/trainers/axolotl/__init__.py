@@ -24,6 +24,9 @@ if TYPE_CHECKING:
 
 class Axolotl(Trainer):
     cut = DROP_CUT
+    run_config = "an axolotl YAML"
+    column_mapping = "an axolotl YAML's datasets: entry (NAME: its index)"
+    max_length_key = "sequence_len"
     # a record that trains no token is kept and trains nothing (src/axolotl/prompt_strategies/chat_template.py
     # raises no error), or, with sample_packing, is dropped (utils/trainer.py drop_no_trainable_tokens): not refused
     severities: ClassVar[dict[str, str]] = {"FT231": WARNING}

@@ -21,6 +21,9 @@ if TYPE_CHECKING:
 class LlamaFactory(Trainer):
     cut = PROPORTIONAL_CUT
     aliases = ("llamafactory", "llama_factory")
+    run_config = "a LLaMA-Factory YAML"
+    column_mapping = "LLaMA-Factory's dataset_info.json (NAME: its dataset entry)"
+    max_length_key = "cutoff_len"
 
     def reads_config(self, doc: dict) -> bool:
         return "stage" in doc or "cutoff_len" in doc or ("dataset" in doc and "template" in doc)

@@ -17,6 +17,8 @@ MISTRAL_COMMON = "mistral-common"  # its renderer: mistral-common's instruct tok
 class MistralFinetune(Trainer):
     cut = SPLIT_CUT
     aliases = ("mistral",)
+    run_config = "a mistral-finetune YAML"
+    max_length_key = "seq_len"
 
     def reads_config(self, doc: dict) -> bool:
         return "seq_len" in doc or "model_id_or_path" in doc or isinstance(doc.get("data"), dict)

@@ -19,6 +19,13 @@ class Together(Trainer):
     # its checker judges a text file as it judges its own formats: empty text is not rejected, a BOM makes line 1
     # unreadable (together/utils/files.py check_file, together==1.6.0)
     checks_as: ClassVar[dict[str, str]] = {"text": "together-conversational"}
+    run_config = "a Together job's JSON"
+    max_length_key = "max_seq_length"
+    options_help: ClassVar[dict[str, str]] = {
+        "n_evals": "A Together job's evaluations over --validation, each billed (default: Together's, 0).",
+        "full": "Full fine-tuning, not LoRA (a Together job: its rate and largest batch; LoRA is Together's default).",
+        "no_packing": "A Together job without packing: each example is a row of max_seq_length, and billed so.",
+    }
 
     def reads_config(self, doc: dict) -> bool:
         return "training_file" in doc or "n_epochs" in doc

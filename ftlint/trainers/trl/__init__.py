@@ -5,7 +5,7 @@ trained token), the training templates it swaps in, and its packers."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from ..base import Packing, Reading, Trainer
 from ..cut import KEEP_START, Cut
@@ -31,6 +31,13 @@ class TRL(Trainer):
     aliases: tuple[str, ...] = ("hf", "transformers")  # "hf": the Hugging Face Trainer's arithmetic is TRL's
     cut = DROP_UNTRAINED
     other_cuts = (WRAPPED,)
+    run_config = "a TRL SFTConfig YAML"
+    max_length_key = "max_length"
+    options_help: ClassVar[dict[str, str]] = {  # the flags named after SFTConfig's fields
+        "assistant_only_loss": "As TRL's assistant_only_loss: only the template's {% generation %} spans train (needs a chat "
+                               "template: --model of a self-hosted model, or --chat-template).",
+        "completion_only_loss": "As TRL's completion_only_loss: a prompt-completion row trains on its completion only.",
+    }
 
     def reads_config(self, doc: dict) -> bool:
         return "model_name_or_path" in doc or "dataset_name" in doc or "max_length" in doc

@@ -5,7 +5,7 @@ train_on_responses_only (ftlint/chat/mask.py responses_mask; rows that train not
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from ..base import Packing, Reading, Trainer
 from ..cut import KEEP_START, Cut
@@ -25,6 +25,15 @@ class Unsloth(Trainer):
     other_cuts = (RESPONSES,)
     run_options = frozenset({"template_name", "instruction_part", "response_part"})
     run_options_source = "get_chat_template, train_on_responses_only"
+    max_length_key = "max_seq_length"  # FastLanguageModel.from_pretrained's, which it copies to the trainer's max_length
+    options_help: ClassVar[dict[str, str]] = {
+        "template_name": "A chat template by the trainer's own name: unsloth's get_chat_template (chatml, llama-3.1, "
+                         "qwen-2.5, ...; `ftlint trainers unsloth`).",
+        "instruction_part": "unsloth's train_on_responses_only: the text before a user's turn (backslash escapes read: "
+                            "'<|im_start|>user\\n').",
+        "response_part": "unsloth's train_on_responses_only: the text before an answer; what follows it, up to the next "
+                         "--instruction-part, trains.",
+    }
 
     def named_template(self, name: str) -> str:
         from .templates import rendered_as
