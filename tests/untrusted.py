@@ -1,12 +1,15 @@
 """Hostile inputs for the untrusted-data tests (issue 12): fake secrets of every kind the
 scanners know (built at run time, so this repository holds no string a secret scanner would
-take for a real one), and a process-tree memory sampler."""
+take for a real one), a process-tree memory sampler, and file names that read as the commands' flags."""
 
 from __future__ import annotations
 
 import os
 import threading
 import time
+from pathlib import Path
+
+import click
 
 
 def _repeat(alphabet: str, n: int) -> str:
@@ -114,3 +117,22 @@ def run_limited(args: list[str], *, memory_mib: int = 1536, timeout: float = 120
     finally:
         stop.set()
     return proc.returncode, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"), peak[0] >> 10
+
+
+def flags() -> list[str]:
+    """Every flag of the commands the Action runs (and the group's), from click itself."""
+    from ftlint.cli import cli
+
+    found: set[str] = set()
+    for command in (cli, *(cli.commands[name] for name in ("check", "diff", "estimate"))):
+        for param in command.params:
+            if isinstance(param, click.Option):
+                found.update(param.opts + param.secondary_opts)
+    return sorted(found | {"--no-such-flag", "--"})
+
+
+def flag_names(outside: Path) -> list[str]:
+    """Names a pull request can commit that read as flags: `FLAG.jsonl`, and `FLAG=/abs/x.jsonl`
+    (a folder `FLAG=` holding the absolute path's folders), aimed at a folder outside."""
+    aimed = str(outside / "x.jsonl").lstrip("/")
+    return [name for flag in flags() for name in (f"{flag}.jsonl", f"{flag}=/{aimed}")]

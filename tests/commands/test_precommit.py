@@ -154,7 +154,7 @@ def test_files_named_like_every_flag_are_files_to_the_hook(tmp_path: Path, hook_
                                                           hook_repo: tuple[Path, str]) -> None:
     """The entry ends with `--`: on main `--output-file=/abs/x.jsonl` wrote the report outside, `-h.jsonl`
     printed the help and passed, and `--no-such-flag.jsonl` stopped the hook with a usage error."""
-    from test_untrusted_action import flag_names
+    from untrusted import flag_names
 
     repo, outside = tmp_path / "datasets", tmp_path / "outside"
     repo.mkdir()

@@ -13,12 +13,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-import click
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_action import GPT_4O_MINI, git, lines, record, run_action
 from test_hosted import auto_epochs, openai_tokens, usd
+from untrusted import flag_names
 
 from ftlint.action import glob_match
 from ftlint.report.escape import github_property
@@ -26,25 +26,6 @@ from ftlint.report.escape import github_property
 MARKER = "OUTSIDE_MARKER_7f3a"  # in every file outside the workspace: never in any output
 GPT_4_1_MINI = 5.00  # USD per 1M training tokens, the default OpenAI model (ftlint/catalog/openai.toml)
 BAD = json.dumps({"messages": [{"role": "user", "content": "no answer"}]}) + "\n"  # FT201 on its line
-
-
-def flags() -> list[str]:
-    """Every flag of the commands the Action runs (and the group's), from click itself."""
-    from ftlint.cli import cli
-
-    found: set[str] = set()
-    for command in (cli, *(cli.commands[name] for name in ("check", "diff", "estimate"))):
-        for param in command.params:
-            if isinstance(param, click.Option):
-                found.update(param.opts + param.secondary_opts)
-    return sorted(found | {"--no-such-flag", "--"})
-
-
-def flag_names(outside: Path) -> list[str]:
-    """Names a pull request can commit that read as flags: `FLAG.jsonl`, and `FLAG=/abs/x.jsonl`
-    (a folder `FLAG=` holding the absolute path's folders), aimed at a folder outside."""
-    aimed = str(outside / "x.jsonl").lstrip("/")
-    return [name for flag in flags() for name in (f"{flag}.jsonl", f"{flag}=/{aimed}")]
 
 
 @pytest.fixture
