@@ -171,10 +171,10 @@ def estimate_data(data: Data, plan: PlanOptions) -> EstimateRun:
 def _fitted(plan: PlanOptions, data: Data) -> PlanOptions:
     """The plan, checked against the run: options its trainer has no use for, or cannot run with,
     are a UsageError; its max length is the run's, the one the records were judged at."""
-    from .trainers import REFUSED
+    from .trainers import refusals
 
     trainer = data.trainer
-    for option, message in REFUSED.items():  # the options only some trainers take
+    for option, message in refusals().items():  # the options only some trainers take
         given = getattr(plan, option)
         if (given is not None and given is not False) and (trainer is None or option not in trainer.plan_options):
             raise UsageError(message)

@@ -41,15 +41,17 @@ CHOICES = (*TRAINERS, *ALIASES, HOSTED)
 SELF_HOSTED_PROVIDER = "hf"  # the catalog's provider of the models people fine-tune themselves
 CUTS: dict[str, Cut] = {c.name: c for c in (KEEP_START, *(c for t in TRAINERS.values() for c in (t.cut, *t.other_cuts)))}
 
-# the plan options only some trainers take (Trainer.plan_options), and what a run of another is told, in this order
-REFUSED = {
-    "packing": "--packing models TRL's packing (bfd), and LLaMA-Factory's: name --trainer trl or llama-factory, or a "
-               "self-hosted --model",
-    "max_seq_len": "--max-seq-len is the length a self-hosted trainer cuts records at (and a Together job's "
-                   "max_seq_length): name it with --trainer or --model; a provider's limit is --context",
-    **{option: f"{flag} is a Together job's option: name a together/ --model or --trainer together"
-       for option, flag in (("n_evals", "--n-evals"), ("full", "--full"), ("no_packing", "--no-packing"))},
-}
+def refusals() -> dict[str, str]:
+    """The plan options only some trainers take (Trainer.plan_options), and what a run of another is
+    told, in this order (made when a plan is checked: importing the registry reads no profile)."""
+    packing = ", ".join(t.name for t in TRAINERS.values() if "packing" in t.plan_options)
+    return {
+        "packing": f"--packing models the packing of {packing}: name one with --trainer, or a self-hosted --model",
+        "max_seq_len": "--max-seq-len is the length a self-hosted trainer cuts records at (and a Together job's "
+                       "max_seq_length): name it with --trainer or --model; a provider's limit is --context",
+        **{option: f"{flag} is a Together job's option: name a together/ --model or --trainer together"
+           for option, flag in (("n_evals", "--n-evals"), ("full", "--full"), ("no_packing", "--no-packing"))},
+    }
 
 
 class UnknownTrainer(Exception):
@@ -121,6 +123,6 @@ def cut_rule(name: str) -> Cut:
     return CUTS[name]
 
 
-__all__ = ["ALIASES", "CHOICES", "CONFIGS", "HOSTED", "REFUSED", "TRAINERS", "Cut", "Fact", "Plan", "Profile", "Rows", "Trainer",
+__all__ = ["ALIASES", "CHOICES", "CONFIGS", "HOSTED", "TRAINERS", "Cut", "Fact", "Plan", "Profile", "Rows", "Trainer",
            "UnknownTrainer", "Unrendered", "chosen", "cut_rule", "mapping_owner", "masker", "named", "of_provider", "option_help",
-           "option_refusal", "run_trainer"]
+           "option_refusal", "refusals", "run_trainer"]

@@ -303,7 +303,7 @@ class Trainer:
     # planning
     @property
     def plan_options(self) -> frozenset[str]:
-        """The plan options only some trainers take (ftlint/trainers/__init__.py REFUSED) that this one does."""
+        """The plan options only some trainers take (ftlint/trainers/__init__.py refusals) that this one does."""
         if self.hosted:
             return frozenset()
         return frozenset({"max_seq_len", "packing"} if self.profile.steps == HF_STEPS else {"max_seq_len"})

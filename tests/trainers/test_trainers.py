@@ -8,7 +8,7 @@ import dataclasses
 import pytest
 
 from ftlint.formats.registry import FORMATS
-from ftlint.trainers import ALIASES, CONFIGS, CUTS, REFUSED, TRAINERS, Fact, cut_rule, mapping_owner, named
+from ftlint.trainers import ALIASES, CONFIGS, CUTS, TRAINERS, Fact, cut_rule, mapping_owner, named, refusals
 from ftlint.trainers.configs import detect
 from ftlint.trainers.profile import HF_STEPS, HOSTED_STEPS, PROVIDER, TEMPLATE
 
@@ -70,4 +70,4 @@ def test_the_options_some_trainers_take_are_each_taken_by_one_at_least() -> None
     """An option the registry refuses for the other trainers is one some trainer takes (else it
     would be refused for all), and a trainer takes only options the registry knows."""
     taken = {option for t in TRAINERS.values() for option in t.plan_options}
-    assert taken == set(REFUSED)
+    assert taken == set(refusals())
