@@ -82,8 +82,8 @@ def models(query: str | None, provider: str | None, today: str | None, output_fo
 @click.argument("name", required=False)
 @click.option("-o", "--output-format", type=click.Choice(("text", "json")), default="text", show_default=True)
 def trainers(name: str | None, output_format: str) -> None:
-    """The trainers ftlint knows (TRL, axolotl, LLaMA-Factory, mistral-finetune, the providers'
-    jobs). With NAME, one in full: the formats it takes, its defaults, its loss, its renderer,
+    """The trainers ftlint knows: those people run themselves, then the providers' jobs (a line
+    each). With NAME, one in full: the formats it takes, its defaults, its loss, its renderer,
     what it does past its max length, each with the trainer's own file and function."""
     from ..report.trainers import TRAINER_RENDERERS, TRAINERS_RENDERERS
     from ..trainers import TRAINERS, UnknownTrainer, named
