@@ -40,7 +40,7 @@ from .rl import PromptOnly
 # messages in a row share a role; a conversation starts with system or user ("must start with
 # system or user": data-preparation); an image's data: URL is checked by its prefix and length only
 # (its docs' own example is "data:image/jpeg;base64,..."), so bytes that are no image are a warning;
-# OpenAI's tool calls and image parts, with its own content rules (rules/together.py).
+# OpenAI's tool calls and image parts, with its own content rules (rules/parts.py).
 TOGETHER: dict = {"severities": {"FT004": ERROR, "FT203": WARNING, "FT252": WARNING}, "adjacent": True,
                   "family": "together", "label": "Together",
                   "demands": frozenset({OPENAI_PARTS, INTEGER_WEIGHTS, ONE_CONTENT_FORM, USER_IMAGES}),

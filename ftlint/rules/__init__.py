@@ -62,7 +62,7 @@ if TYPE_CHECKING:
 
 # Every rule module, in the order `ftlint rules` groups them. Nothing registers by accident: a
 # module not listed here is not loaded, and a test asserts every module of this package is.
-MODULES = ("file", "schema", "trainer", "runs", "chat", "conversation", "together", "media", "tokens", "template", "dataset", "secrets", "advice", "models", "gates", "convert")
+MODULES = ("file", "schema", "trainer", "runs", "chat", "conversation", "parts", "media", "tokens", "template", "dataset", "secrets", "advice", "models", "gates", "convert")
 KINDS = ("line", "mapping", "record", "file", "dataset", "split", "plan", "model", "trainer")
 PER = ("record", "file")  # how a report says a rule's findings: each one, or once per file and message
 

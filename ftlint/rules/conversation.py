@@ -25,7 +25,7 @@ from ..formats.base import (
 from ..formats.chat import ChatFormat
 from ..formats.fields import PreferenceFormat
 from . import RUNS, Fused, Silent, check, register
-from .together import images_in
+from .parts import images_in
 
 if TYPE_CHECKING:
     from .context import RecordContext

@@ -1,4 +1,6 @@
-"""Together's own rules (FT221, FT222), as Together has them in December 2026; its other decisions
+"""The content parts of a conversation's messages (FT221, FT222): one form for every message, no
+image message trained, where a format's provider demands it (ONE_CONTENT_FORM: Together's, as
+Together has them in December 2026; it is the only provider that does). Together's other decisions
 sit with the codes they share with other providers (FT108, FT211, FT213, FT216, FT217: rules/
 schema.py, conversation.py and chat.py) and in its formats' schemas, severities and read keys
 (formats/registry.py).
