@@ -262,14 +262,15 @@ LIBRARY: dict[str, Build] = {
 def test_a_sound_file_tiktoken_cannot_run_counts_as_the_tokenizers_library_counts_it(case: str, tmp_path: Path) -> None:
     from tokenizers import Tokenizer
 
+    from ftlint.tokenizing import TokenizerPath
     from ftlint.tokens import TokenCounter, library_of
 
     path = LIBRARY[case](tmp_path)
     texts = ["hello bob, ça va? 123 日本語 🙂", "abc bcd ab", "the \u2581the", "aaa b"]
     r = run_process("check", str(data_file(tmp_path, *texts)), "--tokenizer", str(path), "--ignore", "FT4")
     assert r.exit_code == 0, r.stderr[-2000:]
-    counter, reference = TokenCounter(f"path:{path}"), Tokenizer.from_file(str(path))
-    assert library_of(f"path:{path}") is not None
+    counter, reference = TokenCounter(TokenizerPath(str(path))), Tokenizer.from_file(str(path))
+    assert library_of(TokenizerPath(str(path))) is not None
     for text in texts:
         assert counter.count(text) == len(reference.encode(text, add_special_tokens=False).ids)
 
