@@ -120,6 +120,7 @@ class Model:
     # a model a name rule resolved (names.py): why its conversations' counts are an estimate (its vocabulary is exact)
     template_doubt: str = ""
     unpriced: Sourced | None = None  # no price in the catalog: why (what was looked for, and not found)
+    unnamed: bool = False  # no model named, and no provider's default open: the placeholder `default_model` makes
 
     def rate(self, method: str) -> Sourced | None:
         """The price per 1M tokens of a method ("sft-lora", ...), where the catalog prices by method."""
@@ -343,7 +344,8 @@ def default_model(format_name: str, today: dt.date) -> Model:
         if state is None or state[0] != "retired":
             return _replace_assumed(model)
     return Model(name="(none named)", provider=provider.name if provider else "", tokenizer="o200k_base", template="openai",
-                 context=None, price=None, min_examples=provider.min_examples if provider else None, assumed=True)
+                 context=None, price=None, min_examples=provider.min_examples if provider else None, assumed=True,
+                 unnamed=True)
 
 
 def _replace_assumed(model: Model) -> Model:

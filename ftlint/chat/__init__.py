@@ -34,6 +34,8 @@ from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
 
+from ..tokenizing import Encoding, family
+
 # the tokenizers' added tokens that templates emit: in the rendered text each is one token
 LLAMA3_SPECIALS = ("<|begin_of_text|>", "<|end_of_text|>", "<|finetune_right_pad_id|>", "<|step_id|>", "<|start_header_id|>",
                    "<|end_header_id|>", "<|eom_id|>", "<|eot_id|>", "<|python_tag|>", "<|image|>")
@@ -166,10 +168,10 @@ Renderer = Callable[[Sequence[dict], object], str]
 
 
 @cache
-def family_splitter(encoding: str) -> re.Pattern[str] | None:
+def family_splitter(encoding: Encoding) -> re.Pattern[str] | None:
     """The added tokens of a tokenizer family's Hugging Face tokenizer (FAMILY_TEMPLATE_DEFAULTS), for
     text no template renders (a trainer's plain rows); None: a family without them."""
-    specials, _, _, pattern = FAMILY_TEMPLATE_DEFAULTS.get(encoding, ((), "", "", ""))
+    specials, _, _, pattern = FAMILY_TEMPLATE_DEFAULTS.get(family(encoding), ((), "", "", ""))
     return _splitter(specials, pattern) if specials or pattern else None
 
 

@@ -30,6 +30,7 @@ from ..trainers.rendering import Masked as Masked  # a trainer's own mask makes 
 from ..trust import MAX_FILE_BYTES
 
 if TYPE_CHECKING:
+    from ..tokenizing import Encoding
     from ..tokens.library import Library
 
 EMPTY_THINK = re.compile(r"<think>\s*</think>")
@@ -49,7 +50,7 @@ class Tokenizer:
     tokenizer.json the tokenizers library runs, which gives them itself (its character offsets,
     the ones transformers' char_to_token reads)."""
 
-    def __init__(self, encoding_name: str, splitter: re.Pattern[str], file_limit: int = MAX_FILE_BYTES,
+    def __init__(self, encoding_name: Encoding, splitter: re.Pattern[str], file_limit: int = MAX_FILE_BYTES,
                  library: Library | None = None) -> None:
         """`library`: the tokenizer.json's tokenizer with tokens a trainer added (Library.with_tokens)."""
         self.name = encoding_name

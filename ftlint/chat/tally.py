@@ -9,6 +9,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from time import monotonic
 
 from ..options import Loss, TemplateBudget
+from ..tokenizing import Template, TemplatePath, family
 from ..tokens import TokenCounter, added_tokens, library_of
 from ..trainers.cut import pairs_of_mask
 from ..trainers.rendering import Masker, Renderer, Sample, Vocab
@@ -21,9 +22,9 @@ from .source import TemplateFile, read_template
 
 class Tally:
     """Renders conversations with one template and counts their tokens with one tokenizer.
-    `file`: a --chat-template already read (source.py); without it, "file:PATH" is read here."""
+    `file`: a --chat-template already read (source.py); without it, a TemplatePath is read here."""
 
-    def __init__(self, template: str, counter: TokenCounter, today: dt.date, loss: Loss | None = None,
+    def __init__(self, template: Template, counter: TokenCounter, today: dt.date, loss: Loss | None = None,
                  budget: TemplateBudget | None = None, file: TemplateFile | None = None,
                  renderer: Renderer | None = None, masker: Masker | None = None) -> None:
         self.counter, self.today = counter, today
@@ -35,16 +36,15 @@ class Tally:
         self._deadline: float | None = None
         self.seen: list[str] = []  # the texts the current record rendered to (ftlint/chat/silent.py reads them)
         self.tool_jinja: JinjaTemplate | None = None
-        if template.startswith("file:"):
-            path = template.removeprefix("file:")
-            user = file or read_template(path)
-            specials, bos, eos, pattern = FAMILY_TEMPLATE_DEFAULTS.get(counter.encoding_name, ((), "", "", ""))
+        if isinstance(template, TemplatePath):
+            user = file or read_template(template.path)
+            specials, bos, eos, pattern = FAMILY_TEMPLATE_DEFAULTS.get(family(counter.encoding_name), ((), "", "", ""))
             if user.specials:  # the tokenizer_config.json's own added tokens are the tokenizer's: they alone count
                 specials, pattern = user.specials, ""
             elif user.tokens_of in CHAT_TEMPLATES:  # the named model's vocabulary (Qwen 2.5 has no <think> token; Qwen 3 has)
                 own = CHAT_TEMPLATES[user.tokens_of]
                 specials, bos, eos, pattern = own.specials, own.bos, own.eos, own.special_pattern
-            self.spec = ChatTemplate(template, f"--chat-template {path}", tuple(specials), user.bos or bos,
+            self.spec = ChatTemplate(str(template), template.flag, tuple(specials), user.bos or bos,
                                      user.eos or eos, "file", pattern)
             self.jinja: JinjaTemplate | None = JinjaTemplate(user.source, today, self.budget)
             if user.tool_source:  # a folder's named "tool_use" template: transformers renders a record with tools by it
@@ -118,12 +118,13 @@ class Tally:
         if jinja is None:
             from . import llama3, llama4
 
-            if self.name == "llama4":
+            name = self.spec.name  # a family's: only ftlint's own renderers have no Jinja
+            if name == "llama4":
                 return llama4.render(messages, tools, add_generation_prompt)
-            if self.name == "llama3.0":
+            if name == "llama3.0":
                 return llama3.first_format(messages, add_generation_prompt)
-            return llama3.render(messages, tools, llama3.dated(self.name, self.today), add_generation_prompt,
-                                 trim=llama3.trims(self.name))
+            return llama3.render(messages, tools, llama3.dated(name, self.today), add_generation_prompt,
+                                 trim=llama3.trims(name))
         return jinja.render(messages, tools, self.spec.bos, self.spec.eos, add_generation_prompt, self._deadline,
                             **(extra or {}))
 
@@ -217,7 +218,7 @@ class Tally:
     @property
     def text_bos(self) -> str:
         """What the model's tokenizer puts before a text it encodes (TEXT_BOS; "": nothing)."""
-        return TEXT_BOS.get(self.counter.encoding_name, "")
+        return TEXT_BOS.get(family(self.counter.encoding_name), "")
 
     def _count(self, text: str) -> int:
         if self._whole is not None:

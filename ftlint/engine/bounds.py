@@ -24,12 +24,13 @@ from ..tokens import ByteBound, TokenCounter, WordBound
 
 if TYPE_CHECKING:
     from ..formats import Format, LineFigures
+    from ..tokenizing import Encoding
 
 SAMPLE = 16_384  # characters of each text the whole-word bound is tried on first
 MARGIN = 1.25  # ... and then on the whole record only if the sample's rate keeps it within this of the limit
 
 
-def by_words(fmt: Format, encoding: str, limit: int | None) -> Callable[[dict], LineFigures | None]:
+def by_words(fmt: Format, encoding: Encoding, limit: int | None) -> Callable[[dict], LineFigures | None]:
     """A record's figures by the whole-word bound when none of its training records reaches
     `limit` by it, else None (also when a sample says it would not: the bound is not made)."""
     bound, rate = WordBound(encoding), _SampledWords(encoding)
@@ -74,7 +75,7 @@ def exactly(fmt: Format, record: dict, limit: int | None, counter: TokenCounter)
     return fmt.figures(record, _Known(counter, known), None)
 
 
-def needs_exact(chunks: Iterable[tuple[str, Iterable[tuple[int, object]]]], encoding: str,
+def needs_exact(chunks: Iterable[tuple[str, Iterable[tuple[int, object]]]], encoding: Encoding,
                 limit_of: Callable[[Format], int | None], max_depth: int) -> bool:
     """Whether the first chunks (each its format and its numbered lines) hold a record whose byte
     bound reaches its limit (`limit_of` its format) and which the whole-word bound does not clear:
@@ -107,7 +108,7 @@ class _SampledWords(ByteBound):
     """Not a bound: a text's bytes at the whole-word bound's rate on its first SAMPLE characters,
     to guess whether the bound can clear a record before making it."""
 
-    def __init__(self, encoding_name: str) -> None:
+    def __init__(self, encoding_name: Encoding) -> None:
         super().__init__(encoding_name)
         self.words = WordBound(encoding_name)
 
@@ -122,7 +123,7 @@ class _Calls(ByteBound):
     """The byte bound, keeping the texts it was asked for (with repeats: a text counted twice in a
     record is twice in its tokens)."""
 
-    def __init__(self, encoding_name: str) -> None:
+    def __init__(self, encoding_name: Encoding) -> None:
         super().__init__(encoding_name)
         self.texts: list[str] = []
 

@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from ..models import Model
     from ..plan.estimate import Estimate
     from ..rules.context import PlanContext
+    from ..tokenizing import Encoding, Template
     from ..tokens import TokenCounter
 
 
@@ -50,12 +51,12 @@ if TYPE_CHECKING:
 class Settings:
     """What judging needs: the model's tokenizer and limit, the reading limits, the selection."""
 
-    encoding: str
+    encoding: Encoding  # a tokenizer family, or a file (ftlint/tokenizing.py)
     model_name: str  # "" when no model was named: each format's provider's default applies
     model_limit: int | None = None  # the named model's per-example token limit
     context: int | None = None  # --context: wins over the format's and the model's limit
     today: str = ""  # ISO date: which default models are still open (the clock, or --today)
-    template: str = "openai"  # "openai" (the token convention), a chat-template family, or "file:PATH"
+    template: Template = "openai"  # "openai" (the token convention), a chat-template family, or a TemplatePath
     format_name: str = "auto"  # or a name from `ftlint formats`
     limits: ReadLimits = field(default_factory=ReadLimits)
     selection: Selection = field(default_factory=Selection)
@@ -67,7 +68,7 @@ class Settings:
     bound_tokens: bool = False  # check: count by the byte bound, exactly only where it reaches a limit
     mapping: Mapping | None = None  # --mapping: records are read through a trainer's column mapping first
     keep_order: bool = False  # keep each record's figures in order (a trainer's split and packing follow it)
-    template_file: TemplateFile | None = None  # a "file:PATH" template, read once in the main process
+    template_file: TemplateFile | None = None  # a TemplatePath's template, read once in the main process
     template_budget: TemplateBudget = field(default_factory=TemplateBudget)
     trainer: str = ""  # the trainer named (or implied by the model named): a name of ftlint.trainers.TRAINERS
     trainer_formats: tuple[str, ...] = ()  # ... and the formats it takes: a file of another shape is read as its own

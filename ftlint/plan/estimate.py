@@ -27,6 +27,7 @@ from fractions import Fraction
 from ..diagnostics import Diagnostic
 from ..models import Model, Sourced
 from ..options import PlanOptions
+from ..tokenizing import Encoding, Template
 from ..trainers import Trainer
 from ..trainers.base import RecordRow
 from ..trainers.billing import Bill, Usage, max_batch, method_of, per_token, rate_of
@@ -56,7 +57,7 @@ class DatasetInfo:
 
     paths: tuple[str, ...]
     model: str
-    encoding: str
+    encoding: Encoding
     context_limit: int | None
     format: str = "openai-chat"
     format_reason: str = ""
@@ -75,7 +76,7 @@ class DatasetInfo:
     preference: bool = False  # a preference format: a DPO job, at its rate
     trainer_keys: tuple[tuple[str, object], ...] = ()  # the run config's keys the trainer reads itself (its renderer's, split's, packer's)
     rows_per_file: int | None = None  # only the first rows of each file were read (a trainer's max_samples)
-    template: str = "openai"  # how records became tokens (resolve.settings): a family, "file:PATH", "openai"
+    template: Template = "openai"  # how records became tokens (resolve.settings): a family, a TemplatePath, "openai"
     model_source: str = ""  # what named the model (RunOptions.model_source) and the file it is in: its findings' place
     model_file: str = ""
 
@@ -222,8 +223,8 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
     counts = TokenCounts(
         tokens=tokens_per_epoch, tokens_in_file=data.tokens_in_file, trainable_tokens=data.trainable_tokens,
         trainable_tokens_in_file=data.trainable_tokens_in_file, context_limit=info.context_limit,
-        records_over_limit=data.records_over_limit, token_stats=data.token_stats, encoding=info.encoding,
-        tokenizer=info.encoding, tokens_exact=exactness[0] and not counts_note, tokens_note=exactness[1] or counts_note)
+        records_over_limit=data.records_over_limit, token_stats=data.token_stats, encoding=str(info.encoding),
+        tokenizer=str(info.encoding), tokens_exact=exactness[0] and not counts_note, tokens_note=exactness[1] or counts_note)
     schedule = ScheduleFigures(
         epochs=epochs, epochs_source=epochs_source, batch_size=batch, batch_size_source=batch_source, grad_accum=plan.grad_accum,
         gpus=plan.gpus, effective_batch_size=s.effective_batch, drop_last=plan.drop_last, full_batches=s.full_batches,
@@ -239,6 +240,7 @@ def estimate(data: DatasetFigures, plan: PlanOptions, info: DatasetInfo, *, pric
                          record_rule=info.record_rule, rows_per_file=info.rows_per_file),
         counts=counts,
         run=RunFigures(model=info.model, provider=model.provider if model else "", model_assumed=model.assumed if model else False,
+                       model_unnamed=model is not None and model.unnamed,
                        trainer=profile.name if profile else "", trainer_title=trainer.title_for(info.preference) if trainer else "",
                        trainer_source=info.trainer_source, trainer_rule=s.rule,
                        trainer_steps=profile.steps if profile else HOSTED_STEPS, rows_rule=rows_rule,
@@ -297,7 +299,7 @@ def _price(price: Sourced | None, per_token_trainer: bool, info: DatasetInfo, me
     if price is not None and price.unit == "usd_per_training_hour":
         return None, (f"billed ${float(price.value):g} per training hour, not per token ({price.note}); the hours are not "
                       "known before the job")
-    if model is not None and model.assumed and model.name.startswith("("):
+    if model is not None and model.unnamed:
         provider = f" for {model.provider}" if model.provider else ""
         return None, f"no model of ftlint's catalog: give --model (`ftlint models --provider {model.provider or 'NAME'}`){provider} or --price USD_PER_1M_TOKENS"
     rule = f"; {info.trainer.name} bills {info.trainer.profile.billing.value}" if info.trainer and info.trainer.hosted else ""

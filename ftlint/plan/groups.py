@@ -50,6 +50,7 @@ class RunFigures:
     model: str
     provider: str = ""
     model_assumed: bool = False  # no --model: the format's provider's default model, or none
+    model_unnamed: bool = False  # ... none: no model of the catalog (Model.unnamed; not in `-o json`, where the name says it)
     trainer: str = ""  # the profile's name ("" when none was named or implied)
     trainer_title: str = ""
     trainer_source: str = ""  # why the run has this trainer

@@ -46,7 +46,7 @@ def render_text(run: EstimateRun) -> str:
     e = run.estimate
     dataset, plan = _dataset_rows(e), [*_model_rows(e), *_step_rows(e), *_cost_rows(e)]
     widths = max(len(label) for label, _, _ in dataset + plan), max(len(value) for _, value, _ in dataset + plan)
-    model = "no model of the catalog" if e.run.model.startswith("(") else e.run.model
+    model = "no model of the catalog" if e.run.model_unnamed else e.run.model
     lines = [f"dataset: {named(run.paths, path_text)}", *_block(dataset, widths), "",
              f"plan: {model} ({e.counts.encoding}{'' if e.counts.tokens_exact else ', an estimate'})", *_block(plan, widths)]
     lines += run_block(e)
@@ -123,7 +123,7 @@ def _model_rows(e: Estimate) -> list[Row]:
     """The model, when none was named; the trainer, and why it is the run's."""
     rows: list[Row] = []
     r = e.run
-    if r.model_assumed and r.model.startswith("("):
+    if r.model_unnamed:
         rows.append(("model", "none", f"no --model, and {r.provider or 'this format'} has no default open for training: name yours "
                      f"with --model (`ftlint models --provider {r.provider or 'NAME'}`)"))
     elif r.model_assumed:

@@ -20,6 +20,7 @@ from .escape import json_safe, md_code, md_fence, md_text, path_text, terminal_s
 if TYPE_CHECKING:
     from ..show import Shown
     from ..show.view import Record, Segment
+    from ..tokenizing import Encoding, Template
 
 MARKS = {"⟦": "\\u27e6", "⟧": "\\u27e7", "⟪": "\\u27ea", "⟫": "\\u27eb"}
 TRAINED, CUT = ("⟦", "⟧"), ("⟪", "⟫")
@@ -94,9 +95,9 @@ def marked_lines(record: Record, max_chars: int, color: bool) -> list[str]:
 def _header(shown: Shown) -> list[tuple[str, str]]:
     t = shown.target
     renderer = "ftlint's token convention (no chat template)" if shown.template == "openai" else \
-        "the trainer's own renderer" if shown.renderer else f"the {_template(shown.template)} template"
+        "the trainer's own renderer" if shown.renderer else f"the {_flag(shown.template)} template"
     rows = [("format", f"{shown.format}: {shown.format_reason}"),
-            ("model", f"{shown.model or 'none of the catalog named'}, counted with {_tokenizer(shown.encoding)} over {renderer}"),
+            ("model", f"{shown.model or 'none of the catalog named'}, counted with {_flag(shown.encoding)} over {renderer}"),
             ("trainer", f"{shown.trainer}: {shown.trainer_title}; {shown.trainer_source}" if shown.trainer else
              "none: a provider's plain job (`ftlint trainers`)")]
     if shown.renderer:  # it makes the records, not the model's chat template (as the estimate's `renderer` says)
@@ -108,12 +109,9 @@ def _header(shown: Shown) -> list[tuple[str, str]]:
     return rows
 
 
-def _template(template: str) -> str:
-    return f"--chat-template {template.removeprefix('file:')}" if template.startswith("file:") else template
-
-
-def _tokenizer(encoding: str) -> str:
-    return f"--tokenizer {encoding.removeprefix('path:')}" if encoding.startswith("path:") else encoding
+def _flag(value: Template | Encoding) -> str:
+    """A file as the user gives it (--chat-template PATH, --tokenizer PATH), or the family's name."""
+    return value if isinstance(value, str) else value.flag
 
 
 def _rule(rule: str) -> str:
@@ -185,8 +183,8 @@ def render_json(shown: Shown, max_chars: int = 0) -> str:
         return {"text": json_safe(redact(s.text)), "tokens": s.tokens, "trained": s.trained, "kept": s.kept, "part": s.label}
 
     data = {"path": json_safe(redact(t.shown)), "line": t.line, "element": t.element or None, "format": shown.format,
-            "format_reason": json_safe(redact(shown.format_reason)), "model": shown.model, "encoding": shown.encoding,
-            "template": shown.template, "trainer": shown.trainer, "renderer": shown.renderer, "max_length": shown.cut,
+            "format_reason": json_safe(redact(shown.format_reason)), "model": shown.model, "encoding": str(shown.encoding),
+            "template": str(shown.template), "trainer": shown.trainer, "renderer": shown.renderer, "max_length": shown.cut,
             "past_max": shown.past_max, "rejected": shown.rejected,
             "records": [{"tokens": r.tokens, "trainable": r.trainable, "dropped": r.dropped, "kept_tokens": r.kept_tokens,
                          "kept_trained": r.kept_trained, "exact": r.exact, "segments": [segment(s) for s in r.segments]}

@@ -17,6 +17,7 @@ from ..engine import Settings
 from ..errors import UsageError
 from ..models import Model, today_from
 from ..options import Loss, RunOptions
+from ..tokenizing import TemplatePath, family
 from ..trainers.base import Reading
 from .settings import (
     end_of_text,
@@ -77,7 +78,7 @@ def resolve_run(options: RunOptions) -> Run:
     refused_options(options, trainer)
     template = template_for(options, model, trainer)
     mapping = mapping_of(options)
-    template_read = template_file(options, template, model) if template.startswith("file:") else None
+    template_read = template_file(options, template, model) if isinstance(template, TemplatePath) else None
     if options.rows_per_file is not None and options.engine == "ray":
         raise UsageError(f"{options.run or 'the run'}: a trainer that reads the first {options.rows_per_file:,} rows of each "
                          "file (max_samples) is not run on Ray, whose workers read byte ranges: use --engine local")
@@ -93,7 +94,7 @@ def resolve_run(options: RunOptions) -> Run:
         from ..chat import TEXT_BOS  # imported here: a plain check never loads the chat package (the hook's case)
 
         reading = trainer.reading(dict(options.trainer_keys), end_of_text(model, template, template_read, encoding),
-                                  TEXT_BOS.get(encoding, ""))
+                                  TEXT_BOS.get(family(encoding), ""))
     settings = Settings(
         encoding=encoding, model_name=model.name if model else "", template=template,
         model_limit=int(model.context.value) if model and model.context else None, context=options.context,

@@ -11,6 +11,7 @@ from ..errors import UsageError
 from ..models import ESTIMATED_TOKENIZERS, Model
 from ..names import resolve
 from ..options import Loss, RunOptions
+from ..tokenizing import Encoding, Template, TemplatePath, TokenizerPath, family
 
 if TYPE_CHECKING:
     from ..chat.source import TemplateFile
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
     from ..trainers.versions import Versions
 
 
-def tokenizer_for(run: RunOptions, model: Model | None) -> str:
+def tokenizer_for(run: RunOptions, model: Model | None) -> Encoding:
     """The tokenizer the counts use: --tokenizer (a family or a file), the named model's (from this
     package, an installed one, or the model's snapshot in the local Hugging Face cache), or
     o200k_base (an estimate) for a model whose tokenizer is not public."""
@@ -31,7 +32,7 @@ def tokenizer_for(run: RunOptions, model: Model | None) -> str:
             return run.tokenizer
         import os
 
-        return _checked("path:" + os.path.abspath(run.tokenizer), run, None)
+        return _checked(TokenizerPath(os.path.abspath(run.tokenizer)), run, None)
     if model is None:
         return "o200k_base"
     reason = missing(model.encoding)
@@ -41,11 +42,11 @@ def tokenizer_for(run: RunOptions, model: Model | None) -> str:
 
     snapshot = hf_cache_snapshot(model.name)
     if snapshot is not None:
-        return _checked(f"path:{snapshot}", run, model)
+        return _checked(TokenizerPath(str(snapshot)), run, model)
     raise UsageError(f"--model {model.name}: {reason}")
 
 
-def _checked(name: str, run: RunOptions, model: Model | None) -> str:
+def _checked(name: TokenizerPath, run: RunOptions, model: Model | None) -> TokenizerPath:
     """A tokenizer file, loaded and checked here, in the main process before any worker starts
     (they share it, or load the same): a bad one is one line and exit 2, not a worker's failure."""
     from ..tokens import TokenizerError, token_length
@@ -60,14 +61,14 @@ def _checked(name: str, run: RunOptions, model: Model | None) -> str:
     return name
 
 
-def template_for(run: RunOptions, model: Model | None, trainer: Trainer | None = None) -> str:
+def template_for(run: RunOptions, model: Model | None, trainer: Trainer | None = None) -> Template:
     """How a record becomes tokens: --chat-template, a renderer of the trainer's own for the model
     (mistral-finetune's mistral-common for a Tekken model), the named model's template family, or
     ftlint's token convention ("openai")."""
     if run.chat_template:
         import os
 
-        return "file:" + os.path.abspath(run.chat_template)
+        return TemplatePath(os.path.abspath(run.chat_template))
     if run.template_name and trainer is not None:  # the trainer's own name for a template (unsloth's get_chat_template)
         try:
             named = trainer.named_template(run.template_name)
@@ -76,7 +77,7 @@ def template_for(run: RunOptions, model: Model | None, trainer: Trainer | None =
         if named.endswith(".jinja"):
             from importlib import resources
 
-            return "file:" + str(resources.files("ftlint").joinpath("chat", "templates", named))
+            return TemplatePath(str(resources.files("ftlint").joinpath("chat", "templates", named)))
         return named
     if model is not None and model.template not in ("openai",) and model.tokenizer not in ESTIMATED_TOKENIZERS:
         from ..chat import CHAT_TEMPLATES
@@ -132,21 +133,21 @@ def refused_options(run: RunOptions, trainer: Trainer | None) -> None:
             raise UsageError(option_refusal(name))
 
 
-def swapped_template(trainer: Trainer, template: str, read: TemplateFile | None,
-                     assistant_only: bool, versions: Versions) -> tuple[str, TemplateFile | None]:
+def swapped_template(trainer: Trainer, template: Template, read: TemplateFile | None,
+                     assistant_only: bool, versions: Versions) -> tuple[Template, TemplateFile | None]:
     """The template the trainer renders with: its own in place of one it swaps (a --chat-template
     whose text is one of ftlint's templates byte for byte is that template, as the trainer compares
     texts), else the one chosen."""
     from ..chat import CHAT_TEMPLATES, template_text
 
-    family = template
+    named = template if isinstance(template, str) else ""
     if read is not None:
-        family = next((name for name, t in CHAT_TEMPLATES.items() if t.source.endswith(".jinja") and template_text(name) == read.source), "")
-    swapped = trainer.training_template(family, assistant_only, versions) if family else None
+        named = next((name for name, t in CHAT_TEMPLATES.items() if t.source.endswith(".jinja") and template_text(name) == read.source), "")
+    swapped = trainer.training_template(named, assistant_only, versions) if named else None
     return (swapped, None) if swapped is not None else (template, read)
 
 
-def end_of_text(model: Model | None, template: str, read: TemplateFile | None, encoding: str) -> str:
+def end_of_text(model: Model | None, template: Template, read: TemplateFile | None, encoding: Encoding) -> str:
     """The model's end of text (its tokenizer's eos_token): the catalog's where it says, else its
     chat template's end of turn (a tokenizer_config.json's eos_token, else the tokenizer family's)."""
     from ..chat import CHAT_TEMPLATES, FAMILY_TEMPLATE_DEFAULTS
@@ -157,7 +158,7 @@ def end_of_text(model: Model | None, template: str, read: TemplateFile | None, e
         return read.eos
     if template in CHAT_TEMPLATES:
         return CHAT_TEMPLATES[template].eos
-    return FAMILY_TEMPLATE_DEFAULTS.get(encoding, ((), "", "", ""))[2]
+    return FAMILY_TEMPLATE_DEFAULTS.get(family(encoding), ((), "", "", ""))[2]
 
 
 def trainer_of(run: RunOptions, model: Model | None) -> tuple[Trainer | None, str]:
@@ -200,7 +201,7 @@ def mapping_of(run: RunOptions) -> Mapping | None:
     return found
 
 
-def template_file(run: RunOptions, template: str, model: Model | None) -> TemplateFile:
+def template_file(run: RunOptions, template: TemplatePath, model: Model | None) -> TemplateFile:
     """A user's template, read once (the workers get its text) and compiled once here: one that
     cannot be read or compiled is one line, exit 2. Without added tokens of its own (a bare .jinja
     file), the named model's template family's are the ones its text is cut at."""
@@ -209,7 +210,7 @@ def template_file(run: RunOptions, template: str, model: Model | None) -> Templa
     from ..trust import Refused
 
     try:
-        found = read_template(template.removeprefix("file:"), run.limits.max_file_bytes)
+        found = read_template(template.path, run.limits.max_file_bytes)
         JinjaTemplate(found.source, budget=run.template_budget)
     except (TemplateFailure, Refused) as exc:
         message = str(exc)

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from ..formats import Format, LineFigures
     from ..models import Model
     from ..options import PlanOptions
+    from ..tokenizing import Template
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +105,7 @@ class FileContext:
     fmt: Format
     training: bool
     loss: Loss = field(default_factory=Loss)
-    template: str = "openai"  # the chat template records were rendered with (Settings.template)
-    template_source: str | None = None  # a "file:PATH" template's text, as it was read
+    template: Template = "openai"  # the chat template records were rendered with (Settings.template)
+    template_source: str | None = None  # a TemplatePath's text, as it was read
     cut_label: str = ""  # where the trainer cuts (RecordContext.cut_label)
     dataset_files: int = 0  # the summary is a dataset's training set, this many files summed (--dataset); 0: one file's

@@ -13,6 +13,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from ..diagnostics import ERROR, WARNING, Hit, json_path
+from ..tokenizing import Template, TemplatePath
 from . import PLAIN, UNCUT, Fused, check, register
 
 if TYPE_CHECKING:
@@ -126,16 +127,16 @@ register("FT240", "sample-dropped", WARNING, """
 
 
 @cache
-def template_marks(template: str, source: str | None = None) -> bool:
+def template_marks(template: Template, source: str | None = None) -> bool:
     """Whether the chat template has {% generation %} blocks (ftlint's Llama renderer has none).
-    `source`: a "file:PATH" template's text, as it was read (else it is read here)."""
+    `source`: a TemplatePath's text, as it was read (else it is read here)."""
     from ..chat import CHAT_TEMPLATES, template_text
 
-    if template.startswith("file:"):
+    if isinstance(template, TemplatePath):
         if source is None:
             from ..chat.source import read_template
 
-            source = read_template(template.removeprefix("file:")).source
+            source = read_template(template.path).source
     elif template in CHAT_TEMPLATES and CHAT_TEMPLATES[template].source != "python":
         source = template_text(template)
     else:
@@ -143,16 +144,16 @@ def template_marks(template: str, source: str | None = None) -> bool:
     return "generation %}" in source or "generation -%}" in source
 
 
-def template_name(template: str) -> str:
+def template_name(template: Template) -> str:
     """The template as the user named it: a path relative to here when it is under here."""
     if template == "mistral-common":
         return "mistral-common, as mistral-finetune tokenizes"
-    if not template.startswith("file:"):
+    if not isinstance(template, TemplatePath):
         return f"{template} (ftlint's copy of the model's own)"
     import os
     from importlib import resources
 
-    path = template.removeprefix("file:")
+    path = template.path
     shipped = os.path.relpath(path, str(resources.files("ftlint").joinpath("chat", "templates")))
     if not shipped.startswith(".."):  # one of ftlint's own (a trainer's named template: unsloth's)
         return f"{shipped.removesuffix('.jinja')} (shipped with ftlint)"

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from ..engine.pipeline import Worker
     from ..formats import Format, LineFigures
     from ..options import RunOptions
+    from ..tokenizing import Encoding, Template
 
 
 @dataclass
@@ -37,8 +38,8 @@ class Shown:
     format: str
     format_reason: str
     model: str  # "" when none was named
-    encoding: str
-    template: str  # "openai": ftlint's token convention
+    encoding: Encoding
+    template: Template  # "openai": ftlint's token convention
     trainer: str
     trainer_title: str
     trainer_source: str
@@ -84,7 +85,7 @@ def show(run: RunOptions, line: int) -> Shown:
     limit, owner = settings.limit_for(fmt)
     lengths = [n for n in (settings.loss.max_seq_len, limit) if n is not None]
     cut = min(lengths) if lengths else None
-    shown = Shown(target, name, reason, model.name if not model.name.startswith("(") else "", settings.encoding,
+    shown = Shown(target, name, reason, "" if model.unnamed else model.name, settings.encoding,
                   settings.template, trainer.name if trainer else "", trainer.title_for(fmt.preference) if trainer else "", why,
                   limit, owner, cut, cut_label(settings.loss, cut, limit, owner) if cut is not None else "",
                   settings.loss.past_max)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
+from ..tokenizing import Encoding, TokenizerPath
 from ..trust import MAX_FILE_BYTES
 from .families import (
     ENCODINGS,
@@ -47,42 +48,42 @@ __all__ = ["ENCODINGS", "FAMILIES", "GPT2_PATTERN", "LLAMA3_PATTERN", "O200K_PAT
            "normalises_nfc", "parse_ranks", "segments", "token_length"]
 
 
-def get_encoding(name: str, file_limit: int = MAX_FILE_BYTES) -> tiktoken.Encoding:
-    """A tiktoken Encoding for a family (FAMILIES) or a tokenizer file ("path:/abs/file", read
+def get_encoding(name: Encoding, file_limit: int = MAX_FILE_BYTES) -> tiktoken.Encoding:
+    """A tiktoken Encoding for a family (FAMILIES) or a tokenizer file (a TokenizerPath, read
     with at most `file_limit` bytes, see ftlint.tokens.files). OpenAI's encodings take their
     split pattern and special tokens from tiktoken's own definition, whose rank loader is
     pointed at the verified ranks for the duration of the call instead of the network. A file
     the tokenizers library runs has none (`library_of`)."""
-    if name.startswith("path:"):
-        opened = _file(name.removeprefix("path:"), file_limit)
+    if isinstance(name, TokenizerPath):
+        opened = _file(name.path, file_limit)
         if opened.encoding is None:
             raise TokenizerError(f"{described(name)}: run by the tokenizers library, not tiktoken")
         return opened.encoding
     return _family_encoding(name)
 
 
-def load(name: str, file_limit: int = MAX_FILE_BYTES) -> None:
+def load(name: Encoding, file_limit: int = MAX_FILE_BYTES) -> None:
     """The tokenizer built (and checked), whichever runs it: done once before the workers fork."""
-    if name.startswith("path:"):
-        _file(name.removeprefix("path:"), file_limit)
+    if isinstance(name, TokenizerPath):
+        _file(name.path, file_limit)
     else:
         _family_encoding(name)
 
 
-def library_of(name: str, file_limit: int = MAX_FILE_BYTES) -> Library | None:
+def library_of(name: Encoding, file_limit: int = MAX_FILE_BYTES) -> Library | None:
     """The tokenizers library's tokenizer of a file tiktoken cannot run exactly (None: tiktoken runs it)."""
-    return _file(name.removeprefix("path:"), file_limit).library if name.startswith("path:") else None
+    return _file(name.path, file_limit).library if isinstance(name, TokenizerPath) else None
 
 
-def added_tokens(name: str, file_limit: int = MAX_FILE_BYTES) -> tuple[str, ...]:
+def added_tokens(name: Encoding, file_limit: int = MAX_FILE_BYTES) -> tuple[str, ...]:
     """The added tokens a tokenizer file (and its folder) declares, which a rendered text is cut
     at; none for a family (its template's, ftlint.chat)."""
-    return _file(name.removeprefix("path:"), file_limit).added if name.startswith("path:") else ()
+    return _file(name.path, file_limit).added if isinstance(name, TokenizerPath) else ()
 
 
-def inexact(name: str, file_limit: int = MAX_FILE_BYTES) -> str:
+def inexact(name: Encoding, file_limit: int = MAX_FILE_BYTES) -> str:
     """Why a tokenizer file's counts may not be the trainer's ("" when they are)."""
-    return _file(name.removeprefix("path:"), file_limit).inexact if name.startswith("path:") else ""
+    return _file(name.path, file_limit).inexact if isinstance(name, TokenizerPath) else ""
 
 
 @dataclass(frozen=True)
@@ -109,7 +110,7 @@ def _file(path: str, file_limit: int) -> _Opened:
         return _Opened(None, loaded.library, False, added, loaded.inexact)
     what = f"--tokenizer {loaded.path}"
     _refuse_empty_pieces(what, loaded.pattern)
-    spec = {"name": "path:" + path, "pat_str": loaded.pattern, "mergeable_ranks": loaded.ranks, "special_tokens": {}}
+    spec = {"name": str(TokenizerPath(path)), "pat_str": loaded.pattern, "mergeable_ranks": loaded.ranks, "special_tokens": {}}
     return _Opened(_built(what, spec), None, loaded.nfc, added, loaded.inexact)
 
 
@@ -178,9 +179,9 @@ def _built(what: str, spec: dict) -> tiktoken.Encoding:
                              "expression that fancy-regex (tiktoken's regex engine) compiles") from None
 
 
-def described(name: str) -> str:
+def described(name: Encoding) -> str:
     """How errors name a tokenizer: the user's file as they gave it (--tokenizer), or a family."""
-    return f"--tokenizer {name.removeprefix('path:')}" if name.startswith("path:") else f"the {name} tokenizer"
+    return name.flag if isinstance(name, TokenizerPath) else f"the {name} tokenizer"
 
 
 def failed(what: str, exc: BaseException) -> TokenizerError:
@@ -201,14 +202,14 @@ def _lean(encoding: tiktoken.Encoding) -> tiktoken.Encoding:
     return encoding
 
 
-def normalises_nfc(name: str, file_limit: int = MAX_FILE_BYTES) -> bool:
-    if name.startswith("path:"):
-        return _file(name.removeprefix("path:"), file_limit).nfc
+def normalises_nfc(name: Encoding, file_limit: int = MAX_FILE_BYTES) -> bool:
+    if isinstance(name, TokenizerPath):
+        return _file(name.path, file_limit).nfc
     family = FAMILIES.get(name)
     return bool(family and family.nfc)
 
 
-def token_length(name: str, file_limit: int = MAX_FILE_BYTES) -> Callable[[str], int]:
+def token_length(name: Encoding, file_limit: int = MAX_FILE_BYTES) -> Callable[[str], int]:
     """A function giving the number of tokens of a text, as `len(encode_ordinary(text))`.
 
     It asks tiktoken's core for the tokens as one buffer of 32-bit ranks instead of a Python
@@ -294,7 +295,7 @@ class TokenCounter:
     CACHE_MAX_COST = 4_000_000
     ENTRY_COST = 100  # about the bytes of a dict entry, a str header and an int
 
-    def __init__(self, encoding_name: str, file_limit: int = MAX_FILE_BYTES) -> None:
+    def __init__(self, encoding_name: Encoding, file_limit: int = MAX_FILE_BYTES) -> None:
         self.encoding_name = encoding_name
         self.file_limit = file_limit  # --max-file-bytes, for a tokenizer file: a chat template's tokenizer reads it too
         length = token_length(encoding_name, file_limit)
@@ -336,7 +337,7 @@ class ByteBound(TokenCounter):
     tokenizer is not even loaded when none does. tests/models/test_tokens.py proves bound >= exact for
     every family on a multilingual corpus."""
 
-    def __init__(self, encoding_name: str) -> None:  # not super().__init__: that loads the tokenizer
+    def __init__(self, encoding_name: Encoding) -> None:  # not super().__init__: that loads the tokenizer
         self.encoding_name = encoding_name
         self.nfc = normalises_nfc(encoding_name)
 
@@ -377,7 +378,7 @@ class WordBound(ByteBound):
         return n - sum(map(len, filter(whole_words(self.encoding_name).__contains__, islice(parts, 1, None))))
 
 
-def bounds_tokens(encoding_name: str) -> bool:
+def bounds_tokens(encoding_name: Encoding) -> bool:
     """Whether ByteBound is a bound for this tokenizer: a family ftlint knows (a user's
     tokenizer.json may normalise otherwise)."""
     return encoding_name in FAMILIES

@@ -66,6 +66,26 @@ def test_generic_code_asks_the_trainer_and_never_compares_it_with_a_name() -> No
     assert found == []
 
 
+def test_a_tokenizer_file_a_template_file_and_no_model_named_are_types_not_strings() -> None:
+    """A tokenizer or chat template given as a file is a TokenizerPath or TemplatePath, typed once by
+    resolve/ (ftlint/tokenizing.py, whose __str__ alone spells "path:" and "file:" for the JSON and
+    the reports), and no model named is Model.unnamed (issue 36; on main, 37 lines told them apart by
+    startswith("file:"), removeprefix("path:"), "path:" + ... or model.name.startswith("("))."""
+    import ast
+
+    found = []
+    for module, path in MODULES.items():
+        if module == "ftlint.tokenizing":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and node.value in ("file:", "path:"):
+                found.append(f"{path.name}:{node.lineno} {node.value}")
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "startswith" \
+                    and any(isinstance(a, ast.Constant) and a.value == "(" for a in node.args):
+                found.append(f"{path.name}:{node.lineno} {ast.unparse(node)}")
+    assert found == []
+
+
 def test_a_trainer_is_named_by_few_modules_outside_its_package() -> None:
     """What one trainer does lives in its package (issue 36): each trainer's name is in at most 8
     modules outside it where the code names it (identifiers, imports, ids: the registry, the format

@@ -210,9 +210,10 @@ def reference(folder: Path, record: dict) -> tuple[str, int]:
 def _tally(folder: Path) -> Any:
     from ftlint.chat.source import read_template
     from ftlint.chat.tally import Tally
+    from ftlint.tokenizing import TemplatePath, TokenizerPath
     from ftlint.tokens import TokenCounter
 
-    return Tally(f"file:{folder}", TokenCounter(f"path:{folder}"), TODAY, file=read_template(str(folder)))
+    return Tally(TemplatePath(str(folder)), TokenCounter(TokenizerPath(str(folder))), TODAY, file=read_template(str(folder)))
 
 
 def ours(folder: Path, record: dict) -> tuple[str, int]:
@@ -226,9 +227,10 @@ def test_each_record_renders_and_counts_as_transformers_loads_the_folder(name: s
     records = corpus()
     for record in records:
         assert ours(folder, record) == reference(folder, record), json.dumps(record, ensure_ascii=False)[:300]
+    from ftlint.tokenizing import TokenizerPath
     from ftlint.tokens import library_of
 
-    assert (library_of(f"path:{folder}") is not None) == (name in LIBRARY)
+    assert (library_of(TokenizerPath(str(folder))) is not None) == (name in LIBRARY)
 
 
 @pytest.mark.parametrize("name", ["qwen-5", "qwen-4", "mistral-v1"])

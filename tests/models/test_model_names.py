@@ -116,6 +116,16 @@ def test_an_unknown_model_of_a_run_config_is_an_estimate_that_says_so(tmp_path: 
     assert e["tokens"] == _estimate("--tokenizer", "o200k_base", "--trainer", "trl")["tokens"]
 
 
+def test_a_run_configs_model_named_with_a_parenthesis_is_that_model_not_none(tmp_path: Path) -> None:
+    """No model named is Model.unnamed, not a name that starts with "(": on main, a run config's
+    `model_name_or_path: "(mine)"` was printed as "no model of the catalog" by estimate and as none by show."""
+    config = str(_config(tmp_path, "(mine)"))
+    out = run("estimate", str(DATA), "--run", config)
+    assert out.exit_code in (0, 1) and "\nplan: (mine) (o200k_base, an estimate)\n" in out.stdout, out.stdout
+    shown = run("show", f"{tmp_path / 'train.jsonl'}:1", "--run", config, "-o", "json")
+    assert json.loads(shown.stdout)["model"] == "(mine)", shown.stdout
+
+
 def test_a_gate_on_the_counts_fails_for_an_unknown_model_and_names_the_fix(tmp_path: Path) -> None:
     config = str(_config(tmp_path, "someone/their-model-7B"))
     out = run("estimate", str(DATA), "--run", config, "--max-tokens", "100000000", "-o", "json")

@@ -99,18 +99,19 @@ def conversation(draw: st.DrawFn, own: Any, tools: bool, reasoning: bool, plain:
 
 # ---- ftlint's side ----------------------------------------------------------------------------
 
-def _tally(template: str, encoding: str, tokens_of: str, assistant_only: bool) -> Any:
+def _tally(template: str | Path, encoding: str, tokens_of: str, assistant_only: bool) -> Any:
     from ftlint.chat.source import read_template
     from ftlint.chat.tally import Tally
     from ftlint.options import Loss
+    from ftlint.tokenizing import TemplatePath
     from ftlint.tokens import TokenCounter
 
     loss = Loss(assistant_only=assistant_only)
-    if template.startswith("file:"):
+    if isinstance(template, Path):  # a template file, as --chat-template gives it
         import dataclasses
 
-        found = dataclasses.replace(read_template(template.removeprefix("file:")), tokens_of=tokens_of)
-        return Tally(template, TokenCounter(encoding), TODAY, loss, file=found)
+        found = dataclasses.replace(read_template(str(template)), tokens_of=tokens_of)
+        return Tally(TemplatePath(str(template)), TokenCounter(encoding), TODAY, loss, file=found)
     return Tally(template, TokenCounter(encoding), TODAY, loss)
 
 
@@ -193,15 +194,15 @@ FAMILIES: dict[str, dict[str, Any]] = {
     "qwen3.6": {"ours": "qwen3.6", "encoding": "qwen3_5", "path": SHIPPED / "qwen3.6.jinja", "hf": ("qwen3_5", "", "<|im_end|>"),
                 "tools": True, "reasoning": True},
     "qwen2.5 + TRL training template, assistant mask": {
-        "ours": f"file:{TRL / 'qwen2_5_training.jinja'}", "encoding": "qwen2", "tokens_of": "qwen2.5", "mask": True,
+        "ours": TRL / "qwen2_5_training.jinja", "encoding": "qwen2", "tokens_of": "qwen2.5", "mask": True,
         "path": TRL / "qwen2_5_training.jinja", "hf": SETUP["qwen2_5_training.jinja"], "tools": True, "reasoning": False},
     "qwen3 + TRL training template, assistant mask": {
-        "ours": f"file:{TRL / 'qwen3_training.jinja'}", "encoding": "qwen2", "tokens_of": "qwen3", "mask": True,
+        "ours": TRL / "qwen3_training.jinja", "encoding": "qwen2", "tokens_of": "qwen3", "mask": True,
         "path": TRL / "qwen3_training.jinja", "hf": SETUP["qwen3_training.jinja"], "tools": True, "reasoning": True},
     "gpt-oss (harmony)": {"ours": "harmony", "encoding": "o200k_harmony", "path": SHIPPED / "harmony.jinja",
                           "hf": ("o200k_harmony", "<|startoftext|>", "<|return|>"), "tools": True, "reasoning": True},
     "gpt-oss + TRL training template, assistant mask": {
-        "ours": f"file:{TRL / 'gptoss_training.jinja'}", "encoding": "o200k_harmony", "tokens_of": "harmony", "mask": True,
+        "ours": TRL / "gptoss_training.jinja", "encoding": "o200k_harmony", "tokens_of": "harmony", "mask": True,
         "path": TRL / "gptoss_training.jinja", "hf": SETUP["gptoss_training.jinja"], "tools": True, "reasoning": True},
     "llama3.1/3.3": {"ours": "llama3", "encoding": "llama3", "path": FIXTURES / "templates" / "llama-3.1-8b-instruct.jinja",
                      "hf": ("llama3", "<|begin_of_text|>", "<|eot_id|>"), "tools": True, "reasoning": False},

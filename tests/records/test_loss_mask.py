@@ -21,6 +21,7 @@ import pytest
 from conftest import FIXTURES, run
 from ftlint.chat.tally import Tally
 from ftlint.options import Loss
+from ftlint.tokenizing import TemplatePath
 from ftlint.tokens import TokenCounter
 from mask_reference import SETUP, corpus, hf_masked, hf_tokenizer, template_path, valid_templates
 
@@ -49,7 +50,7 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def ours(template: str, case: dict, folder: Path, assistant_only: bool) -> tuple[int, int]:
     family = SETUP[template][0]
-    tally = Tally("file:" + str(config(template, folder)), TokenCounter(ENCODING[family]), TODAY, Loss(assistant_only=assistant_only))
+    tally = Tally(TemplatePath(str(config(template, folder))), TokenCounter(ENCODING[family]), TODAY, Loss(assistant_only=assistant_only))
     masked = tally.masked(case["messages"], case.get("tools"))
     return masked.tokens, masked.trained
 
@@ -114,7 +115,7 @@ def hf_prompt_completion(template: str, prompt: list[dict], completion: list[dic
 @pytest.mark.parametrize("template", PC_TEMPLATES)
 def test_completion_only_loss_equals_trls_prefix_rule(template: str, folder: Path) -> None:
     family = SETUP[template][0]
-    tally = Tally("file:" + str(config(template, folder)), TokenCounter(ENCODING[family]), TODAY, Loss())
+    tally = Tally(TemplatePath(str(config(template, folder))), TokenCounter(ENCODING[family]), TODAY, Loss())
     for case in corpus():
         if template not in valid_templates(case) or case.get("tools"):
             continue

@@ -262,14 +262,15 @@ LIBRARY: dict[str, Build] = {
 def test_a_sound_file_tiktoken_cannot_run_counts_as_the_tokenizers_library_counts_it(case: str, tmp_path: Path) -> None:
     from tokenizers import Tokenizer
 
+    from ftlint.tokenizing import TokenizerPath
     from ftlint.tokens import TokenCounter, library_of
 
     path = LIBRARY[case](tmp_path)
     texts = ["hello bob, ça va? 123 日本語 🙂", "abc bcd ab", "the \u2581the", "aaa b"]
     r = run_process("check", str(data_file(tmp_path, *texts)), "--tokenizer", str(path), "--ignore", "FT4")
     assert r.exit_code == 0, r.stderr[-2000:]
-    counter, reference = TokenCounter(f"path:{path}"), Tokenizer.from_file(str(path))
-    assert library_of(f"path:{path}") is not None
+    counter, reference = TokenCounter(TokenizerPath(str(path))), Tokenizer.from_file(str(path))
+    assert library_of(TokenizerPath(str(path))) is not None
     for text in texts:
         assert counter.count(text) == len(reference.encode(text, add_special_tokens=False).ids)
 
@@ -441,3 +442,27 @@ def test_a_bad_tokenizer_in_the_hugging_face_cache_names_the_model(tmp_path: Pat
     assert err.startswith(f"ftlint: error: --model meta-llama/Llama-3.1-8B-Instruct: its tokenizer in the Hugging Face cache, "
                           f"{snapshot}/tokenizer.json: the tokens "), err
     assert not any(word in err for word in TIKTOKEN_PANIC)
+
+
+def test_files_named_like_the_prefixes_are_the_users_files(tmp_path: Path) -> None:
+    """A tokenizer folder literally named "path:model" and a template file named "file:chat.jinja",
+    given by those relative names: each is read as the file it is (the counts are the folder's
+    tokenizer over the template, as transformers makes them), and the JSON names each once, by its
+    absolute path behind its kind's prefix."""
+    from test_model_folders import CHATML, _small, reference
+
+    folder = tmp_path / "path:model"
+    folder.mkdir()
+    _small(folder)
+    (tmp_path / "file:chat.jinja").write_text(CHATML)
+    record = {"messages": [{"role": "user", "content": "Where is the drone?"}, {"role": "assistant", "content": "Over the field."}]}
+    (tmp_path / "d.jsonl").write_text(json.dumps(record) + "\n")
+    given = ("--tokenizer", "path:model", "--chat-template", "file:chat.jinja", "-o", "json")
+    out = run_process("estimate", "d.jsonl", "--format", "trl-messages", "-e", "1", *given, cwd=tmp_path)
+    assert out.exit_code in (0, 1), out.stderr
+    e = json.loads(out.stdout)
+    assert e["tokenizer"] == e["encoding"] == f"path:{folder}" and e["tokens_exact"] is True
+    assert e["tokens"] == reference(folder, record)[1]
+    shown = run_process("show", "d.jsonl:1", "--format", "trl-messages", *given, cwd=tmp_path)
+    assert shown.exit_code in (0, 1), shown.stderr
+    assert json.loads(shown.stdout)["template"] == f"file:{tmp_path / 'file:chat.jinja'}"
