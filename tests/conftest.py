@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -55,6 +56,18 @@ def golden(path: Path, text: str) -> None:
         path.parent.mkdir(exist_ok=True)
         path.write_text(text, encoding="utf-8")
     assert text == path.read_text(encoding="utf-8")
+
+
+def element_lines(text: str) -> list[int]:
+    """Where each element of a JSON array starts in the file, by the standard library's decoder
+    (an oracle apart from ftlint's scanner): its first line, 1-based."""
+    decoder, position, lines = json.JSONDecoder(), text.index("[") + 1, []
+    while True:
+        position = len(text) - len(text[position:].lstrip(" \t\r\n,"))
+        if text[position] == "]":
+            return lines
+        lines.append(text.count("\n", 0, position) + 1)
+        position = decoder.raw_decode(text, position)[1]
 
 
 @pytest.fixture

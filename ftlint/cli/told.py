@@ -63,15 +63,18 @@ def mapping() -> str:
 
 def max_seq_len() -> str:
     """The plan's --max-seq-len: each trainer's key for it, of those that take it."""
-    keys = ", ".join(f"{t.name} {t.max_length_key}" for t in _trainers() if "max_seq_len" in t.plan_options and t.max_length_key)
+    from ..trainers import taking
+
+    keys = ", ".join(f"{t.name} {t.max_length_key}" for t in taking("max_seq_len") if t.max_length_key)
     return (f"The trainer's max length ({keys}): records past it are cut or dropped as the trainer does, or packed into rows "
             "of it.")
 
 
 def packing() -> str:
     """--packing: the trainers that take it."""
-    taking = ", ".join(t.name for t in _trainers() if "packing" in t.plan_options)
-    return f"Records are packed into rows of --max-seq-len tokens, as the trainer packs them ({taking})."
+    from ..trainers import taking
+
+    return f"Records are packed into rows of --max-seq-len tokens, as the trainer packs them ({', '.join(t.name for t in taking('packing'))})."
 
 
 def providers() -> str:

@@ -41,10 +41,15 @@ CHOICES = (*TRAINERS, *ALIASES, HOSTED)
 SELF_HOSTED_PROVIDER = "hf"  # the catalog's provider of the models people fine-tune themselves
 CUTS: dict[str, Cut] = {c.name: c for c in (KEEP_START, *(c for t in TRAINERS.values() for c in (t.cut, *t.other_cuts)))}
 
+def taking(option: str) -> list[Trainer]:
+    """The trainers that take a plan option only some take (Trainer.plan_options), in the registry's order."""
+    return [t for t in TRAINERS.values() if option in t.plan_options]
+
+
 def refusals() -> dict[str, str]:
     """The plan options only some trainers take (Trainer.plan_options), and what a run of another is
     told, in this order (made when a plan is checked: importing the registry reads no profile)."""
-    packing = ", ".join(t.name for t in TRAINERS.values() if "packing" in t.plan_options)
+    packing = ", ".join(t.name for t in taking("packing"))
     return {
         "packing": f"--packing models the packing of {packing}: name one with --trainer, or a self-hosted --model",
         "max_seq_len": "--max-seq-len is the length a self-hosted trainer cuts records at (and a Together job's "
@@ -125,4 +130,4 @@ def cut_rule(name: str) -> Cut:
 
 __all__ = ["ALIASES", "CHOICES", "CONFIGS", "HOSTED", "TRAINERS", "Cut", "Fact", "Plan", "Profile", "Rows", "Trainer",
            "UnknownTrainer", "Unrendered", "chosen", "cut_rule", "mapping_owner", "masker", "named", "of_provider", "option_help",
-           "option_refusal", "refusals", "run_trainer"]
+           "option_refusal", "refusals", "run_trainer", "taking"]

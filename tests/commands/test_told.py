@@ -41,17 +41,21 @@ def test_trainer_help_names_every_trainer_the_providers_jobs_last() -> None:
     assert "trl (hf, transformers)" in runs and "mistral-finetune (mistral)" in runs and "llamafactory" not in runs
 
 
+def _taking_packing() -> set[str]:
+    """The trainers whose run is not refused (exit 2) with --packing."""
+    return {name for name in TRAINERS
+            if run("estimate", DRONE, "--trainer", name, "--packing", "--max-seq-len", "1024", "-o", "json").exit_code != 2}
+
+
 def test_packing_help_names_the_trainers_that_take_packing() -> None:
     """Those whose run is not refused (exit 2) with --packing; on main it left unsloth out."""
-    taking = {name for name in TRAINERS
-              if run("estimate", DRONE, "--trainer", name, "--packing", "--max-seq-len", "1024", "-o", "json").exit_code != 2}
+    taking = _taking_packing()
     assert taking and _listed(_help("estimate", "--packing")) == taking
 
 
 def test_a_trainer_refusing_packing_names_those_that_take_it() -> None:
     """What a run of another trainer is told names the same trainers; on main it left unsloth out."""
-    taking = {name for name in TRAINERS
-              if run("estimate", DRONE, "--trainer", name, "--packing", "--max-seq-len", "1024", "-o", "json").exit_code != 2}
+    taking = _taking_packing()
     refused = run("estimate", DRONE, "--trainer", "openai", "--packing", "--max-seq-len", "1024")
     assert refused.exit_code == 2 and _listed(refused.stderr) == taking
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from conftest import FIXTURES, run
+from conftest import FIXTURES, element_lines, run
 
 DRONE = FIXTURES / "good" / "drone_training.jsonl"
 BAD = [{"messages": [{"role": "user", "content": "hi"}]},  # FT201 on row 2 (no assistant message)
@@ -49,18 +49,6 @@ def test_a_container_has_the_figures_of_its_jsonl(kind: str, tmp_path: Path) -> 
     path = containers(rows(DRONE), tmp_path)[kind]
     assert figures(path) == figures(DRONE)
     assert run("check", str(path)).exit_code == 0
-
-
-def element_lines(text: str) -> list[int]:
-    """Where each element of a JSON array starts in the file, by the standard library's decoder
-    (an oracle apart from ftlint's scanner): its first line, 1-based."""
-    decoder, position, lines = json.JSONDecoder(), text.index("[") + 1, []
-    while True:
-        position = len(text) - len(text[position:].lstrip(" \t\r\n,"))
-        if text[position] == "]":
-            return lines
-        lines.append(text.count("\n", 0, position) + 1)
-        position = decoder.raw_decode(text, position)[1]
 
 
 @pytest.mark.parametrize("kind", ["parquet", "json", "save_to_disk"])

@@ -17,7 +17,7 @@ import polars as pl
 import pytest
 from untrusted import SECRETS, run_limited
 
-from conftest import FIXTURES, ROOT, run
+from conftest import FIXTURES, ROOT, element_lines, run
 
 OK = {"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]}
 OK_LINE = json.dumps(OK).encode()
@@ -311,17 +311,6 @@ def test_a_300_megabyte_unterminated_string_is_one_finding_in_bounded_memory(tmp
     assert [(f["line"], f["element"], f["code"]) for f in found] == [(2 + GOOD.count("\n"), 2, "FT007")]
     assert f"element is {(300 << 20) + len(WRAPPER) - 2:,} bytes" in found[0]["message"]  # no closing '"}'
     assert peak < 128 + 150, peak
-
-
-def element_lines(text: str) -> list[int]:
-    """Where each element of a JSON array starts, by the json module's decoder (the oracle): its first line."""
-    decoder, position, lines = json.JSONDecoder(), text.index("[") + 1, []
-    while True:
-        position = len(text) - len(text[position:].lstrip(" \t\r\n,"))
-        if text[position] == "]":
-            return lines
-        lines.append(text.count("\n", 0, position) + 1)
-        position = decoder.raw_decode(text, position)[1]
 
 
 def test_block_boundaries_do_not_change_the_elements(tmp_path: Path) -> None:
